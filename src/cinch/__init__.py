@@ -1,0 +1,25 @@
+"""Cinch (Double Pedro, High Five): every rulebook, exactly.
+
+>>> from cinch import Deal, Rules, Seat
+>>> deal = Deal.shuffled(Rules.preset("difference"), Seat.N, rng=7)
+>>> deal.to_act
+<Seat.E: 1>
+"""
+
+from cinch.actions import PASS, Action, Bid, Keep, NameTrump, Pass, Play, parse_action
+from cinch.cards import CARDS, Card, CardSet, Seat, Suit, Team, TrumpTables, TRUMP_TABLES
+from cinch.deal import Deal, DealResult, parse_deck
+from cinch.errors import CinchError, IllegalAction, NotationError, RecordError, RulesError
+from cinch.rules import PRESET_NAMES, Rules
+from cinch.view import Phase, PlayedCard, SeatView, Trick
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "PASS", "Action", "Bid", "Keep", "NameTrump", "Pass", "Play", "parse_action",
+    "CARDS", "Card", "CardSet", "Seat", "Suit", "Team", "TrumpTables", "TRUMP_TABLES",
+    "Deal", "DealResult", "parse_deck",
+    "CinchError", "IllegalAction", "NotationError", "RecordError", "RulesError",
+    "PRESET_NAMES", "Rules",
+    "Phase", "PlayedCard", "SeatView", "Trick",
+]

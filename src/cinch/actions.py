@@ -1,0 +1,105 @@
+"""Actions: every decision a player makes, and their record notation.
+
+>>> parse_action("bid 7"), parse_action("trump hearts"), parse_action("play 10h")
+(Bid(amount=7), NameTrump(suit=<Suit.HEARTS: 1>), Play(card=Card.parse('TH'), bury=CardSet.parse('')))
+>>> str(parse_action("keep 5h 2h ad"))
+'keep 5H 2H AD'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cinch.cards import CARDS, Card, CardSet, Suit
+from cinch.errors import NotationError
+
+
+class Action:
+    """Base of the five kinds of action.  ``str(action)`` is its record notation."""
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Bid(Action):
+    amount: int
+
+    def __str__(self) -> str:
+        return f"bid {self.amount}"
+
+
+@dataclass(frozen=True, slots=True)
+class NameTrump(Action):
+    suit: Suit
+
+    def __str__(self) -> str:
+        return f"trump {self.suit.letter}"
+
+
+@dataclass(frozen=True, slots=True)
+class Keep(Action):
+    """A player's whole hand after a discard or a rob."""
+
+    cards: CardSet
+
+    def __str__(self) -> str:
+        return "keep " + str(self.cards) if self.cards else "keep"
+
+
+@dataclass(frozen=True, slots=True)
+class Play(Action):
+    """A card to the trick; on trick 1 under the buried-excess rule, with the cards buried under it."""
+
+    card: Card
+    bury: CardSet = CardSet(0)
+
+    def __str__(self) -> str:
+        if self.bury:
+            return f"play {self.card} bury {self.bury}"
+        return f"play {self.card}"
+
+
+PASS = Pass()
+BIDS = {n: Bid(n) for n in range(1, 27)}
+TRUMPS = tuple(NameTrump(s) for s in Suit)
+PLAYS = tuple(Play(c) for c in CARDS)
+
+VERBS = "pass, bid N, trump SUIT, keep CARDS, play CARD [bury CARDS]"
+
+
+def parse_action(text: str) -> Action:
+    """Read one action in record notation (lenient on case, ``10`` and suit symbols)."""
+    if not isinstance(text, str):
+        raise NotationError(f"an action must be text, not {type(text).__name__}; actions are {VERBS}")
+    words = text.split()
+    if not words:
+        raise NotationError(f"an empty action; actions are {VERBS}")
+    verb, rest = words[0].lower(), words[1:]
+    if verb == "pass" and not rest:
+        return PASS
+    if verb == "bid" and len(rest) == 1:
+        try:
+            amount = int(rest[0])
+        except ValueError:
+            raise NotationError(f"{text!r}: a bid is a whole number, as 'bid 7'") from None
+        return BIDS.get(amount) or Bid(amount)
+    if verb == "trump" and len(rest) == 1:
+        return TRUMPS[Suit.parse(rest[0])]
+    if verb == "keep":
+        return Keep(CardSet.parse(" ".join(rest)))
+    if verb == "play" and rest:
+        card = Card.parse(rest[0])
+        if len(rest) == 1:
+            return PLAYS[card]
+        if rest[1].lower() == "bury" and len(rest) > 2:
+            bury = CardSet.parse(" ".join(rest[2:]))
+            if card in bury:
+                raise NotationError(f"{text!r}: {card} cannot be both played and buried")
+            return Play(card, bury)
+    raise NotationError(f"{text!r} is not an action; actions are {VERBS}")

@@ -1,0 +1,341 @@
+"""Cards, suits, seats and card sets: the vocabulary of the table.
+
+A :class:`Card` is a small int (0-51) so it can index tables directly, and a
+set of cards is a 52-bit mask (:class:`CardSet`).  Index order is the
+canonical display order: spades, hearts, diamonds, clubs, ace high to two low,
+so iterating a mask from its lowest bit lists a hand the way it is written.
+
+>>> Card.parse("5h")
+Card.parse('5H')
+>>> str(CardSet.parse("2H AH 10s"))
+'TS AH 2H'
+>>> Suit.HEARTS.partner
+<Suit.DIAMONDS: 2>
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Iterable, Iterator
+
+from cinch.errors import NotationError
+
+RANK_LETTERS = "AKQJT98765432"  # index within a suit: 0 = ace ... 12 = two
+SUIT_LETTERS = "SHDC"
+SUIT_SYMBOLS = "♠♥♦♣"
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+
+
+class Suit(IntEnum):
+    """The four suits, in the order the record format writes them."""
+
+    SPADES = 0
+    HEARTS = 1
+    DIAMONDS = 2
+    CLUBS = 3
+
+    @property
+    def letter(self) -> str:
+        return SUIT_LETTERS[self]
+
+    @property
+    def symbol(self) -> str:
+        return SUIT_SYMBOLS[self]
+
+    @property
+    def is_red(self) -> bool:
+        return self in (Suit.HEARTS, Suit.DIAMONDS)
+
+    @property
+    def partner(self) -> Suit:
+        """The other suit of the same colour: home of the left Pedro."""
+        return Suit(PARTNER_SUIT[self])
+
+    @property
+    def mask(self) -> int:
+        """All thirteen cards of the suit as printed (ignoring any trump)."""
+        return SUIT_MASKS[self]
+
+    def __str__(self) -> str:
+        return self.letter
+
+    @classmethod
+    def parse(cls, text: str) -> Suit:
+        """Read a suit from a letter, a symbol or a word ("H", "♥", "hearts")."""
+        t = text.strip().lower()
+        for suit in cls:
+            if t in (suit.letter.lower(), suit.symbol, SUIT_NAMES[suit], SUIT_NAMES[suit][:-1]):
+                return suit
+        raise NotationError(f"{text!r} is not a suit; write one of S H D C, ♠ ♥ ♦ ♣ or a suit name")
+
+
+PARTNER_SUIT = (3, 2, 1, 0)  # spades<->clubs, hearts<->diamonds
+SUIT_MASKS = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
+
+
+class Card(int):
+    """One card, an int from 0 to 51 (``suit * 13 + rank index``).
+
+    Cards are interned: ``Card.parse("AS") is Card.parse("as")``.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, index: int) -> Card:  # noqa: D102 - interning constructor
+        return CARDS[index]
+
+    @classmethod
+    def _make(cls, index: int) -> Card:
+        return int.__new__(cls, index)
+
+    @classmethod
+    def of(cls, rank: str, suit: Suit) -> Card:
+        return CARDS[suit * 13 + RANK_LETTERS.index(rank)]
+
+    @property
+    def suit(self) -> Suit:
+        """The printed suit (the left Pedro's trump membership is a rule, see TrumpTables)."""
+        return Suit(self // 13)
+
+    @property
+    def rank(self) -> str:
+        """Rank letter, ``A K Q J T 9 ... 2``."""
+        return RANK_LETTERS[self % 13]
+
+    @property
+    def pips(self) -> int:
+        """Rank as a number: 2..10, jack 11, queen 12, king 13, ace 14."""
+        return 14 - self % 13
+
+    @property
+    def bit(self) -> int:
+        return 1 << self
+
+    @property
+    def symbol(self) -> str:
+        """Human form with the suit symbol, ``10♥``."""
+        rank = "10" if self.rank == "T" else self.rank
+        return rank + SUIT_SYMBOLS[self // 13]
+
+    def __str__(self) -> str:
+        return RANK_LETTERS[self % 13] + SUIT_LETTERS[self // 13]
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+    def __reduce__(self):
+        return (Card, (int(self),))
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Read a card: ``AH``, ``ah``, ``10h``, ``T♥``, ``10♥``."""
+        t = text.strip()
+        if len(t) < 2:
+            raise NotationError(f"{text!r} is not a card; write rank then suit, as AH, 10S or T♥")
+        rank_part, suit_part = t[:-1].upper(), t[-1]
+        if rank_part == "10":
+            rank_part = "T"
+        if len(rank_part) != 1 or rank_part not in RANK_LETTERS:
+            raise NotationError(
+                f"{text!r} is not a card: {t[:-1]!r} is not a rank (ranks are A K Q J T/10 9 8 7 6 5 4 3 2)"
+            )
+        try:
+            suit = Suit.parse(suit_part)
+        except NotationError:
+            raise NotationError(
+                f"{text!r} is not a card: {suit_part!r} is not a suit (suits are S H D C or ♠ ♥ ♦ ♣)"
+            ) from None
+        return cls.of(rank_part, suit)
+
+
+CARDS: tuple[Card, ...] = tuple(Card._make(i) for i in range(52))
+FULL_DECK_MASK = (1 << 52) - 1
+
+
+def bits(mask: int) -> Iterator[int]:
+    """Indices of the set bits of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+class CardSet(int):
+    """An immutable set of cards stored as a 52-bit mask.
+
+    >>> hand = CardSet.parse("AH 5D 2C")
+    >>> Card.parse("5D") in hand, len(hand)
+    (True, 3)
+    >>> [str(c) for c in hand - CardSet.parse("2C")]
+    ['AH', '5D']
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, cards: Iterable[int] | int = 0) -> CardSet:
+        if isinstance(cards, int):
+            return int.__new__(cls, cards)
+        return int.__new__(cls, mask_of(cards))
+
+    @classmethod
+    def parse(cls, text: str) -> CardSet:
+        """Read a space-separated list of cards; a card named twice is an error."""
+        m = 0
+        for word in text.split():
+            c = Card.parse(word)
+            if m >> c & 1:
+                raise NotationError(f"card {c} is written twice in {text!r}")
+            m |= 1 << c
+        return cls(m)
+
+    def __iter__(self) -> Iterator[Card]:
+        m = int(self)
+        while m:
+            low = m & -m
+            yield CARDS[low.bit_length() - 1]
+            m ^= low
+
+    def __len__(self) -> int:
+        return int(self).bit_count()
+
+    def __bool__(self) -> bool:
+        return int(self) != 0
+
+    def __contains__(self, card: object) -> bool:
+        return isinstance(card, int) and 0 <= card < 52 and bool(int(self) >> card & 1)
+
+    def __or__(self, other: int) -> CardSet:
+        return CardSet(int(self) | int(other))
+
+    def __and__(self, other: int) -> CardSet:
+        return CardSet(int(self) & int(other))
+
+    def __sub__(self, other: int) -> CardSet:
+        return CardSet(int(self) & ~int(other))
+
+    def __str__(self) -> str:
+        return " ".join(str(c) for c in self)
+
+    def __repr__(self) -> str:
+        return f"CardSet.parse({str(self)!r})"
+
+    def __reduce__(self):
+        return (CardSet, (int(self),))
+
+    def symbols(self) -> str:
+        return " ".join(c.symbol for c in self)
+
+
+class Seat(IntEnum):
+    """Seats clockwise; E sits at N's left, and partners sit opposite."""
+
+    N = 0
+    E = 1
+    S = 2
+    W = 3
+
+    @property
+    def left(self) -> Seat:
+        """The next seat clockwise: the deal, the bidding and the play move this way."""
+        return Seat((self + 1) % 4)
+
+    @property
+    def partner(self) -> Seat:
+        return Seat((self + 2) % 4)
+
+    @property
+    def team(self) -> Team:
+        return Team(self & 1)
+
+    def __str__(self) -> str:
+        return self.name
+
+    @classmethod
+    def parse(cls, text: str) -> Seat:
+        t = text.strip().upper()[:1]
+        if t and t in "NESW":
+            return cls("NESW".index(t))
+        raise NotationError(f"{text!r} is not a seat; seats are N E S W")
+
+
+class Team(IntEnum):
+    """The two partnerships."""
+
+    NS = 0
+    EW = 1
+
+    @property
+    def other(self) -> Team:
+        return Team(1 - self)
+
+    @property
+    def seats(self) -> tuple[Seat, Seat]:
+        return (Seat(self), Seat(self + 2))
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TrumpTables:
+    """Everything about the cards that changes once a trump suit is named.
+
+    Built once per suit (``TRUMP_TABLES[suit]``) so the play code is table lookups.
+
+    >>> t = TRUMP_TABLES[Suit.HEARTS]
+    >>> str(CARDS[t.left_pedro]), t.is_trump(Card.parse("5D"))
+    ('5D', True)
+    """
+
+    __slots__ = (
+        "suit", "trumps", "right_pedro", "left_pedro", "power", "follow_masks",
+        "effective_suit", "strength", "order",
+    )
+
+    def __init__(self, suit: Suit):
+        self.suit = suit
+        self.right_pedro = suit * 13 + RANK_LETTERS.index("5")
+        self.left_pedro = PARTNER_SUIT[suit] * 13 + RANK_LETTERS.index("5")
+        self.trumps = SUIT_MASKS[suit] | 1 << self.left_pedro
+        # Trump order, high to low: A K Q J T 9 8 7 6 5(right) 5(left) 4 3 2.
+        order = [suit * 13 + i for i in range(9)]  # A .. 6
+        order += [self.right_pedro, self.left_pedro]
+        order += [suit * 13 + i for i in range(10, 13)]  # 4 3 2
+        self.order = tuple(order)
+        power = [0] * 52
+        for p, c in enumerate(reversed(order), start=1):
+            power[c] = p  # 2 of trumps = 1 ... ace = 14
+        self.power = tuple(power)
+        eff = [c // 13 for c in range(52)]
+        eff[self.left_pedro] = suit
+        self.effective_suit = tuple(eff)
+        # Cards that "follow" a lead of each suit under this trump.
+        self.follow_masks = tuple(
+            self.trumps if s == suit else SUIT_MASKS[s] & ~(1 << self.left_pedro) for s in range(4)
+        )
+        # strength[led][card]: what the card is worth in a trick led in suit `led`.
+        self.strength = tuple(
+            tuple(
+                100 + power[c] if power[c] else (13 - c % 13 if eff[c] == led else 0)
+                for c in range(52)
+            )
+            for led in range(4)
+        )
+
+    def is_trump(self, card: int) -> bool:
+        return bool(self.trumps >> card & 1)
+
+    def sort_key(self, card: int) -> tuple[int, int]:
+        """Trumps first, high to low, then the plain suits in display order."""
+        if self.power[card]:
+            return (0, -self.power[card])
+        return (1 + self.effective_suit[card], card)
+
+
+TRUMP_TABLES: tuple[TrumpTables, ...] = tuple(TrumpTables(s) for s in Suit)

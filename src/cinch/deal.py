@@ -1,0 +1,718 @@
+"""One deal of Cinch as a state machine: bidding, trump, discard and draw, the rob, the tricks.
+
+At every step ``to_act`` says whose turn it is, ``legal_actions()`` what they
+may do, and ``apply(action)`` does it; anything else raises
+:class:`~cinch.errors.IllegalAction` naming the rule.  Chance is explicit: the
+deck order is given (or shuffled from a seed), and so is the order of a new
+stock made from the discards when the old one runs out.
+
+>>> from cinch import Rules, Seat, parse_action
+>>> deal = Deal(Rules.preset("pagat"), Seat.W, EXAMPLE_DECK)
+>>> deal.to_act, [str(a) for a in deal.legal_actions()][:3]
+(<Seat.N: 0>, ['pass', 'bid 7', 'bid 8'])
+>>> for text in ["bid 7", "pass", "pass", "pass", "trump H"]:
+...     deal.apply(parse_action(text))
+>>> deal.phase, deal.legal_actions().describe()
+(<Phase.ROB: 'rob'>, 'keep 6 of 5S 7H 5H 4H 3H 2H AD KD QD TD, including 7H 5H 4H 3H 2H')
+>>> deal.apply(parse_action("keep 5H 2H 3H 7H 4H AD"))
+>>> deal.to_act, str(deal.hand(Seat.N))
+(<Seat.N: 0>, 'AH KH QH 2D KC 9C')
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Iterable, Sequence
+
+from cinch.actions import BIDS, PASS, PLAYS, TRUMPS, Action, Bid, Keep, NameTrump, Pass, Play
+from cinch.cards import CARDS, TRUMP_TABLES, Card, CardSet, Seat, Suit, Team, TrumpTables, bits
+from cinch.errors import IllegalAction, NotationError
+from cinch.keep import KeepOptions
+from cinch.rules import AboveSix, AllPass, Bidding, Discard, Follow, Low, Rob, Rules, StockOut
+from cinch.scoring import Award, PointScheme, settle, totals
+from cinch.view import Phase, PlayedCard, SeatView, Trick
+
+EXAMPLE_DECK = (
+    "AH KH QH 5D JH TH 6H 9H 8H 5H 2H 3H 7S 8S 9S 2S 3S 4S TS JS QS KS AS 6S 7D 8D 9D 2C 3C 4C TC JC QC 6D "
+    "7C 8C KC 9C 2D AC 6C 3D 5C 4D JD 7H 4H 5S AD KD QD TD"
+)
+HAND_SIZE = 6
+DEALT = 9
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """How a deal ended: the points each side took and what the settlement adds."""
+
+    thrown_in: bool
+    maker: Seat | None
+    bid: int | None
+    trump: Suit | None
+    awards: tuple[Award, ...]
+    points: tuple[int, int] | None  # NS, EW, by the preset's counting
+    made: bool | None
+    score_change: tuple[int, int]
+
+    @property
+    def makers(self) -> Team | None:
+        return None if self.maker is None else self.maker.team
+
+    def describe(self) -> str:
+        """The settlement in words: ``EW bid 9, took 7: set, lose 9; NS add 7``."""
+        if self.thrown_in:
+            return "All passed: the deal is thrown in, no score."
+        makers = self.makers
+        assert makers is not None and self.points is not None
+        took = self.points[makers]
+        head = f"{makers} bid {self.bid}, took {took}: " + ("made" if self.made else "set")
+        parts = []
+        for team in (makers, makers.other):
+            change = self.score_change[team]
+            if change > 0:
+                parts.append(f"{team} add {change}")
+            elif change < 0:
+                parts.append(f"{team} lose {-change}")
+        return head + ("; " + "; ".join(parts) if parts else "; no score")
+
+
+def parse_deck(deck: str | Iterable[int | str]) -> tuple[Card, ...]:
+    """A 52-card order: a space-separated string, or cards or card texts."""
+    items = deck.split() if isinstance(deck, str) else list(deck)
+    cards = [c if isinstance(c, Card) else CARDS[c] if isinstance(c, int) else Card.parse(c) for c in items]
+    if len(cards) != 52:
+        raise NotationError(f"a deck holds 52 cards, this one {len(cards)}")
+    seen = 0
+    for c in cards:
+        if seen >> c & 1:
+            raise NotationError(f"the deck holds {c} twice")
+        seen |= 1 << c
+    return tuple(cards)
+
+
+class Deal:
+    """One deal, from the first bid to the settlement."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        dealer: Seat,
+        deck: str | Iterable[int | str],
+        *,
+        restock: Iterable[int | str] | None = None,
+        rng: random.Random | None = None,
+    ):
+        self.rules = rules
+        self.dealer = Seat(dealer)
+        self.deck = parse_deck(deck)
+        self._restock_given = None if restock is None else tuple(
+            c if isinstance(c, int) else Card.parse(c) for c in restock
+        )
+        self._rng = rng
+        self.restock: tuple[Card, ...] | None = None  # the new stock actually used, top first
+        hands = [0, 0, 0, 0]
+        for i, card in enumerate(self.deck[: 4 * DEALT]):
+            hands[(self.dealer + 1 + i // 3) % 4] |= 1 << card
+        self.hands = hands
+        self.dealt = tuple(CardSet(h) for h in hands)
+        self._stock = list(self.deck[4 * DEALT:])
+        self._stock_pos = 0
+        self.history: list[Action] = []
+        self.actors: list[Seat] = []
+        self.auction: list[tuple[Seat, Action]] = []
+        self.high_bid = 0
+        self.maker: Seat | None = None
+        self._passed = 0  # bit per seat
+        self._turns = 0
+        self.trump: Suit | None = None
+        self._t: TrumpTables | None = None
+        self._scheme: PointScheme | None = None
+        self.discards = [0, 0, 0, 0]
+        self.shown = [0, 0, 0, 0]
+        self.drawn = [0, 0, 0, 0]
+        self.draw_counts = [0, 0, 0, 0]
+        self._pending: list[Seat] = []
+        self.stock_seen = 0
+        self.stock_left = 0
+        self.leader: Seat | None = None
+        self.trick: list[PlayedCard] = []
+        self.tricks: list[Trick] = []
+        self.captured = [0, 0]
+        self.in_play = 0
+        self.low_holder: Team | None = None
+        self._led_strength: tuple[int, ...] = ()
+        self._led = -1
+        self._best = -1
+        self._winner = 0
+        self._trick_size = 4
+        self.result: DealResult | None = None
+        self.phase = Phase.BIDDING
+        self.to_act: Seat | None = self.dealer.left
+
+    @classmethod
+    def shuffled(cls, rules: Rules, dealer: Seat, rng: random.Random | int | None = None) -> Deal:
+        """A deal from a shuffled deck; ``rng`` (or its seed) also shuffles any new stock."""
+        if not isinstance(rng, random.Random):
+            rng = random.Random(rng)
+        deck = list(CARDS)
+        rng.shuffle(deck)
+        return cls(rules, dealer, deck, rng=rng)
+
+    def copy(self) -> Deal:
+        """An independent copy, cheap enough for search (lists are copied, values shared)."""
+        new = object.__new__(Deal)
+        d = self.__dict__.copy()
+        for key in ("hands", "history", "actors", "auction", "discards", "shown", "drawn", "draw_counts",
+                    "_pending", "trick", "tricks", "captured", "_stock"):
+            d[key] = list(d[key])
+        new.__dict__ = d
+        return new
+
+    # ---- public queries ---------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.DONE
+
+    @property
+    def tables(self) -> TrumpTables | None:
+        return self._t
+
+    @property
+    def point_scheme(self) -> PointScheme | None:
+        return self._scheme
+
+    @property
+    def stock(self) -> CardSet:
+        """The undealt cards still in the stock (concealed at the table)."""
+        if self.phase in (Phase.PLAY, Phase.DONE) and self.trump is not None and not self.rules.no_draw:
+            return CardSet(self.stock_left)
+        m = 0
+        for c in self._stock[self._stock_pos:]:
+            m |= 1 << c
+        return CardSet(m)
+
+    def hand(self, seat: Seat) -> CardSet:
+        return CardSet(self.hands[seat])
+
+    def legal_actions(self) -> Sequence[Action]:
+        """What the player to act may do (a lazy sequence for keeps, a list otherwise)."""
+        phase = self.phase
+        if phase is Phase.PLAY:
+            return self._legal_plays()
+        if phase is Phase.BIDDING:
+            return self._legal_bids()
+        if phase is Phase.TRUMP:
+            return list(TRUMPS)
+        if phase is Phase.DISCARD:
+            return self._discard_options(self._pending[0])
+        if phase is Phase.ROB:
+            return self._rob_options()
+        return []
+
+    def is_legal(self, action: Action) -> bool:
+        try:
+            self._check(action)
+        except IllegalAction:
+            return False
+        return True
+
+    # ---- applying actions ---------------------------------------------------
+    def apply(self, action: Action, seat: Seat | None = None) -> None:
+        """Apply one action of the player to act; ``seat``, if given, must be that player."""
+        if seat is not None and seat != self.to_act:
+            who = "nobody" if self.to_act is None else str(self.to_act)
+            raise IllegalAction(action, f"it is {who}'s turn, not {Seat(seat)}'s", self._legal_strings(),
+                                legal_summary=self._legal_summary())
+        self._check(action)
+        actor = self.to_act
+        assert actor is not None
+        self.history.append(action)
+        self.actors.append(actor)
+        phase = self.phase
+        if phase is Phase.PLAY:
+            self._play(actor, action.card, int(action.bury))  # type: ignore[attr-defined]
+        elif phase is Phase.BIDDING:
+            self._bid(actor, action)
+        elif phase is Phase.TRUMP:
+            self._name_trump(action.suit)  # type: ignore[attr-defined]
+        elif phase is Phase.DISCARD:
+            self._pending.pop(0)
+            self._keep(actor, int(action.cards))  # type: ignore[attr-defined]
+            self._next_discard()
+        elif phase is Phase.ROB:
+            self._rob(int(action.cards))  # type: ignore[attr-defined]
+            self._start_play()
+
+    def apply_restock(self, order: Iterable[int | str]) -> None:
+        """Resolve the chance event of a new stock: its order, top first."""
+        if self.phase is not Phase.RESTOCK:
+            raise IllegalAction("restock", "no new stock is being formed now")
+        self._set_restock(tuple(c if isinstance(c, int) else Card.parse(c) for c in order))
+        self._finish_refill()
+
+    @property
+    def restock_pool(self) -> CardSet:
+        """The cards that form a new stock: every non-trump discard."""
+        assert self._t is not None
+        m = 0
+        for d in self.discards:
+            m |= d
+        return CardSet(m & ~self._t.trumps)
+
+    # ---- checking -------------------------------------------------------------
+    def _illegal(self, action: Action, rule: str) -> IllegalAction:
+        return IllegalAction(action, rule, self._legal_strings(), legal_summary=self._legal_summary())
+
+    def _legal_strings(self) -> list[str]:
+        legal = self.legal_actions()
+        if isinstance(legal, KeepOptions) and len(legal) > 64:
+            return []
+        return [str(a) for a in legal]
+
+    def _legal_summary(self) -> str:
+        legal = self.legal_actions()
+        if isinstance(legal, KeepOptions) and len(legal) > 24:
+            return legal.describe()
+        return ""
+
+    def _check(self, action: Action) -> None:
+        phase = self.phase
+        if phase is Phase.DONE:
+            raise IllegalAction(action, "the deal is over", ())
+        if phase is Phase.RESTOCK:
+            raise IllegalAction(action, "the stock ran out: a new stock must be formed first", ())
+        expected = {Phase.BIDDING: (Pass, Bid), Phase.TRUMP: (NameTrump,), Phase.DISCARD: (Keep,),
+                    Phase.ROB: (Keep,), Phase.PLAY: (Play,)}[phase]
+        if not isinstance(action, expected):
+            raise self._illegal(action, _PHASE_DUTY[phase].format(seat=self.to_act))
+        if phase is Phase.PLAY:
+            self._check_play(action)  # type: ignore[arg-type]
+        elif phase is Phase.BIDDING:
+            self._check_bid(action)
+        elif phase is Phase.DISCARD or phase is Phase.ROB:
+            options = self.legal_actions()
+            assert isinstance(options, KeepOptions)
+            why = options.violation(int(action.cards))  # type: ignore[attr-defined]
+            if why:
+                raise self._illegal(action, why)
+
+    # ---- bidding --------------------------------------------------------------
+    def _stuck(self) -> bool:
+        return (self.rules.all_pass is AllPass.STUCK_DEALER and self.to_act == self.dealer
+                and self.high_bid == 0 and self._passed == 15 & ~(1 << self.dealer))
+
+    def _legal_bids(self) -> list[Action]:
+        lo = max(self.rules.min_bid, self.high_bid + 1)
+        if self._stuck():
+            return [BIDS[self.rules.min_bid]]
+        return [PASS] + [BIDS[n] for n in range(lo, self.rules.highest_bid + 1)]
+
+    def _check_bid(self, action: Action) -> None:
+        rules = self.rules
+        stuck = self._stuck()
+        if isinstance(action, Pass):
+            if stuck:
+                raise self._illegal(action, f"the first three passed, so the dealer is stuck and must bid {rules.min_bid}")
+            return
+        amount = action.amount  # type: ignore[attr-defined]
+        if stuck and amount != rules.min_bid:
+            raise self._illegal(action, f"a stuck dealer must bid {rules.min_bid}")
+        if not rules.min_bid <= amount <= rules.highest_bid:
+            raise self._illegal(action, f"bids run from {rules.min_bid} to {rules.highest_bid} under {rules.name}")
+        if amount <= self.high_bid:
+            raise self._illegal(action, f"each bid must beat the one before ({self.maker} bid {self.high_bid})")
+
+    def _bid(self, seat: Seat, action: Action) -> None:
+        self.auction.append((seat, action))
+        if isinstance(action, Pass):
+            self._passed |= 1 << seat
+        else:
+            self.high_bid = action.amount  # type: ignore[attr-defined]
+            self.maker = seat
+        self._turns += 1
+        if self.rules.bidding is Bidding.ONE_CIRCUIT:
+            if self._turns < 4:
+                self.to_act = seat.left
+                return
+        else:
+            passed = self._passed.bit_count()
+            if passed < 4 and not (self.maker is not None and passed == 3):
+                nxt = seat.left
+                while self._passed >> nxt & 1:
+                    nxt = nxt.left
+                self.to_act = nxt
+                return
+        self._end_bidding()
+
+    def _end_bidding(self) -> None:
+        if self.maker is None:
+            self.phase = Phase.DONE
+            self.to_act = None
+            self.result = DealResult(True, None, None, None, (), None, None, (0, 0))
+            return
+        self.phase = Phase.TRUMP
+        self.to_act = self.maker
+
+    def _name_trump(self, suit: Suit) -> None:
+        self.trump = Suit(suit)
+        self._t = TRUMP_TABLES[suit]
+        self._scheme = PointScheme(self.rules, self.trump)
+        if self.rules.no_draw:
+            self._start_play()
+        else:
+            self._start_discard()
+
+    # ---- discard, refill, rob ---------------------------------------------------
+    def _discard_options(self, seat: Seat) -> KeepOptions:
+        assert self._t is not None
+        hand = self.hands[seat]
+        trumps = self._t.trumps
+        held = hand & trumps
+        n = held.bit_count()
+        if n > HAND_SIZE and self.rules.above_six is AboveSix.KEEP_SIX:
+            return KeepOptions(held, 0, trumps, HAND_SIZE, HAND_SIZE, rules_text=_KEEP_SIX_TEXT)
+        if self.rules.discard is Discard.CHOOSE_CONCEALED and n <= HAND_SIZE:
+            return KeepOptions(hand, held, trumps, n, HAND_SIZE, rules_text=_CHOOSE_TEXT)
+        return KeepOptions(held, held, trumps, n, n, rules_text=_FORCED_TEXT)
+
+    def _start_discard(self) -> None:
+        d = self.dealer
+        order = [d.left, d.partner, d.left.partner] + ([d] if self.rules.dealer_discards else [])
+        pending = []
+        for seat in order:
+            forced = self._discard_options(seat).forced
+            if forced is not None:
+                self._keep(seat, int(forced.cards))
+            else:
+                pending.append(seat)
+        self._pending = pending
+        self._next_discard()
+
+    def _next_discard(self) -> None:
+        if self._pending:
+            self.phase = Phase.DISCARD
+            self.to_act = self._pending[0]
+        else:
+            self._refill()
+
+    def _keep(self, seat: Seat, kept: int) -> None:
+        assert self._t is not None
+        thrown = self.hands[seat] & ~kept
+        self.hands[seat] = kept
+        self.discards[seat] |= thrown
+        self.shown[seat] |= thrown & self._t.trumps
+
+    def _refill_order(self) -> list[Seat]:
+        d = self.dealer
+        return [d.left, d.partner, d.left.partner]
+
+    def _refill(self) -> None:
+        need = sum(max(0, HAND_SIZE - self.hands[s].bit_count()) for s in self._refill_order())
+        short = need > len(self._stock) - self._stock_pos
+        if short and self.rules.stock_out is StockOut.RESHUFFLE:
+            if self._restock_given is not None:
+                self._set_restock(self._restock_given)
+            elif self._rng is not None:
+                order = list(self.restock_pool)
+                self._rng.shuffle(order)
+                self._set_restock(tuple(order))
+            else:
+                self.phase = Phase.RESTOCK
+                self.to_act = None
+                return
+        self._finish_refill()
+
+    def _set_restock(self, order: tuple[int, ...]) -> None:
+        pool = int(self.restock_pool)
+        given = 0
+        for c in order:
+            given |= 1 << c
+        if len(order) != pool.bit_count() or given != pool:
+            raise IllegalAction(
+                "restock " + " ".join(str(CARDS[c]) for c in order),
+                "the new stock is made of exactly the non-trump discards",
+                legal_summary=f"an order of {CardSet(pool)}",
+            )
+        self.restock = tuple(CARDS[c] for c in order)
+        self._stock = self._stock[self._stock_pos:] + list(self.restock)
+        self._stock_pos = 0
+
+    def _draw(self, seat: Seat, count: int) -> None:
+        for _ in range(count):
+            card = self._stock[self._stock_pos]
+            self._stock_pos += 1
+            self.hands[seat] |= 1 << card
+            self.drawn[seat] |= 1 << card
+            self.draw_counts[seat] += 1
+
+    def _finish_refill(self) -> None:
+        order = self._refill_order()
+        needs = [max(0, HAND_SIZE - self.hands[s].bit_count()) for s in order]
+        left = len(self._stock) - self._stock_pos
+        if sum(needs) <= left:
+            for seat, n in zip(order, needs):
+                self._draw(seat, n)
+        else:  # share what is left one card at a time, in turn, to those still short
+            while left:
+                for i, seat in enumerate(order):
+                    if needs[i] and left:
+                        self._draw(seat, 1)
+                        needs[i] -= 1
+                        left -= 1
+        self.stock_seen = int(self.stock)
+        options = self._rob_options()
+        forced = options.forced
+        if forced is not None:
+            self._rob(int(forced.cards))
+            self._start_play()
+        else:
+            self.phase = Phase.ROB
+            self.to_act = self.dealer
+
+    def _rob_options(self) -> KeepOptions:
+        assert self._t is not None
+        trumps = self._t.trumps
+        hand = self.hands[self.dealer]
+        pool = hand | self.stock_seen
+        held = pool & trumps
+        n = held.bit_count()
+        size = min(HAND_SIZE, pool.bit_count())
+        rob = self.rules.rob
+        if rob is Rob.ALL_TRUMPS:
+            if self.rules.above_six is AboveSix.BURIED:
+                k = min(pool.bit_count(), max(HAND_SIZE, n))
+                return KeepOptions(pool, held, trumps, k, k, rules_text=_ALL_TRUMPS_TEXT)
+            if n > HAND_SIZE:
+                return KeepOptions(held, 0, trumps, HAND_SIZE, HAND_SIZE, rules_text=_KEEP_SIX_TEXT)
+            return KeepOptions(pool, held, trumps, size, size, rules_text=_ALL_TRUMPS_TEXT)
+        if rob is Rob.TRUMPS_FIRST:
+            return KeepOptions(pool, 0, trumps, size, size, min(size, n), rules_text=_TRUMPS_FIRST_TEXT)
+        return KeepOptions(pool, 0, trumps, size, size, rules_text=_ANY_SIX_TEXT)
+
+    def _rob(self, kept: int) -> None:
+        assert self._t is not None
+        dealer = self.dealer
+        hand = self.hands[dealer]
+        thrown = hand & ~kept
+        taken = kept & ~hand
+        self.hands[dealer] = kept
+        self.discards[dealer] |= thrown
+        self.shown[dealer] |= thrown & self._t.trumps
+        self.drawn[dealer] |= taken
+        self.draw_counts[dealer] += taken.bit_count()
+        self.stock_left = self.stock_seen & ~kept
+
+    # ---- the play ----------------------------------------------------------------
+    def _start_play(self) -> None:
+        self.phase = Phase.PLAY
+        assert self.maker is not None
+        self._start_trick(self.maker)
+
+    def _start_trick(self, leader: Seat) -> None:
+        hands = self.hands
+        while not hands[leader]:
+            leader = leader.left
+        self.leader = leader
+        self.to_act = leader
+        self.trick = []
+        self._trick_size = sum(1 for h in hands if h)
+
+    def _excess(self, seat: Seat) -> int:
+        """Cards to bury with this play: a hand above six on trick 1 (buried-excess rule)."""
+        return self.hands[seat].bit_count() - (self.rules.tricks - len(self.tricks))
+
+    def legal_play_mask(self) -> int:
+        """The cards the player to act may play, as a mask (the fast path for search)."""
+        t = self._t
+        assert t is not None and self.to_act is not None
+        hand = self.hands[self.to_act]
+        if not self.trick:
+            return hand
+        led = self._led
+        follow = hand & t.follow_masks[led]
+        if not follow:
+            return hand
+        if led == t.suit or self.rules.follow is Follow.STRICT:
+            return follow
+        return follow | (hand & t.trumps)
+
+    def _bury_options(self, seat: Seat, card: int, excess: int) -> list[int]:
+        assert self._scheme is not None
+        rest = self.hands[seat] & ~(1 << card)
+        plain = rest & ~self._scheme.point_mask
+        if plain.bit_count() >= excess:
+            return [_mask(combo) for combo in combinations(bits(plain), excess)]
+        forced = plain
+        return [forced | _mask(combo) for combo in combinations(bits(rest & ~plain), excess - plain.bit_count())]
+
+    def _legal_plays(self) -> list[Action]:
+        seat = self.to_act
+        assert seat is not None
+        mask = self.legal_play_mask()
+        excess = self._excess(seat) if not self.tricks else 0
+        if excess <= 0:
+            return [PLAYS[c] for c in bits(mask)]
+        return [Play(CARDS[c], CardSet(b)) for c in bits(mask) for b in self._bury_options(seat, c, excess)]
+
+    def _check_play(self, action: Play) -> None:
+        seat = self.to_act
+        t = self._t
+        assert seat is not None and t is not None
+        card = action.card
+        hand = self.hands[seat]
+        if not hand >> card & 1:
+            raise self._illegal(action, f"{seat} does not hold {card}")
+        if not self.legal_play_mask() >> card & 1:
+            led = CARDS[self.trick[0].card]
+            if self._led == t.suit:
+                rule = f"a trump was led ({led}) and {seat} holds trumps, so must play a trump"
+            else:
+                suit = Suit(self._led).name.lower()
+                rule = f"{led} was led and {seat} holds {suit}: under strict following {seat} must follow suit"
+            raise self._illegal(action, rule)
+        excess = self._excess(seat) if not self.tricks else 0
+        bury = int(action.bury)
+        if excess <= 0:
+            if bury:
+                raise self._illegal(action, "cards are buried only on trick 1, by a player holding more than six")
+            return
+        if bury.bit_count() != excess:
+            raise self._illegal(
+                action, f"{seat} holds {hand.bit_count()} cards and must bury {excess} under the first card played"
+            )
+        if bury & ~hand:
+            raise self._illegal(action, f"{seat} does not hold {CardSet(bury & ~hand)}")
+        if bury not in self._bury_options(seat, card, excess):
+            assert self._scheme is not None
+            raise self._illegal(action, f"burying a point card ({CardSet(bury & self._scheme.point_mask)}) is forbidden")
+
+    def _play(self, seat: Seat, card: int, bury: int = 0) -> None:
+        hands = self.hands
+        hands[seat] &= ~(1 << card | bury)
+        trick = self.trick
+        if not trick:
+            t = self._t
+            assert t is not None
+            self._led = led = t.effective_suit[card]
+            self._led_strength = t.strength[led]
+            self._best = self._led_strength[card]
+            self._winner = seat
+        else:
+            s = self._led_strength[card]
+            if s > self._best:
+                self._best = s
+                self._winner = seat
+        trick.append(PlayedCard(seat, CARDS[card], CardSet(bury)))
+        self.in_play |= 1 << card
+        if len(trick) < self._trick_size:
+            nxt = seat.left
+            while not hands[nxt]:
+                nxt = nxt.left
+            self.to_act = nxt
+            return
+        self._end_trick()
+
+    def _end_trick(self) -> None:
+        winner = Seat(self._winner)
+        assert self.leader is not None and self._scheme is not None
+        captured = 0
+        for p in self.trick:
+            captured |= 1 << p.card | p.buried
+            if p.card == self._scheme.two and self.rules.low is Low.TWO_HOLDER:
+                self.low_holder = p.seat.team
+        self.captured[winner & 1] |= captured
+        self.tricks.append(Trick(self.leader, tuple(self.trick), winner))
+        if any(self.hands):
+            self._start_trick(winner)
+        else:
+            self.trick = []
+            self._finish()
+
+    def _finish(self) -> None:
+        assert self._scheme is not None and self.maker is not None
+        makers = self.maker.team
+        thrown = self.shown[makers.other] | self.shown[makers.other + 2]
+        awards = self._scheme.awards(
+            (self.captured[0], self.captured[1]), self.in_play, self.low_holder, thrown, makers
+        )
+        points = totals(awards)
+        made, change = settle(self.rules, makers, self.high_bid, points)
+        self.result = DealResult(False, self.maker, self.high_bid, self.trump, tuple(awards), points, made, change)
+        self.phase = Phase.DONE
+        self.to_act = None
+
+    # ---- views -------------------------------------------------------------
+    def view(self, seat: Seat, **match_context) -> SeatView:
+        """What ``seat`` may know now; ``match_context`` adds score, target and the like."""
+        seat = Seat(seat)
+        face_up = self.rules.discard is Discard.ALL_FACE_UP
+        empty = CardSet(0)
+        legal: Sequence[Action] = self.legal_actions() if self.to_act == seat else ()
+        is_dealer = seat == self.dealer
+        return SeatView(
+            seat=seat,
+            rules=self.rules,
+            dealer=self.dealer,
+            phase=self.phase,
+            to_act=self.to_act,
+            hand=CardSet(self.hands[seat]),
+            hand_sizes=tuple(h.bit_count() for h in self.hands),  # type: ignore[arg-type]
+            auction=tuple(self.auction),
+            maker=self.maker if self.phase is not Phase.BIDDING else None,
+            bid=self.high_bid if self.maker is not None and self.phase is not Phase.BIDDING else None,
+            trump=self.trump,
+            own_discards=CardSet(self.discards[seat]),
+            face_up_discards=tuple(  # type: ignore[arg-type]
+                CardSet(self.discards[s] & ~self.shown[s]) if face_up else empty for s in range(4)
+            ),
+            shown_trumps=tuple(CardSet(m) for m in self.shown),  # type: ignore[arg-type]
+            drawn_counts=tuple(self.draw_counts),  # type: ignore[arg-type]
+            own_drawn=CardSet(self.drawn[seat]),
+            stock_seen=CardSet(self.stock_seen & ~self.hands[seat]) if is_dealer else empty,
+            tricks=tuple(self.tricks),
+            trick_leader=self.leader if self.phase is Phase.PLAY else None,
+            current_trick=tuple(self.trick),
+            legal=legal,
+            **match_context,
+        )
+
+
+def _mask(cards: Iterable[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+_PHASE_DUTY = {
+    Phase.BIDDING: "it is the bidding: {seat} must pass or bid",
+    Phase.TRUMP: "the maker ({seat}) must name trumps first",
+    Phase.DISCARD: "it is the discard: {seat} must say which cards to keep",
+    Phase.ROB: "the dealer ({seat}) must rob the pack: say which cards to keep",
+    Phase.PLAY: "it is the play: {seat} must play a card",
+}
+_FORCED_TEXT = {"must": "every trump must be kept", "pool": "every non-trump must be thrown"}
+_KEEP_SIX_TEXT = {
+    "pool": "a player with more than six trumps keeps six of them",
+    "size": "a player with more than six trumps keeps exactly six and shows the rest (keep-six rule)",
+}
+_CHOOSE_TEXT = {
+    "pool": "you may keep only cards you hold",
+    "must": "every trump must be kept; only non-trumps are thrown",
+    "size": "a hand after the discard holds at most six cards",
+}
+_ALL_TRUMPS_TEXT = {
+    "pool": "the dealer keeps cards from his hand and the stock",
+    "must": "the dealer must take every trump left in the stock (all-trumps rob)",
+    "size": "the dealer fills his hand to six with non-trumps, or keeps every trump if he has more",
+}
+_ANY_SIX_TEXT = {
+    "pool": "the dealer keeps cards from his hand and the stock",
+    "size": "the dealer keeps exactly six cards",
+}
+_TRUMPS_FIRST_TEXT = {
+    "pool": "the dealer keeps cards from his hand and the stock",
+    "size": "the dealer keeps exactly six cards",
+    "trumps": "the dealer takes trumps first and may keep a non-trump only when no trump is left to take",
+}

@@ -1,0 +1,194 @@
+"""A match: deals in sequence, the dealer passing left, running scores, the winner.
+
+>>> from cinch import Rules, Seat
+>>> m = Match(Rules.preset("difference"), first_dealer=Seat.W, rng=3)
+>>> deal = m.start_deal()
+>>> deal.dealer, m.score, m.winner
+(<Seat.W: 3>, (0, 0), None)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Iterable
+
+from cinch.actions import Action
+from cinch.cards import Seat, Team
+from cinch.deal import Deal, DealResult
+from cinch.errors import IllegalAction
+from cinch.rules import Rules
+from cinch.view import SeatView
+
+
+@dataclass(frozen=True)
+class DealSummary:
+    """One finished deal as the match saw it."""
+
+    number: int
+    dealer: Seat
+    result: DealResult
+    bidder_goes_out: bool  # the deal was played under bidder goes out
+    score: tuple[int, int]  # running score after the deal (NS, EW)
+
+    def to_json(self) -> dict:
+        r = self.result
+        return {
+            "dealer": self.dealer.name,
+            "thrown_in": r.thrown_in,
+            "maker": None if r.maker is None else r.maker.name,
+            "bid": r.bid,
+            "trump": None if r.trump is None else r.trump.letter,
+            "points": None if r.points is None else _teams(r.points),
+            "made": r.made,
+            "score_change": _teams(r.score_change),
+            "score": _teams(self.score),
+        }
+
+
+def _teams(pair: tuple[int, int]) -> dict[str, int]:
+    return {"NS": pair[0], "EW": pair[1]}
+
+
+class Match:
+    """Deals until a side wins, under one set of rules.
+
+    ``rng`` (a Random or a seed) shuffles the decks the match deals itself;
+    a record supplies its decks instead (``start_deal(deck=...)``).
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        first_dealer: Seat | None = None,
+        players: dict[Seat, str] | None = None,
+        rng: random.Random | int | None = None,
+    ):
+        self.rules = rules
+        self.rng = rng if isinstance(rng, random.Random) else random.Random(rng)
+        self.first_dealer = Seat(first_dealer) if first_dealer is not None else Seat(self.rng.randrange(4))
+        self.players = dict(players or {})
+        self.deals: list[Deal] = []
+        self.summaries: list[DealSummary] = []
+        self._score = [0, 0]
+        self.winner: Team | None = None
+        self._decider_pending = False  # both sides reached the target together: bidder-goes-out deals follow
+        self._bgo_now = False
+
+    # ---- state -------------------------------------------------------------
+    @property
+    def score(self) -> tuple[int, int]:
+        return (self._score[0], self._score[1])
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def current(self) -> Deal | None:
+        """The deal being played, or None between deals."""
+        if self.deals and not self.deals[-1].is_over:
+            return self.deals[-1]
+        return None
+
+    @property
+    def next_dealer(self) -> Seat:
+        return self.deals[-1].dealer.left if self.deals else self.first_dealer
+
+    def bidder_goes_out_applies(self) -> bool:
+        """Whether the next (or current) deal is played under bidder goes out (000)."""
+        threshold = self.rules.bidder_goes_out
+        if threshold is None:
+            return False
+        return self._decider_pending or min(self._score) >= threshold
+
+    # ---- playing -------------------------------------------------------------
+    def start_deal(
+        self, deck: str | Iterable[int | str] | None = None, restock: Iterable[int | str] | None = None,
+        dealer: Seat | None = None,
+    ) -> Deal:
+        """Begin the next deal, from ``deck`` or from a shuffle of the match's rng."""
+        if self.winner is not None:
+            raise IllegalAction("a new deal", f"the match is over: {self.winner} won")
+        if self.current is not None:
+            raise IllegalAction("a new deal", "the current deal is not finished")
+        expected = self.next_dealer
+        if dealer is not None and Seat(dealer) != expected:
+            raise IllegalAction(f"{Seat(dealer)} to deal", f"the deal passes to the left: {expected} deals now")
+        if deck is None:
+            deal = Deal.shuffled(self.rules, expected, self.rng)
+        else:
+            # A given deck comes from a record: its new stock, if any, must be given too.
+            deal = Deal(self.rules, expected, deck, restock=restock)
+        self._bgo_now = self.bidder_goes_out_applies()
+        self.deals.append(deal)
+        self._after_action(deal)
+        return deal
+
+    def apply(self, action: Action, seat: Seat | None = None) -> None:
+        deal = self.current
+        if deal is None:
+            why = f"the match is over: {self.winner} won" if self.winner is not None else "no deal is in progress"
+            raise IllegalAction(action, why)
+        deal.apply(action, seat)
+        self._after_action(deal)
+
+    def _after_action(self, deal: Deal) -> None:
+        if deal.is_over and len(self.summaries) < len(self.deals):
+            self._settle(deal)
+
+    def _settle(self, deal: Deal) -> None:
+        r = deal.result
+        assert r is not None
+        bgo = self._bgo_now
+        if not r.thrown_in:
+            self._score[0] += r.score_change[0]
+            self._score[1] += r.score_change[1]
+            self.winner = self._decide(r, bgo)
+        self.summaries.append(DealSummary(len(self.deals), deal.dealer, r, bgo, self.score))
+
+    def _decide(self, r: DealResult, bgo: bool) -> Team | None:
+        rules = self.rules
+        makers = r.makers
+        assert makers is not None
+        if bgo and r.made:
+            self._decider_pending = False
+            return makers  # bidder goes out: makers who make their bid win outright
+        over = [s >= rules.target for s in self._score]
+        winner: Team | None = None
+        if all(over):
+            if rules.makers_count_first:
+                winner = makers if r.made else makers.other
+            elif rules.bidder_goes_out is not None:
+                self._decider_pending = True  # play bidder-goes-out deals until decided
+            elif self._score[0] != self._score[1]:
+                winner = Team.NS if self._score[0] > self._score[1] else Team.EW
+        elif any(over):
+            winner = Team.NS if over[0] else Team.EW
+        if winner is None and rules.negative_floor is not None:
+            low = [s <= rules.negative_floor for s in self._score]
+            if any(low) and not all(low):
+                winner = Team.EW if low[0] else Team.NS
+        if winner is not None:
+            self._decider_pending = False
+        return winner
+
+    def view(self, seat: Seat) -> SeatView:
+        """What ``seat`` may know of the current (or last) deal, with the match score."""
+        deal = self.deals[-1]
+        score = self.summaries[-2].score if deal.is_over and len(self.summaries) > 1 else (
+            (0, 0) if deal.is_over else self.score)
+        names = tuple(self.players.get(s, "") for s in Seat) if self.players else None
+        return deal.view(
+            seat, score=score, target=self.rules.target, deal_number=len(self.deals),
+            bidder_goes_out=self._bgo_now, players=names,
+        )
+
+    def play_out(self, choose) -> None:
+        """Play to the end, asking ``choose(view) -> action`` for every decision (new deals shuffled)."""
+        while not self.is_over:
+            deal = self.current or self.start_deal()
+            while not deal.is_over:
+                seat = deal.to_act
+                assert seat is not None
+                self.apply(choose(self.view(seat)), seat)

@@ -1,0 +1,246 @@
+"""The ``cinch/1`` game record: load, validate, replay and write.
+
+>>> import json
+>>> from cinch import Rules, Seat
+>>> m = Match(Rules.preset("pagat"), first_dealer=Seat.W, rng=1)
+>>> _ = m.start_deal()
+>>> text = dumps(to_record(m))
+>>> replay(json.loads(text)).to_json()["next"]
+{'seat': 'N', 'phase': 'bidding', 'legal': ['pass', 'bid 7', 'bid 8', 'bid 9', 'bid 10', 'bid 11', 'bid 12', 'bid 13', 'bid 14']}
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from cinch.actions import parse_action
+from cinch.cards import Card, Seat
+from cinch.errors import CinchError, IllegalAction, NotationError, RecordError, RulesError
+from cinch.match import Match
+from cinch.rules import Rules
+
+FORMAT = "cinch/1"
+_DEAL_KEYS = {"dealer", "deck", "restock", "actions"}
+
+
+def to_record(match: Match, **metadata: Any) -> dict[str, Any]:
+    """A match (finished or not) as a ``cinch/1`` record."""
+    record: dict[str, Any] = {"format": FORMAT, "rules": match.rules.to_json()}
+    if match.players:
+        record["players"] = {s.name: match.players[s] for s in Seat if s in match.players}
+    record.update(metadata)
+    deals = []
+    for deal in match.deals:
+        entry: dict[str, Any] = {"dealer": deal.dealer.name, "deck": " ".join(str(c) for c in deal.deck)}
+        if deal.restock is not None:
+            entry["restock"] = " ".join(str(c) for c in deal.restock)
+        entry["actions"] = [str(a) for a in deal.history]
+        deals.append(entry)
+    record["deals"] = deals
+    return record
+
+
+def dumps(record: dict[str, Any]) -> str:
+    """JSON text with one line per field and each deal's actions on one line."""
+    lines = ["{"]
+    items = list(record.items())
+    for i, (key, value) in enumerate(items):
+        comma = "," if i < len(items) - 1 else ""
+        if key == "deals":
+            lines.append(f'  "deals": [')
+            for j, deal in enumerate(value):
+                parts = [f"{json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in deal.items()]
+                tail = "," if j < len(value) - 1 else ""
+                lines.append("    {" + ",\n     ".join(parts) + "}" + tail)
+            lines.append("  ]" + comma)
+        else:
+            lines.append(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}{comma}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+class Replay:
+    """The outcome of replaying a record: the match and where it stands."""
+
+    def __init__(self, match: Match):
+        self.match = match
+
+    def next(self) -> dict[str, Any] | None:
+        deal = self.match.current
+        if deal is None:
+            return None
+        return {
+            "seat": deal.to_act.name if deal.to_act is not None else None,
+            "phase": deal.phase.value,
+            "legal": [str(a) for a in deal.legal_actions()],
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        m = self.match
+        return {
+            "rules": m.rules.to_json(),
+            "score": {"NS": m.score[0], "EW": m.score[1]},
+            "winner": None if m.winner is None else m.winner.name,
+            "deals": [s.to_json() for s in m.summaries],
+            "next": self.next(),
+        }
+
+    def describe(self) -> str:
+        """The replay for people: one line per deal, the score and what comes next."""
+        m = self.match
+        lines = [f"Rules: {m.rules.name} (target {m.rules.target})"]
+        for s in m.summaries:
+            r = s.result
+            head = f"{s.number:>3}. {s.dealer} dealt"
+            if r.thrown_in:
+                lines.append(f"{head}: thrown in." + f"  Score NS {s.score[0]}, EW {s.score[1]}")
+                continue
+            assert r.points is not None and r.trump is not None
+            bgo = " [bidder goes out]" if s.bidder_goes_out else ""
+            lines.append(
+                f"{head}: {r.maker} bid {r.bid} in {r.trump.name.lower()}{bgo}; took NS {r.points[0]}, "
+                f"EW {r.points[1]}; {r.describe()}.  Score NS {s.score[0]}, EW {s.score[1]}"
+            )
+        if m.winner is not None:
+            lines.append(f"Winner: {m.winner} ({m.score[0]} to {m.score[1]})")
+        else:
+            nxt = self.next()
+            lines.append(f"Score: NS {m.score[0]}, EW {m.score[1]}; the match goes on.")
+            if nxt is None:
+                lines.append(f"Next: a new deal, dealt by {m.next_dealer}.")
+            else:
+                legal = nxt["legal"]
+                shown = ", ".join(legal[:20]) + (f", ... ({len(legal)} in all)" if len(legal) > 20 else "")
+                lines.append(f"Next: {nxt['seat']} to act ({nxt['phase']}): {shown}")
+        return "\n".join(lines)
+
+
+def loads(text: str) -> dict[str, Any]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+    if not isinstance(data, dict):
+        raise RecordError("a record is a JSON object with format, rules and deals")
+    return data
+
+
+def replay(record: dict[str, Any]) -> Replay:
+    """Replay every deal of a record; raises :class:`RecordError` saying where and why it fails."""
+    if record.get("format") != FORMAT:
+        raise RecordError(f'"format" must be "{FORMAT}", not {record.get("format")!r}')
+    if "rules" not in record:
+        raise RecordError('the record has no "rules" (a preset name or {"preset": NAME, ...})')
+    try:
+        rules = Rules.from_json(record["rules"])
+    except RulesError as e:
+        raise RecordError(f"rules: {e}") from None
+    players = _players(record.get("players"))
+    deals = record.get("deals")
+    if not isinstance(deals, list):
+        raise RecordError('"deals" must be a list of deals')
+    first = None
+    if deals and isinstance(deals[0], dict):
+        first = _seat(deals[0].get("dealer"), 1)
+    match = Match(rules, first_dealer=first or Seat.N, players=players)
+    for number, entry in enumerate(deals, start=1):
+        _replay_deal(match, entry, number, is_last=number == len(deals))
+    return Replay(match)
+
+
+def _players(value: Any) -> dict[Seat, str]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise RecordError('"players" must be an object naming players by seat, as {"N": "Ann"}')
+    out = {}
+    for key, name in value.items():
+        try:
+            seat = Seat.parse(key) if len(str(key)) == 1 else None
+        except NotationError:
+            seat = None
+        if seat is None:
+            raise RecordError(f'"players" has {key!r}, which is not a seat (N E S W)')
+        if not isinstance(name, str):
+            raise RecordError(f'"players" gives {key} a name that is not text')
+        out[seat] = name
+    return out
+
+
+def _seat(value: Any, number: int) -> Seat:
+    if not isinstance(value, str) or value.strip().upper() not in ("N", "E", "S", "W"):
+        raise RecordError(f'"dealer" must be one of N E S W, not {value!r}', deal=number)
+    return Seat.parse(value)
+
+
+def _cards(value: Any, field: str, number: int) -> list[Card]:
+    items = value.split() if isinstance(value, str) else value
+    if not isinstance(items, list) or not all(isinstance(c, str) for c in items):
+        raise RecordError(f'"{field}" must be cards separated by spaces', deal=number)
+    try:
+        return [Card.parse(c) for c in items]
+    except NotationError as e:
+        raise RecordError(f'"{field}": {e}', deal=number) from None
+
+
+def _replay_deal(match: Match, entry: Any, number: int, *, is_last: bool) -> None:
+    if not isinstance(entry, dict):
+        raise RecordError("a deal must be an object with dealer, deck and actions", deal=number)
+    unknown = set(entry) - _DEAL_KEYS
+    if unknown:
+        raise RecordError(
+            f"unknown field {sorted(unknown)[0]!r}; a deal has dealer, deck, restock and actions", deal=number
+        )
+    for key in ("dealer", "deck", "actions"):
+        if key not in entry:
+            raise RecordError(f'the deal has no "{key}"', deal=number)
+    dealer = _seat(entry["dealer"], number)
+    deck = _cards(entry["deck"], "deck", number)
+    restock = _cards(entry["restock"], "restock", number) if "restock" in entry else None
+    actions = entry["actions"]
+    if not isinstance(actions, list):
+        raise RecordError('"actions" must be a list of actions', deal=number)
+    if match.winner is not None:
+        raise RecordError(f"the match was already won by {match.winner} before this deal", deal=number)
+    try:
+        deal = match.start_deal(deck, restock=restock, dealer=dealer)
+    except IllegalAction as e:
+        raise RecordError(e.rule, deal=number) from None
+    except CinchError as e:
+        raise RecordError(f'"deck": {e}', deal=number) from None
+    for index, text in enumerate(actions, start=1):
+        try:
+            action = parse_action(text)
+        except NotationError as e:
+            raise RecordError(f"{e}. Legal there: {_legal_text(match)}", deal=number, action=index) from None
+        if deal.is_over:
+            raise RecordError(f"{text!r} comes after the deal is over", deal=number, action=index)
+        try:
+            match.apply(action)
+        except IllegalAction as e:
+            if deal.phase.value == "restock":
+                raise RecordError(_NO_RESTOCK, deal=number, action=index) from None
+            raise RecordError(f"{text!r} is illegal: {e.rule}. Legal there: {e.legal_summary}",
+                              deal=number, action=index) from None
+    if deal.phase.value == "restock":
+        raise RecordError(_NO_RESTOCK, deal=number)
+    if restock is not None and deal.restock is None and deal.phase.value in ("play", "done"):
+        raise RecordError('"restock" is given but the stock never ran out', deal=number)
+    if not deal.is_over and not is_last:
+        raise RecordError("the deal stops before its end, but another deal follows", deal=number)
+
+
+_NO_RESTOCK = ('the stock ran out before every hand was refilled and the rules form a new stock from the '
+               'discards, but the deal has no "restock" giving its order')
+
+
+def _legal_text(match: Match) -> str:
+    deal = match.current
+    if deal is None:
+        return "nothing"
+    legal = deal.legal_actions()
+    describe = getattr(legal, "describe", None)
+    if describe is not None and len(legal) > 24:
+        return describe()
+    return ", ".join(str(a) for a in legal)

@@ -1,0 +1,433 @@
+"""The options on which the five rule texts disagree, and the five presets.
+
+A :class:`Rules` value is immutable.  Start from a preset and override what
+your table plays differently; a combination that makes no sense is refused.
+
+>>> r = Rules.preset("additive").with_options(target=42, follow="strict")
+>>> r.target, r.follow.value, r.settlement.value
+(42, 'strict', 'additive')
+>>> Rules.preset("pagat").to_json()
+'pagat'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field, fields
+from enum import StrEnum
+from typing import Any, Mapping
+
+from cinch.errors import RulesError
+
+
+class AllPass(StrEnum):
+    """What happens when all four players pass."""
+
+    STUCK_DEALER = "stuck-dealer"  # the dealer must bid the minimum (000)
+    THROW_IN = "throw-in"  # no score, the next dealer deals (001)
+
+
+class Bidding(StrEnum):
+    ONE_CIRCUIT = "one-circuit"  # each player bids once, dealer last (all texts)
+    AUCTION = "auction"  # bidders may raise again until the others pass (002 "Auction Cinch")
+
+
+class Discard(StrEnum):
+    ALL_CONCEALED = "all-concealed"  # every non-trump, face down (000, 003, 004)
+    ALL_FACE_UP = "all-face-up"  # every non-trump, face up (001)
+    CHOOSE_CONCEALED = "choose-concealed"  # the non-trumps the player chooses, face down (002)
+
+
+class AboveSix(StrEnum):
+    """A player left with more than six trumps after the discard."""
+
+    BURIED = "buried"  # keep them all; the excess is buried under trick 1 (000)
+    KEEP_SIX = "keep-six"  # keep six, show the trumps thrown; they are dead (001, 003)
+
+
+class Rob(StrEnum):
+    """How the dealer robs the pack."""
+
+    ALL_TRUMPS = "all-trumps"  # every trump in the stock, non-trumps to six, may end above six (000)
+    ANY_SIX = "any-six"  # after his discard, any six of his cards and the stock (001)
+    HAND_AND_STOCK = "hand-and-stock"  # no discard; any six of his nine and the stock (003, 002)
+    TRUMPS_FIRST = "trumps-first"  # after his discard, trumps first, then any cards, to six (004)
+
+
+class StockOut(StrEnum):
+    """The stock runs out before every hand is refilled."""
+
+    RESHUFFLE = "reshuffle"  # the non-trump discards become a new stock (000)
+    SHARE = "share"  # what is left is shared out one at a time, in turn (002)
+
+
+class Follow(StrEnum):
+    ALL_FOURS = "all-fours"  # on a plain lead, follow suit or trump as you like (all texts)
+    STRICT = "strict"  # follow suit if able, trump only when void (002's step 2, read literally)
+
+
+class High(StrEnum):
+    ACE = "ace"  # the ace of trumps (000, 001, 002)
+    HIGHEST = "highest"  # the highest trump in play (003, 004)
+
+
+class Low(StrEnum):
+    TWO_HOLDER = "two-holder"  # the 2 of trumps, to the side that held it (000)
+    TWO_CAPTURER = "two-capturer"  # the 2 of trumps, to its capturer (001)
+    LOWEST_CAPTURER = "lowest-capturer"  # the lowest trump in play, to its capturer (002, 003, 004)
+
+
+class Settlement(StrEnum):
+    ADDITIVE = "additive"  # each side adds what it took; set makers lose the bid (000, 002)
+    DIFFERENCE = "difference"  # the side that took more scores the difference (001, 003, 004)
+
+
+class ThrownPoints(StrEnum):
+    """Point cards among the trumps a player throws (keep-six rule)."""
+
+    DEAD = "dead"  # score for nobody (001)
+    DEFENDERS_TO_MAKERS = "defenders-to-makers"  # a defender's thrown point card counts for the makers (003)
+
+
+PRESET_NAMES = ("pagat", "difference", "additive", "official", "double-pedro")
+BASE_POINTS = 14
+SANCHO_POINTS = 9
+DOM_POINTS = 3
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every option of the rulebook.  Build one with :meth:`preset`."""
+
+    preset_name: str
+    target: int
+    min_bid: int
+    max_bid: int | None  # None: as many points as the deal holds (14, or more with Sancho)
+    all_pass: AllPass
+    bidding: Bidding
+    discard: Discard
+    above_six: AboveSix
+    rob: Rob
+    stock_out: StockOut
+    follow: Follow
+    high: High
+    low: Low
+    settlement: Settlement
+    makers_count_first: bool
+    bidder_goes_out: int | None  # both sides at this score or more before a deal: makers who make it win
+    negative_floor: int | None  # a side at or below this score loses
+    sancho: bool  # 9 of trumps scores 9 (002 "Pedro Sancho")
+    dom_pedro: bool  # 3 of trumps scores 3 (002 "Dom Pedro")
+    no_draw: bool  # nine tricks with the dealt hands, no discard (002 "Simple Cinch")
+    thrown_points: ThrownPoints
+    overrides: tuple[str, ...] = field(default=(), compare=False)
+
+    # ---- construction -------------------------------------------------
+    @classmethod
+    def preset(cls, name: str) -> Rules:
+        """One of the five presets: pagat, difference, additive, official, double-pedro."""
+        key = name.strip().lower()
+        if key not in _PRESETS:
+            raise RulesError(f"unknown preset {name!r}; the presets are {', '.join(PRESET_NAMES)}")
+        return _PRESETS[key]
+
+    def with_options(self, **options: Any) -> Rules:
+        """A copy with some options changed; values may be given as text ("42", "true", "none")."""
+        values = {}
+        for raw_key, raw_value in options.items():
+            key = _option_key(raw_key)
+            values[key] = _coerce(key, raw_value)
+        merged = tuple(dict.fromkeys(self.overrides + tuple(values)))
+        rules = dataclasses.replace(self, **values, overrides=merged)
+        rules._check()
+        return rules
+
+    @classmethod
+    def from_json(cls, spec: Any) -> Rules:
+        """A preset name, or ``{"preset": NAME, option: value, ...}`` as in a record."""
+        if isinstance(spec, str):
+            return cls.preset(spec)
+        if isinstance(spec, Mapping):
+            if "preset" not in spec:
+                raise RulesError('a rules object needs a "preset" key naming the preset it changes')
+            if not isinstance(spec["preset"], str):
+                raise RulesError('"preset" must be a preset name')
+            rest = {k: v for k, v in spec.items() if k != "preset"}
+            return cls.preset(spec["preset"]).with_options(**rest)
+        raise RulesError("rules must be a preset name or an object with a \"preset\" key")
+
+    @classmethod
+    def from_text(cls, preset: str, options: list[str] | tuple[str, ...] = ()) -> Rules:
+        """From the command line: a preset and ``KEY=VALUE`` overrides."""
+        rules = cls.preset(preset)
+        pairs = {}
+        for item in options:
+            if "=" not in item:
+                raise RulesError(f"option {item!r} must be written KEY=VALUE, for example target=42")
+            key, value = item.split("=", 1)
+            pairs[key.strip()] = value.strip()
+        return rules.with_options(**pairs) if pairs else rules
+
+    def to_json(self) -> str | dict[str, Any]:
+        """The record form: the preset name, plus the options that differ from it."""
+        base = _PRESETS[self.preset_name]
+        diff = {}
+        for f in fields(self):
+            if f.name in ("preset_name", "overrides"):
+                continue
+            value = getattr(self, f.name)
+            if value != getattr(base, f.name):
+                diff[f.name] = value.value if isinstance(value, StrEnum) else value
+        if not diff:
+            return self.preset_name
+        return {"preset": self.preset_name, **diff}
+
+    # ---- derived values -----------------------------------------------
+    @property
+    def total_points(self) -> int:
+        """Points held by the point cards of one deal: 14, 23 with Sancho, 26 with Dom Pedro too."""
+        return BASE_POINTS + SANCHO_POINTS * self.sancho + DOM_POINTS * self.dom_pedro
+
+    @property
+    def highest_bid(self) -> int:
+        return self.total_points if self.max_bid is None else self.max_bid
+
+    @property
+    def dealer_discards(self) -> bool:
+        """Whether the dealer discards with the others before robbing (not under 003's rob)."""
+        return self.rob is not Rob.HAND_AND_STOCK
+
+    @property
+    def tricks(self) -> int:
+        return 9 if self.no_draw else 6
+
+    @property
+    def name(self) -> str:
+        """The preset's name, marked when options are changed: ``additive+``."""
+        return self.preset_name if self.to_json() == self.preset_name else self.preset_name + "+"
+
+    # ---- validation ---------------------------------------------------
+    def _check(self) -> None:
+        total = self.total_points
+        if self.target < 1:
+            raise RulesError(f"target {self.target} must be at least 1")
+        if not 1 <= self.min_bid <= total:
+            raise RulesError(f"min_bid {self.min_bid} must be between 1 and the {total} points in a deal")
+        if self.max_bid is not None:
+            if self.max_bid > total:
+                raise RulesError(
+                    f"max_bid {self.max_bid} clashes with the points in a deal: only {total} can be taken"
+                    + ("" if self.sancho else " (Sancho raises it to 23)")
+                )
+            if self.max_bid < self.min_bid:
+                raise RulesError(f"max_bid {self.max_bid} clashes with min_bid {self.min_bid}: no bid would be legal")
+        if self.bidder_goes_out is not None:
+            if self.bidder_goes_out >= self.target:
+                raise RulesError(
+                    f"bidder_goes_out at {self.bidder_goes_out} clashes with target {self.target}: "
+                    "the threshold must be below the target"
+                )
+            if self.makers_count_first:
+                raise RulesError(
+                    "bidder_goes_out clashes with makers_count_first: both settle a deal that takes both "
+                    "sides past the target, in different ways; turn one off"
+                )
+        if self.negative_floor is not None and self.negative_floor >= 0:
+            raise RulesError(f"negative_floor {self.negative_floor} must be below zero")
+        if self.no_draw:
+            draw_options = {"discard", "above_six", "rob", "stock_out", "thrown_points"} & set(self.overrides)
+            if draw_options:
+                raise RulesError(
+                    f"no_draw clashes with {', '.join(sorted(draw_options))}: without the draw there is no "
+                    "discard, refill or rob"
+                )
+
+    # ---- plain words ----------------------------------------------------
+    def describe(self) -> list[str]:
+        """The active options in plain words, one line each (for help screens)."""
+        lines = []
+        lo, hi = self.min_bid, self.highest_bid
+        lines.append(f"Bids from {lo} to {hi}; each bid must beat the one before.")
+        if self.bidding is Bidding.AUCTION:
+            lines.append("Auction: bidders may raise again when their turn comes round, until the others pass.")
+        else:
+            lines.append("One bidding circuit from the dealer's left; the dealer bids last; a pass is final.")
+        if self.all_pass is AllPass.STUCK_DEALER:
+            lines.append(f"If the first three pass, the dealer is stuck and must bid {lo}.")
+        else:
+            lines.append("If all four pass, the deal is thrown in and the next dealer deals.")
+        lines.append("The maker names trumps; the other five of the same colour (left Pedro) is a trump too.")
+        if self.no_draw:
+            lines.append("No draw: everyone plays the nine cards dealt, nine tricks.")
+        else:
+            draw = _DRAW_TEXT[self.discard][0]
+            if not self.dealer_discards:
+                draw = draw.replace("Everyone throws", "Everyone but the dealer throws")
+            lines.extend([draw] + _ABOVE_SIX_TEXT[self.above_six] + _ROB_TEXT[self.rob])
+            lines.append(_STOCK_OUT_TEXT[self.stock_out])
+        lines.append(_FOLLOW_TEXT[self.follow])
+        lines.append(_HIGH_TEXT[self.high] + " " + _LOW_TEXT[self.low])
+        extras = []
+        if self.sancho:
+            extras.append("the 9 of trumps (Sancho) scores 9")
+        if self.dom_pedro:
+            extras.append("the 3 of trumps (Dom) scores 3")
+        lines.append(
+            "Points: High, Low, Jack and Game 1 each, each Pedro 5"
+            + (", " + ", ".join(extras) if extras else "")
+            + f": {self.total_points} in all."
+        )
+        if self.thrown_points is ThrownPoints.DEFENDERS_TO_MAKERS:
+            lines.append("A Jack, Ten or Pedro a defender throws out counts for the makers.")
+        lines.append(_SETTLEMENT_TEXT[self.settlement].format(total=self.total_points))
+        end = f"First side to {self.target} wins."
+        if self.makers_count_first:
+            end += " If both sides pass it on one deal, the makers count first."
+        if self.bidder_goes_out is not None:
+            end += (
+                f" Bidder goes out: when both sides stand at {self.bidder_goes_out} or more, makers who make"
+                " their bid win outright."
+            )
+        if self.negative_floor is not None:
+            end += f" A side at {self.negative_floor} or below loses."
+        lines.append(end)
+        return lines
+
+
+_DRAW_TEXT = {
+    Discard.ALL_CONCEALED: ["Everyone throws every non-trump face down and is refilled to six from the stock."],
+    Discard.ALL_FACE_UP: ["Everyone throws every non-trump face up and is refilled to six from the stock."],
+    Discard.CHOOSE_CONCEALED: [
+        "Everyone throws face down the non-trumps they choose (keeping at most six cards) and is refilled to six."
+    ],
+}
+_ABOVE_SIX_TEXT = {
+    AboveSix.BURIED: ["More than six trumps: keep them all; the extras are buried under your first card."],
+    AboveSix.KEEP_SIX: ["More than six trumps: keep six and show the ones you throw; they are dead."],
+}
+_ROB_TEXT = {
+    Rob.ALL_TRUMPS: ["The dealer robs the pack: every trump left in it, then non-trumps of his choice to six."],
+    Rob.ANY_SIX: ["The dealer robs the pack: he keeps any six of his cards and the stock."],
+    Rob.HAND_AND_STOCK: ["The dealer does not discard; he keeps any six of his nine cards and the stock."],
+    Rob.TRUMPS_FIRST: ["The dealer throws his non-trumps, then takes trumps from the stock, then any cards, to six."],
+}
+_STOCK_OUT_TEXT = {
+    StockOut.RESHUFFLE: "If the stock runs out, the non-trump discards are shuffled into a new stock.",
+    StockOut.SHARE: "If the stock runs short, what is left is shared out one card at a time, in turn.",
+}
+_FOLLOW_TEXT = {
+    Follow.ALL_FOURS: "On a trump lead you must play a trump if you can; on a plain lead, follow suit or trump.",
+    Follow.STRICT: "You must follow suit if you can; trump only when void in the suit led.",
+}
+_HIGH_TEXT = {
+    High.ACE: "High is the ace of trumps.",
+    High.HIGHEST: "High is the highest trump in play.",
+}
+_LOW_TEXT = {
+    Low.TWO_HOLDER: "Low is the 2 of trumps and scores for the side that held it.",
+    Low.TWO_CAPTURER: "Low is the 2 of trumps and scores for whoever captures it.",
+    Low.LOWEST_CAPTURER: "Low is the lowest trump in play and scores for whoever captures it.",
+}
+_SETTLEMENT_TEXT = {
+    Settlement.ADDITIVE: "Defenders add what they take; makers add theirs if they reach the bid, else lose the bid.",
+    Settlement.DIFFERENCE: (
+        "If the makers reach the bid, the side that took more scores the difference;"
+        " if not, the defenders score {total} plus the shortfall."
+    ),
+}
+
+_ENUMS = {
+    "all_pass": AllPass, "bidding": Bidding, "discard": Discard, "above_six": AboveSix, "rob": Rob,
+    "stock_out": StockOut, "follow": Follow, "high": High, "low": Low, "settlement": Settlement,
+    "thrown_points": ThrownPoints,
+}
+_INTS = {"target", "min_bid"}
+_OPTIONAL_INTS = {"max_bid", "bidder_goes_out", "negative_floor"}
+_BOOLS = {"makers_count_first", "sancho", "dom_pedro", "no_draw"}
+OPTION_NAMES = tuple(sorted(_INTS | _OPTIONAL_INTS | _BOOLS | set(_ENUMS)))
+
+
+def option_values(key: str) -> str:
+    """What an option accepts, in words (for help and error messages)."""
+    if key in _ENUMS:
+        return " | ".join(v.value for v in _ENUMS[key])
+    if key in _BOOLS:
+        return "true | false"
+    if key in _OPTIONAL_INTS:
+        return "a whole number | none"
+    return "a whole number"
+
+
+def _option_key(raw: str) -> str:
+    key = str(raw).strip().lower().replace("-", "_")
+    if key not in OPTION_NAMES:
+        raise RulesError(f"unknown option {raw!r}; the options are {', '.join(OPTION_NAMES)}")
+    return key
+
+
+def _coerce(key: str, value: Any) -> Any:
+    if key in _ENUMS:
+        enum = _ENUMS[key]
+        try:
+            return enum(str(value).strip().lower())
+        except ValueError:
+            raise RulesError(f"{key} cannot be {value!r}; it takes {option_values(key)}") from None
+    if key in _BOOLS:
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in ("true", "yes", "on", "1"):
+            return True
+        if text in ("false", "no", "off", "0"):
+            return False
+        raise RulesError(f"{key} cannot be {value!r}; it takes true or false")
+    if key in _OPTIONAL_INTS and (value is None or str(value).strip().lower() in ("none", "off", "null")):
+        return None
+    if isinstance(value, bool):
+        raise RulesError(f"{key} cannot be {value!r}; it takes {option_values(key)}")
+    if isinstance(value, int):
+        return value
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        raise RulesError(f"{key} cannot be {value!r}; it takes {option_values(key)}") from None
+
+
+_COMMON = dict(
+    bidding=Bidding.ONE_CIRCUIT, follow=Follow.ALL_FOURS, negative_floor=None, sancho=False,
+    dom_pedro=False, no_draw=False, max_bid=None,
+)
+_PRESETS = {
+    "pagat": Rules(  # text 000
+        preset_name="pagat", target=62, min_bid=7, all_pass=AllPass.STUCK_DEALER,
+        discard=Discard.ALL_CONCEALED, above_six=AboveSix.BURIED, rob=Rob.ALL_TRUMPS,
+        stock_out=StockOut.RESHUFFLE, high=High.ACE, low=Low.TWO_HOLDER, settlement=Settlement.ADDITIVE,
+        makers_count_first=False, bidder_goes_out=55, thrown_points=ThrownPoints.DEAD, **_COMMON,
+    ),
+    "difference": Rules(  # text 001
+        preset_name="difference", target=51, min_bid=1, all_pass=AllPass.THROW_IN,
+        discard=Discard.ALL_FACE_UP, above_six=AboveSix.KEEP_SIX, rob=Rob.ANY_SIX,
+        stock_out=StockOut.RESHUFFLE, high=High.ACE, low=Low.TWO_CAPTURER, settlement=Settlement.DIFFERENCE,
+        makers_count_first=True, bidder_goes_out=None, thrown_points=ThrownPoints.DEAD, **_COMMON,
+    ),
+    "additive": Rules(  # text 002
+        preset_name="additive", target=51, min_bid=1, all_pass=AllPass.THROW_IN,
+        discard=Discard.CHOOSE_CONCEALED, above_six=AboveSix.KEEP_SIX, rob=Rob.HAND_AND_STOCK,
+        stock_out=StockOut.SHARE, high=High.ACE, low=Low.LOWEST_CAPTURER, settlement=Settlement.ADDITIVE,
+        makers_count_first=True, bidder_goes_out=None, thrown_points=ThrownPoints.DEAD, **_COMMON,
+    ),
+    "official": Rules(  # text 003
+        preset_name="official", target=51, min_bid=1, all_pass=AllPass.THROW_IN,
+        discard=Discard.ALL_CONCEALED, above_six=AboveSix.KEEP_SIX, rob=Rob.HAND_AND_STOCK,
+        stock_out=StockOut.RESHUFFLE, high=High.HIGHEST, low=Low.LOWEST_CAPTURER,
+        settlement=Settlement.DIFFERENCE, makers_count_first=False, bidder_goes_out=None,
+        thrown_points=ThrownPoints.DEFENDERS_TO_MAKERS, **_COMMON,
+    ),
+    "double-pedro": Rules(  # text 004
+        preset_name="double-pedro", target=51, min_bid=1, all_pass=AllPass.THROW_IN,
+        discard=Discard.ALL_CONCEALED, above_six=AboveSix.KEEP_SIX, rob=Rob.TRUMPS_FIRST,
+        stock_out=StockOut.RESHUFFLE, high=High.HIGHEST, low=Low.LOWEST_CAPTURER,
+        settlement=Settlement.DIFFERENCE, makers_count_first=False, bidder_goes_out=None,
+        thrown_points=ThrownPoints.DEAD, **_COMMON,
+    ),
+}

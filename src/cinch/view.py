@@ -1,0 +1,106 @@
+"""What one seat may know at the table: the only thing bots and clients receive.
+
+A :class:`SeatView` holds the seat's own hand and every public fact of the
+deal (bids, trump, face-up discards, shown trumps, how many cards each player
+drew and holds, every card played) and nothing concealed from that seat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Sequence
+
+from cinch.actions import Action
+from cinch.cards import Card, CardSet, Seat, Suit, Team
+from cinch.rules import Rules
+
+
+class Phase(StrEnum):
+    BIDDING = "bidding"
+    TRUMP = "trump"
+    DISCARD = "discard"
+    RESTOCK = "restock"  # chance: the order of a new stock made from the discards
+    ROB = "rob"
+    PLAY = "play"
+    DONE = "done"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedCard:
+    seat: Seat
+    card: Card
+    buried: CardSet = CardSet(0)
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A finished trick: who led, the cards in the order played, who won it."""
+
+    leader: Seat
+    plays: tuple[PlayedCard, ...]
+    winner: Seat
+
+    @property
+    def cards(self) -> CardSet:
+        m = 0
+        for p in self.plays:
+            m |= 1 << p.card | p.buried
+        return CardSet(m)
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """One seat's knowledge of a deal (and of the match around it, when there is one).
+
+    ``legal`` is filled only when this seat is to act.
+    """
+
+    seat: Seat
+    rules: Rules
+    dealer: Seat
+    phase: Phase
+    to_act: Seat | None
+    hand: CardSet
+    hand_sizes: tuple[int, int, int, int]
+    auction: tuple[tuple[Seat, Action], ...]
+    maker: Seat | None
+    bid: int | None
+    trump: Suit | None
+    own_discards: CardSet
+    face_up_discards: tuple[CardSet, CardSet, CardSet, CardSet]
+    shown_trumps: tuple[CardSet, CardSet, CardSet, CardSet]
+    drawn_counts: tuple[int, int, int, int]
+    own_drawn: CardSet
+    stock_seen: CardSet  # the dealer saw the stock he robbed; empty for everyone else
+    tricks: tuple[Trick, ...]
+    trick_leader: Seat | None
+    current_trick: tuple[PlayedCard, ...]
+    legal: Sequence[Action] = ()
+    score: tuple[int, int] | None = None  # running match score before this deal (NS, EW)
+    target: int | None = None
+    deal_number: int | None = None
+    bidder_goes_out: bool = False  # this deal is played under bidder-goes-out
+    players: tuple[str, str, str, str] | None = field(default=None)
+
+    @property
+    def team(self) -> Team:
+        return self.seat.team
+
+    @property
+    def played(self) -> CardSet:
+        """Every card already played to a trick (buried ones included)."""
+        m = 0
+        for t in self.tricks:
+            m |= t.cards
+        for p in self.current_trick:
+            m |= 1 << p.card | p.buried
+        return CardSet(m)
+
+    @property
+    def known_elsewhere(self) -> CardSet:
+        """Cards this seat knows are not in any other player's hand."""
+        m = int(self.hand) | self.played | self.own_discards | self.stock_seen
+        for s in range(4):
+            m |= self.face_up_discards[s] | self.shown_trumps[s]
+        return CardSet(m)
