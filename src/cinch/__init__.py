@@ -7,7 +7,7 @@
 """
 
 from cinch.actions import PASS, Action, Bid, Keep, NameTrump, Pass, Play, parse_action
-from cinch.cards import CARDS, Card, CardSet, Seat, Suit, Team, TrumpTables, TRUMP_TABLES
+from cinch.cards import CARDS, TRUMP_TABLES, Card, CardSet, Seat, Suit, Team, TrumpTables
 from cinch.deal import Deal, DealResult, parse_deck
 from cinch.errors import CinchError, IllegalAction, NotationError, RecordError, RulesError
 from cinch.rules import PRESET_NAMES, Rules

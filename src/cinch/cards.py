@@ -15,8 +15,8 @@ Card.parse('5H')
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from enum import IntEnum
-from typing import Iterable, Iterator
 
 from cinch.errors import NotationError
 
@@ -205,9 +205,6 @@ class CardSet(int):
     def __len__(self) -> int:
         return int(self).bit_count()
 
-    def __bool__(self) -> bool:
-        return int(self) != 0
-
     def __contains__(self, card: object) -> bool:
         return isinstance(card, int) and 0 <= card < 52 and bool(int(self) >> card & 1)
 
@@ -244,15 +241,15 @@ class Seat(IntEnum):
     @property
     def left(self) -> Seat:
         """The next seat clockwise: the deal, the bidding and the play move this way."""
-        return Seat((self + 1) % 4)
+        return SEATS[(self + 1) & 3]
 
     @property
     def partner(self) -> Seat:
-        return Seat((self + 2) % 4)
+        return SEATS[(self + 2) & 3]
 
     @property
     def team(self) -> Team:
-        return Team(self & 1)
+        return TEAMS[self & 1]
 
     def __str__(self) -> str:
         return self.name
@@ -281,6 +278,10 @@ class Team(IntEnum):
 
     def __str__(self) -> str:
         return self.name
+
+
+SEATS: tuple[Seat, ...] = tuple(Seat)
+TEAMS: tuple[Team, ...] = tuple(Team)
 
 
 class TrumpTables:

@@ -70,6 +70,11 @@ def replay_command(files: tuple[str, ...], as_json: bool) -> None:
             click.echo(f"{name}: {e}", err=True)
             failed = True
             continue
+        except Exception as e:  # a bug in the engine: one line, and the other files still replay
+            click.echo(f"{name}: internal error while replaying ({type(e).__name__}: {e}); "
+                       "please report it with this record", err=True)
+            failed = True
+            continue
         if as_json:
             click.echo(json.dumps(result.to_json(), ensure_ascii=False))
         else:
@@ -102,3 +107,4 @@ def rules_command(preset: str | None, options: tuple[str, ...]) -> None:
 
 if __name__ == "__main__":  # pragma: no cover
     main()
+from cinch.play_cli import play_command; main.add_command(play_command)  # noqa: E402, E702, I001

@@ -22,12 +22,12 @@ stock made from the discards when the old one runs out.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Iterable, Sequence
 
 from cinch.actions import BIDS, PASS, PLAYS, TRUMPS, Action, Bid, Keep, NameTrump, Pass, Play
-from cinch.cards import CARDS, TRUMP_TABLES, Card, CardSet, Seat, Suit, Team, TrumpTables, bits
+from cinch.cards import CARDS, SEATS, TEAMS, TRUMP_TABLES, Card, CardSet, Seat, Suit, Team, TrumpTables, bits
 from cinch.errors import IllegalAction, NotationError
 from cinch.keep import KeepOptions
 from cinch.rules import AboveSix, AllPass, Bidding, Discard, Follow, Low, Rob, Rules, StockOut
@@ -80,7 +80,7 @@ class DealResult:
 def parse_deck(deck: str | Iterable[int | str]) -> tuple[Card, ...]:
     """A 52-card order: a space-separated string, or cards or card texts."""
     items = deck.split() if isinstance(deck, str) else list(deck)
-    cards = [c if isinstance(c, Card) else CARDS[c] if isinstance(c, int) else Card.parse(c) for c in items]
+    cards = [c if type(c) is Card else CARDS[c] if isinstance(c, int) else Card.parse(c) for c in items]
     if len(cards) != 52:
         raise NotationError(f"a deck holds 52 cards, this one {len(cards)}")
     seen = 0
@@ -112,8 +112,10 @@ class Deal:
         self._rng = rng
         self.restock: tuple[Card, ...] | None = None  # the new stock actually used, top first
         hands = [0, 0, 0, 0]
-        for i, card in enumerate(self.deck[: 4 * DEALT]):
-            hands[(self.dealer + 1 + i // 3) % 4] |= 1 << card
+        deck_bits = [1 << c for c in self.deck]
+        for batch in range(12):  # batches of three, from the dealer's left
+            i = 3 * batch
+            hands[(self.dealer + 1 + batch) & 3] |= deck_bits[i] | deck_bits[i + 1] | deck_bits[i + 2]
         self.hands = hands
         self.dealt = tuple(CardSet(h) for h in hands)
         self._stock = list(self.deck[4 * DEALT:])
@@ -133,6 +135,7 @@ class Deal:
         self.drawn = [0, 0, 0, 0]
         self.draw_counts = [0, 0, 0, 0]
         self._pending: list[Seat] = []
+        self._options: KeepOptions | None = None  # the keep decision now pending
         self.stock_seen = 0
         self.stock_left = 0
         self.leader: Seat | None = None
@@ -146,6 +149,7 @@ class Deal:
         self._best = -1
         self._winner = 0
         self._trick_size = 4
+        self._watch_two = -1
         self.result: DealResult | None = None
         self.phase = Phase.BIDDING
         self.to_act: Seat | None = self.dealer.left
@@ -204,10 +208,9 @@ class Deal:
             return self._legal_bids()
         if phase is Phase.TRUMP:
             return list(TRUMPS)
-        if phase is Phase.DISCARD:
-            return self._discard_options(self._pending[0])
-        if phase is Phase.ROB:
-            return self._rob_options()
+        if phase is Phase.DISCARD or phase is Phase.ROB:
+            assert self._options is not None
+            return self._options
         return []
 
     def is_legal(self, action: Action) -> bool:
@@ -224,15 +227,21 @@ class Deal:
             who = "nobody" if self.to_act is None else str(self.to_act)
             raise IllegalAction(action, f"it is {who}'s turn, not {Seat(seat)}'s", self._legal_strings(),
                                 legal_summary=self._legal_summary())
-        self._check(action)
         actor = self.to_act
+        phase = self.phase
+        if phase is Phase.PLAY and type(action) is Play:
+            card = action.card
+            if action.bury or not self.legal_play_mask() >> card & 1 or (not self.tricks and self._excess(actor) > 0):
+                self._check_play(action)  # explains the refusal, or checks what is buried
+            self.history.append(action)
+            self.actors.append(actor)
+            self._play(actor, card, action.bury)
+            return
+        self._check(action)
         assert actor is not None
         self.history.append(action)
         self.actors.append(actor)
-        phase = self.phase
-        if phase is Phase.PLAY:
-            self._play(actor, action.card, int(action.bury))  # type: ignore[attr-defined]
-        elif phase is Phase.BIDDING:
+        if phase is Phase.BIDDING:
             self._bid(actor, action)
         elif phase is Phase.TRUMP:
             self._name_trump(action.suit)  # type: ignore[attr-defined]
@@ -241,6 +250,7 @@ class Deal:
             self._keep(actor, int(action.cards))  # type: ignore[attr-defined]
             self._next_discard()
         elif phase is Phase.ROB:
+            self._options = None
             self._rob(int(action.cards))  # type: ignore[attr-defined]
             self._start_play()
 
@@ -282,9 +292,7 @@ class Deal:
             raise IllegalAction(action, "the deal is over", ())
         if phase is Phase.RESTOCK:
             raise IllegalAction(action, "the stock ran out: a new stock must be formed first", ())
-        expected = {Phase.BIDDING: (Pass, Bid), Phase.TRUMP: (NameTrump,), Phase.DISCARD: (Keep,),
-                    Phase.ROB: (Keep,), Phase.PLAY: (Play,)}[phase]
-        if not isinstance(action, expected):
+        if not isinstance(action, _EXPECTED[phase]):
             raise self._illegal(action, _PHASE_DUTY[phase].format(seat=self.to_act))
         if phase is Phase.PLAY:
             self._check_play(action)  # type: ignore[arg-type]
@@ -313,7 +321,9 @@ class Deal:
         stuck = self._stuck()
         if isinstance(action, Pass):
             if stuck:
-                raise self._illegal(action, f"the first three passed, so the dealer is stuck and must bid {rules.min_bid}")
+                raise self._illegal(
+                    action, f"the first three passed, so the dealer is stuck and must bid {rules.min_bid}"
+                )
             return
         amount = action.amount  # type: ignore[attr-defined]
         if stuck and amount != rules.min_bid:
@@ -358,6 +368,7 @@ class Deal:
         self.trump = Suit(suit)
         self._t = TRUMP_TABLES[suit]
         self._scheme = PointScheme(self.rules, self.trump)
+        self._watch_two = self._scheme.two if self.rules.low is Low.TWO_HOLDER else -1
         if self.rules.no_draw:
             self._start_play()
         else:
@@ -380,10 +391,14 @@ class Deal:
         d = self.dealer
         order = [d.left, d.partner, d.left.partner] + ([d] if self.rules.dealer_discards else [])
         pending = []
+        trumps = self._t.trumps  # type: ignore[union-attr]
+        free = self.rules.discard is not Discard.CHOOSE_CONCEALED
+        buried = self.rules.above_six is AboveSix.BURIED
         for seat in order:
-            forced = self._discard_options(seat).forced
-            if forced is not None:
-                self._keep(seat, int(forced.cards))
+            held = self.hands[seat] & trumps
+            n = held.bit_count()
+            if (n <= HAND_SIZE or buried) and (free or n >= HAND_SIZE):
+                self._keep(seat, held)  # every non-trump goes: no choice to make
             else:
                 pending.append(seat)
         self._pending = pending
@@ -393,7 +408,9 @@ class Deal:
         if self._pending:
             self.phase = Phase.DISCARD
             self.to_act = self._pending[0]
+            self._options = self._discard_options(self._pending[0])
         else:
+            self._options = None
             self._refill()
 
     def _keep(self, seat: Seat, kept: int) -> None:
@@ -403,12 +420,17 @@ class Deal:
         self.discards[seat] |= thrown
         self.shown[seat] |= thrown & self._t.trumps
 
-    def _refill_order(self) -> list[Seat]:
+    def _needs(self) -> list[tuple[Seat, int]]:
+        """Cards each player is short of six, in turn from the dealer's left, dealer last.
+
+        The dealer fills his hand by robbing what the stock has left, so his need
+        counts when deciding whether the stock runs out.
+        """
         d = self.dealer
-        return [d.left, d.partner, d.left.partner]
+        return [(s, max(0, HAND_SIZE - self.hands[s].bit_count())) for s in (d.left, d.partner, d.left.partner, d)]
 
     def _refill(self) -> None:
-        need = sum(max(0, HAND_SIZE - self.hands[s].bit_count()) for s in self._refill_order())
+        need = sum(n for _, n in self._needs())
         short = need > len(self._stock) - self._stock_pos
         if short and self.rules.stock_out is StockOut.RESHUFFLE:
             if self._restock_given is not None:
@@ -437,6 +459,8 @@ class Deal:
         self.restock = tuple(CARDS[c] for c in order)
         self._stock = self._stock[self._stock_pos:] + list(self.restock)
         self._stock_pos = 0
+        # The discards are the new stock now: they leave the discard piles (and the face-up views).
+        self.discards = [d & ~pool for d in self.discards]
 
     def _draw(self, seat: Seat, count: int) -> None:
         for _ in range(count):
@@ -447,18 +471,18 @@ class Deal:
             self.draw_counts[seat] += 1
 
     def _finish_refill(self) -> None:
-        order = self._refill_order()
-        needs = [max(0, HAND_SIZE - self.hands[s].bit_count()) for s in order]
+        needs = self._needs()
         left = len(self._stock) - self._stock_pos
-        if sum(needs) <= left:
-            for seat, n in zip(order, needs):
-                self._draw(seat, n)
-        else:  # share what is left one card at a time, in turn, to those still short
+        if sum(n for _, n in needs) <= left:
+            for seat, n in needs[:3]:
+                self._draw(seat, n)  # the dealer takes his from the stock when he robs
+        else:  # share what is left one card at a time, in turn, to those still short (002)
+            short = [n for _, n in needs]
             while left:
-                for i, seat in enumerate(order):
-                    if needs[i] and left:
+                for i, (seat, _) in enumerate(needs):
+                    if short[i] and left:
                         self._draw(seat, 1)
-                        needs[i] -= 1
+                        short[i] -= 1
                         left -= 1
         self.stock_seen = int(self.stock)
         options = self._rob_options()
@@ -469,6 +493,7 @@ class Deal:
         else:
             self.phase = Phase.ROB
             self.to_act = self.dealer
+            self._options = options
 
     def _rob_options(self) -> KeepOptions:
         assert self._t is not None
@@ -516,7 +541,7 @@ class Deal:
         self.leader = leader
         self.to_act = leader
         self.trick = []
-        self._trick_size = sum(1 for h in hands if h)
+        self._trick_size = (hands[0] > 0) + (hands[1] > 0) + (hands[2] > 0) + (hands[3] > 0)
 
     def _excess(self, seat: Seat) -> int:
         """Cards to bury with this play: a hand above six on trick 1 (buried-excess rule)."""
@@ -541,10 +566,19 @@ class Deal:
         assert self._scheme is not None
         rest = self.hands[seat] & ~(1 << card)
         plain = rest & ~self._scheme.point_mask
-        if plain.bit_count() >= excess:
+        short = excess - plain.bit_count()
+        if short <= 0:
             return [_mask(combo) for combo in combinations(bits(plain), excess)]
-        forced = plain
-        return [forced | _mask(combo) for combo in combinations(bits(rest & ~plain), excess - plain.bit_count())]
+        # Burying point cards is forbidden (000): only a hand short of other cards buries the fewest
+        # it can, so a plain competing card that would push one more point card under is not allowed.
+        if short > self._fewest_points_buried(seat, excess):
+            return []
+        return [plain | _mask(combo) for combo in combinations(bits(rest & ~plain), short)]
+
+    def _fewest_points_buried(self, seat: Seat, excess: int) -> int:
+        assert self._scheme is not None
+        plain = self.hands[seat] & ~self._scheme.point_mask
+        return min(max(0, excess - (plain & ~(1 << c)).bit_count()) for c in bits(self.legal_play_mask()))
 
     def _legal_plays(self) -> list[Action]:
         seat = self.to_act
@@ -552,7 +586,12 @@ class Deal:
         mask = self.legal_play_mask()
         excess = self._excess(seat) if not self.tricks else 0
         if excess <= 0:
-            return [PLAYS[c] for c in bits(mask)]
+            out = []
+            while mask:
+                low = mask & -mask
+                out.append(PLAYS[low.bit_length() - 1])
+                mask ^= low
+            return out
         return [Play(CARDS[c], CardSet(b)) for c in bits(mask) for b in self._bury_options(seat, c, excess)]
 
     def _check_play(self, action: Play) -> None:
@@ -567,9 +606,12 @@ class Deal:
             led = CARDS[self.trick[0].card]
             if self._led == t.suit:
                 rule = f"a trump was led ({led}) and {seat} holds trumps, so must play a trump"
-            else:
+            elif self.rules.follow is Follow.STRICT:
                 suit = Suit(self._led).name.lower()
                 rule = f"{led} was led and {seat} holds {suit}: under strict following {seat} must follow suit"
+            else:  # all-fours: trumping is always allowed, so the fault is a card of a third suit
+                suit = Suit(self._led).name.lower()
+                rule = f"{led} was led and {seat} holds {suit}, so must follow suit or play a trump"
             raise self._illegal(action, rule)
         excess = self._excess(seat) if not self.tricks else 0
         bury = int(action.bury)
@@ -585,7 +627,8 @@ class Deal:
             raise self._illegal(action, f"{seat} does not hold {CardSet(bury & ~hand)}")
         if bury not in self._bury_options(seat, card, excess):
             assert self._scheme is not None
-            raise self._illegal(action, f"burying a point card ({CardSet(bury & self._scheme.point_mask)}) is forbidden")
+            points = CardSet(bury & self._scheme.point_mask)
+            raise self._illegal(action, f"burying a point card ({points}) is forbidden")
 
     def _play(self, seat: Seat, card: int, bury: int = 0) -> None:
         hands = self.hands
@@ -603,31 +646,115 @@ class Deal:
             if s > self._best:
                 self._best = s
                 self._winner = seat
-        trick.append(PlayedCard(seat, CARDS[card], CardSet(bury)))
+        trick.append(PlayedCard(seat, CARDS[card], CardSet(bury) if bury else _NO_CARDS))
         self.in_play |= 1 << card
+        if card == self._watch_two:
+            self.low_holder = TEAMS[seat & 1]  # Low to holder (000): whoever plays the 2 held it
         if len(trick) < self._trick_size:
-            nxt = seat.left
+            nxt = (seat + 1) & 3
             while not hands[nxt]:
-                nxt = nxt.left
-            self.to_act = nxt
+                nxt = (nxt + 1) & 3
+            self.to_act = SEATS[nxt]
             return
         self._end_trick()
 
     def _end_trick(self) -> None:
-        winner = Seat(self._winner)
-        assert self.leader is not None and self._scheme is not None
+        winner = SEATS[self._winner]
         captured = 0
         for p in self.trick:
             captured |= 1 << p.card | p.buried
-            if p.card == self._scheme.two and self.rules.low is Low.TWO_HOLDER:
-                self.low_holder = p.seat.team
         self.captured[winner & 1] |= captured
-        self.tricks.append(Trick(self.leader, tuple(self.trick), winner))
+        self.tricks.append(Trick(self.leader, tuple(self.trick), winner))  # type: ignore[arg-type]
         if any(self.hands):
             self._start_trick(winner)
         else:
             self.trick = []
             self._finish()
+
+    def random_playout(self, rng: random.Random) -> tuple[int, int]:
+        """Points (NS, EW) after the rest of the play with uniformly random legal cards.
+
+        The search bots' fast path: the deal itself is left unchanged.
+        """
+        if self.phase is not Phase.PLAY:
+            raise ValueError("a playout starts in the play phase")
+        if not self.tricks and any(self._excess(Seat(s)) > 0 for s in range(4) if self.hands[s]):
+            return self._slow_playout(rng)  # trick 1 with cards to bury
+        t = self._t
+        scheme = self._scheme
+        assert t is not None and scheme is not None and self.to_act is not None
+        hands = self.hands[:]
+        follow_masks, trumps, strengths, effective = t.follow_masks, t.trumps, t.strength, t.effective_suit
+        trump_suit = t.suit
+        strict = self.rules.follow is Follow.STRICT
+        watch_two = self._watch_two
+        low_holder = self.low_holder
+        captured = [self.captured[0], self.captured[1]]
+        in_play = self.in_play
+        random = rng.random
+        seat = int(self.to_act)
+        count = len(self.trick)
+        size = self._trick_size
+        led, best, winner = self._led, self._best, self._winner
+        strength = self._led_strength
+        taken = 0
+        for p in self.trick:
+            taken |= 1 << p.card | p.buried
+        while True:
+            hand = hands[seat]
+            if count:
+                legal = hand & follow_masks[led]
+                if not legal:
+                    legal = hand
+                elif led != trump_suit and not strict:
+                    legal |= hand & trumps
+            else:
+                legal = hand
+            k = int(random() * legal.bit_count())
+            while k:
+                legal &= legal - 1
+                k -= 1
+            bit = legal & -legal
+            card = bit.bit_length() - 1
+            hands[seat] = hand ^ bit
+            taken |= bit
+            in_play |= bit
+            if card == watch_two:
+                low_holder = seat & 1
+            if count:
+                s = strength[card]
+                if s > best:
+                    best, winner = s, seat
+            else:
+                led = effective[card]
+                strength = strengths[led]
+                best, winner = strength[card], seat
+            count += 1
+            if count == size:
+                captured[winner & 1] |= taken
+                if not (hands[0] | hands[1] | hands[2] | hands[3]):
+                    break
+                taken = count = 0
+                size = (hands[0] > 0) + (hands[1] > 0) + (hands[2] > 0) + (hands[3] > 0)
+                seat = winner
+            else:
+                seat = (seat + 1) & 3
+            while not hands[seat]:
+                seat = (seat + 1) & 3
+        return self._points(captured[0], captured[1], in_play, low_holder)
+
+    def _slow_playout(self, rng: random.Random) -> tuple[int, int]:
+        deal = self.copy()
+        while deal.phase is Phase.PLAY:
+            deal.apply(rng.choice(deal.legal_actions()))
+        assert deal.result is not None and deal.result.points is not None
+        return deal.result.points
+
+    def _points(self, ns: int, ew: int, in_play: int, low_holder: int | None) -> tuple[int, int]:
+        assert self._scheme is not None and self.maker is not None
+        makers = self.maker & 1
+        thrown = self.shown[1 - makers] | self.shown[3 - makers]
+        return self._scheme.totals(ns, ew, in_play, low_holder, thrown, makers)
 
     def _finish(self) -> None:
         assert self._scheme is not None and self.maker is not None
@@ -678,6 +805,9 @@ class Deal:
         )
 
 
+_NO_CARDS = CardSet(0)
+
+
 def _mask(cards: Iterable[int]) -> int:
     m = 0
     for c in cards:
@@ -685,6 +815,8 @@ def _mask(cards: Iterable[int]) -> int:
     return m
 
 
+_EXPECTED = {Phase.BIDDING: (Pass, Bid), Phase.TRUMP: (NameTrump,), Phase.DISCARD: (Keep,),
+             Phase.ROB: (Keep,), Phase.PLAY: (Play,)}
 _PHASE_DUTY = {
     Phase.BIDDING: "it is the bidding: {seat} must pass or bid",
     Phase.TRUMP: "the maker ({seat}) must name trumps first",

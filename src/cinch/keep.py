@@ -10,8 +10,8 @@ and ``hi``, and hold at least ``min_trumps`` trumps.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from math import comb
-from typing import Iterator, Sequence
 
 from cinch.actions import Keep
 from cinch.cards import CardSet, bits

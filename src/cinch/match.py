@@ -10,15 +10,15 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from cinch.actions import Action
 from cinch.cards import Seat, Team
 from cinch.deal import Deal, DealResult
 from cinch.errors import IllegalAction
 from cinch.rules import Rules
-from cinch.view import SeatView
+from cinch.view import Phase, SeatView
 
 
 @dataclass(frozen=True)
@@ -124,6 +124,22 @@ class Match:
         self.deals.append(deal)
         self._after_action(deal)
         return deal
+
+    def resolve_chance(self) -> bool:
+        """Shuffle a new stock with the match's rng if the current deal waits for one.
+
+        Decks the match shuffles itself resolve this on their own; a deal from a
+        given deck (a record being resumed) waits, so that a replay never invents
+        a restock its record does not hold.
+        """
+        deal = self.current
+        if deal is None or deal.phase is not Phase.RESTOCK:
+            return False
+        order = list(deal.restock_pool)
+        self.rng.shuffle(order)
+        deal.apply_restock(order)
+        self._after_action(deal)
+        return True
 
     def apply(self, action: Action, seat: Seat | None = None) -> None:
         deal = self.current

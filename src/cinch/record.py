@@ -5,8 +5,9 @@
 >>> m = Match(Rules.preset("pagat"), first_dealer=Seat.W, rng=1)
 >>> _ = m.start_deal()
 >>> text = dumps(to_record(m))
->>> replay(json.loads(text)).to_json()["next"]
-{'seat': 'N', 'phase': 'bidding', 'legal': ['pass', 'bid 7', 'bid 8', 'bid 9', 'bid 10', 'bid 11', 'bid 12', 'bid 13', 'bid 14']}
+>>> nxt = replay(json.loads(text)).to_json()["next"]
+>>> nxt["seat"], nxt["phase"], nxt["legal"][:4]
+('N', 'bidding', ['pass', 'bid 7', 'bid 8', 'bid 9'])
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ def dumps(record: dict[str, Any]) -> str:
     for i, (key, value) in enumerate(items):
         comma = "," if i < len(items) - 1 else ""
         if key == "deals":
-            lines.append(f'  "deals": [')
+            lines.append('  "deals": [')
             for j, deal in enumerate(value):
                 parts = [f"{json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in deal.items()]
                 tail = "," if j < len(value) - 1 else ""
@@ -121,6 +122,10 @@ def loads(text: str) -> dict[str, Any]:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise RecordError(f"not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+    except RecursionError:
+        raise RecordError("not a record: the JSON is nested too deeply") from None
+    except ValueError as e:  # a number too long to read, for one
+        raise RecordError(f"not valid JSON: {e}") from None
     if not isinstance(data, dict):
         raise RecordError("a record is a JSON object with format, rules and deals")
     return data
@@ -202,11 +207,15 @@ def _replay_deal(match: Match, entry: Any, number: int, *, is_last: bool) -> Non
     if not isinstance(actions, list):
         raise RecordError('"actions" must be a list of actions', deal=number)
     if match.winner is not None:
-        raise RecordError(f"the match was already won by {match.winner} before this deal", deal=number)
+        raise RecordError(
+            f"the match was already won by {match.winner} ({match.score[0]} to {match.score[1]}) before this "
+            f"deal. Legal there: nothing; the record ends with deal {number - 1}",
+            deal=number,
+        )
     try:
         deal = match.start_deal(deck, restock=restock, dealer=dealer)
     except IllegalAction as e:
-        raise RecordError(e.rule, deal=number) from None
+        raise RecordError(f'"dealer" is {dealer}, but {e.rule}', deal=number) from None
     except CinchError as e:
         raise RecordError(f'"deck": {e}', deal=number) from None
     for index, text in enumerate(actions, start=1):
@@ -215,24 +224,39 @@ def _replay_deal(match: Match, entry: Any, number: int, *, is_last: bool) -> Non
         except NotationError as e:
             raise RecordError(f"{e}. Legal there: {_legal_text(match)}", deal=number, action=index) from None
         if deal.is_over:
-            raise RecordError(f"{text!r} comes after the deal is over", deal=number, action=index)
+            raise RecordError(
+                f"{text!r} comes after the deal is over (it ended with action {index - 1}). Legal there: "
+                'nothing; the next deal is a new entry of "deals"',
+                deal=number, action=index,
+            )
         try:
             match.apply(action)
         except IllegalAction as e:
             if deal.phase.value == "restock":
-                raise RecordError(_NO_RESTOCK, deal=number, action=index) from None
+                raise RecordError(_no_restock(deal), deal=number, action=index - 1) from None
+            if isinstance(e.action, str) and e.action.startswith("restock"):
+                # the given new stock was checked when the stock ran out, on this action
+                raise RecordError(f'"restock" is wrong: {e.rule}. Legal there: {e.legal_summary}',
+                                  deal=number, action=index) from None
             raise RecordError(f"{text!r} is illegal: {e.rule}. Legal there: {e.legal_summary}",
                               deal=number, action=index) from None
     if deal.phase.value == "restock":
-        raise RecordError(_NO_RESTOCK, deal=number)
+        raise RecordError(_no_restock(deal), deal=number, action=len(actions))
     if restock is not None and deal.restock is None and deal.phase.value in ("play", "done"):
-        raise RecordError('"restock" is given but the stock never ran out', deal=number)
+        raise RecordError('"restock" is given but the stock never ran out (or the rules share out what is left). '
+                          'Legal there: no "restock" field', deal=number)
     if not deal.is_over and not is_last:
-        raise RecordError("the deal stops before its end, but another deal follows", deal=number)
+        raise RecordError(
+            f"the deal stops before its end, but another deal follows. Legal there: {_legal_text(match)}",
+            deal=number, action=len(actions) + 1,
+        )
 
 
-_NO_RESTOCK = ('the stock ran out before every hand was refilled and the rules form a new stock from the '
-               'discards, but the deal has no "restock" giving its order')
+def _no_restock(deal) -> str:
+    pool = deal.restock_pool
+    return ('the stock ran out after this action, before every hand was refilled, and the rules form a new '
+            'stock from the discards, but the deal has no "restock" giving its order. Legal there: a "restock" '
+            f"field ordering the {len(pool)} non-trump discards {pool}")
 
 
 def _legal_text(match: Match) -> str:

@@ -13,9 +13,10 @@ your table plays differently; a combination that makes no sense is refused.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import Any, Mapping
+from typing import Any
 
 from cinch.errors import RulesError
 

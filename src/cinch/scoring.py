@@ -76,13 +76,13 @@ class PointScheme:
     ) -> list[Award]:
         """Every award of the deal.
 
-        ``captured``: each side's trick cards (buried ones included); ``in_play``:
-        the cards played to tricks as competing cards; ``low_holder``: the side
+        ``captured``: each side's trick cards (buried ones included, but only cards
+        in play score); ``in_play``: the cards played to tricks as competing cards; ``low_holder``: the side
         that played the 2 of trumps; ``thrown_by_defenders``: trumps the
         defenders threw out (dead).
         """
         out: list[Award] = []
-        ns, ew = captured
+        ns, ew = captured[0] & in_play, captured[1] & in_play  # a buried card is not in play: nobody's
         for name, card, points in self.captured_cards:
             bit = 1 << card
             if ns & bit:
@@ -104,6 +104,37 @@ class PointScheme:
             elif self.defenders_throw_to_makers and thrown_by_defenders >> self.two & 1:
                 out.append(Award("Low", CARDS[self.two], makers, 1, "thrown by a defender"))
         return out
+
+
+    def totals(
+        self, ns: int, ew: int, in_play: int, low_holder: int | None, thrown_by_defenders: int, makers: int
+    ) -> tuple[int, int]:
+        """The points per side (NS, EW) that :meth:`awards` adds up to, without building awards (for search)."""
+        pts = [0, 0]
+        ns, ew = ns & in_play, ew & in_play  # a buried card is not in play: nobody's
+        for _, card, points in self.captured_cards:
+            bit = 1 << card
+            if ns & bit:
+                pts[0] += points
+            elif ew & bit:
+                pts[1] += points
+            elif self.defenders_throw_to_makers and thrown_by_defenders & bit:
+                pts[makers] += points
+        trumps_in_play = in_play & self.tables.trumps
+        if trumps_in_play:
+            order = self.tables.order
+            if self.relative_high:
+                high = next(c for c in order if trumps_in_play >> c & 1)
+                pts[0 if ns >> high & 1 else 1] += 1
+            if self.low_rule is Low.LOWEST_CAPTURER:
+                low = next(c for c in reversed(order) if trumps_in_play >> c & 1)
+                pts[0 if ns >> low & 1 else 1] += 1
+        if self.low_rule is Low.TWO_HOLDER:
+            if low_holder is not None:
+                pts[low_holder] += 1
+            elif self.defenders_throw_to_makers and thrown_by_defenders >> self.two & 1:
+                pts[makers] += 1
+        return pts[0], pts[1]
 
 
 def totals(awards: list[Award]) -> tuple[int, int]:

@@ -7,9 +7,10 @@ drew and holds, every card played) and nothing concealed from that seat.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Sequence
+from typing import NamedTuple
 
 from cinch.actions import Action
 from cinch.cards import Card, CardSet, Seat, Suit, Team
@@ -26,15 +27,15 @@ class Phase(StrEnum):
     DONE = "done"
 
 
-@dataclass(frozen=True, slots=True)
-class PlayedCard:
+class PlayedCard(NamedTuple):
+    """A card played to a trick by a seat, with any cards buried under it (000)."""
+
     seat: Seat
     card: Card
     buried: CardSet = CardSet(0)
 
 
-@dataclass(frozen=True, slots=True)
-class Trick:
+class Trick(NamedTuple):
     """A finished trick: who led, the cards in the order played, who won it."""
 
     leader: Seat

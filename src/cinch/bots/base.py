@@ -1,0 +1,54 @@
+"""The one small interface every computer player implements."""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+
+from cinch.actions import Action
+from cinch.errors import CinchError
+from cinch.view import SeatView
+
+
+class Bot(ABC):
+    """Given a seat's view (never the full state), return one of ``view.legal``.
+
+    A bot is deterministic for its seed: the same views in the same order give
+    the same actions.
+    """
+
+    name = "bot"
+
+    def __init__(self, seed: int | None = None):
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    @abstractmethod
+    def choose(self, view: SeatView) -> Action:
+        """The action to take; ``view.legal`` is non-empty and this seat is to act."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(seed={self.seed!r})"
+
+
+BOTS: dict[str, Callable[..., Bot]] = {}
+
+
+def register(name: str):
+    """Class decorator: make a bot available to ``make_bot`` and the command line by name."""
+
+    def wrap(cls):
+        cls.name = name
+        BOTS[name] = cls
+        return cls
+
+    return wrap
+
+
+def make_bot(name: str, seed: int | None = None, **options) -> Bot:
+    """A bot by name (``random``, ``basic``, ...)."""
+    key = name.strip().lower()
+    if key not in BOTS:
+        raise CinchError(f"unknown bot {name!r}; the bots are {', '.join(sorted(BOTS))}")
+    return BOTS[key](seed=seed, **options)

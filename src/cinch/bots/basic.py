@@ -1,0 +1,183 @@
+"""A legal, sensible rule of thumb: the opponents in the first way to play.
+
+Bids its hand's value in its best suit, keeps trumps, draws trumps when it
+holds the top one, feeds points to a partner who holds the trick, wins a trick
+worth taking as cheaply as it can, and never throws a point card under an
+opponent's winning card when it has anything else.
+"""
+
+from __future__ import annotations
+
+from cinch.actions import Action, Bid, Keep, NameTrump, Pass, Play
+from cinch.bots.base import Bot, register
+from cinch.cards import TRUMP_TABLES, CardSet, Suit, TrumpTables, bits
+from cinch.keep import KeepOptions
+from cinch.rules import High, Low, Rules
+from cinch.scoring import PointScheme
+from cinch.view import Phase, SeatView
+
+
+def point_values(rules: Rules, trump: Suit) -> list[int]:
+    """Points each card is worth if captured (High and Low counted as the ace and the 2)."""
+    scheme = PointScheme(rules, trump)
+    values = [0] * 52
+    for _, card, points in scheme.captured_cards:
+        values[card] = points
+    base = trump * 13
+    if rules.high is High.HIGHEST:
+        values[base] += 1
+    if rules.low is not Low.TWO_CAPTURER:
+        values[base + 12] += 1
+    return values
+
+
+def hand_value(hand: int, suit: Suit, rules: Rules, dealer: bool) -> float:
+    """A rough count of the points a partnership takes with ``suit`` as trumps."""
+    t = TRUMP_TABLES[suit]
+    trumps = hand & t.trumps
+    ranks = {t.power[c]: c for c in bits(trumps)}
+    top = sum(1 for p in (14, 13, 12) if p in ranks)
+    value = 0.0
+    value += 1.5 if 14 in ranks else 0.0
+    value += 0.75 if 13 in ranks else 0.0
+    value += 0.5 if 12 in ranks else 0.0
+    value += 1.0 if 11 in ranks else 0.0
+    value += 0.75 if 10 in ranks else 0.0
+    keep_pedro = (0.4, 0.6, 0.85, 0.95)[top]
+    value += 5 * keep_pedro * ((t.right_pedro in ranks.values()) + (t.left_pedro in ranks.values()))
+    if 1 in ranks:
+        value += 1.0 if rules.low is Low.TWO_HOLDER else 0.4
+    value += 0.5 * max(0, trumps.bit_count() - 2)
+    value += 2.0  # what a partner brings on average
+    if dealer:
+        value += 1.0  # robbing the pack
+    return value * rules.total_points / 14
+
+
+def choose_keep(options: KeepOptions, values: list[int], tables: TrumpTables) -> Keep:
+    """A good legal hand: point trumps, high trumps, then side aces; the rest thrown."""
+
+    def worth(c: int) -> float:
+        if tables.power[c]:
+            return 100 + 10 * values[c] + tables.power[c]
+        return 20 if c % 13 == 0 else 13 - c % 13  # a side ace is worth keeping
+
+    kept = options.must
+    free = sorted(bits(options.pool & ~kept), key=worth, reverse=True)
+    need_trumps = options.min_trumps - (kept & options.trumps).bit_count()
+    for c in free:
+        n = kept.bit_count()
+        if n >= options.hi:
+            break
+        is_trump = bool(options.trumps >> c & 1)
+        if n >= options.lo and worth(c) < 20:
+            break
+        if need_trumps > 0 and not is_trump and options.hi - n <= need_trumps:
+            continue
+        kept |= 1 << c
+        need_trumps -= is_trump
+    if options.violation(kept) is None:
+        return Keep(CardSet(kept))
+    return options[0]
+
+
+class TableReading:
+    """What the seat can tell about the trick in front of it."""
+
+    def __init__(self, view: SeatView):
+        assert view.trump is not None
+        self.view = view
+        self.t = TRUMP_TABLES[view.trump]
+        self.values = point_values(view.rules, view.trump)
+        self.hand = int(view.hand)
+        seen = int(view.played) | self.hand
+        for s in range(4):
+            seen |= view.shown_trumps[s]
+        self.outstanding_trumps = self.t.trumps & ~seen & ~int(view.stock_seen) & ~int(view.own_discards)
+        self.trick = view.current_trick
+        self.points_in_trick = sum(self.values[p.card] for p in self.trick)
+        self.players_left = sum(1 for s, n in enumerate(view.hand_sizes) if n) - 1 if self.trick else 3
+        if self.trick:
+            led = self.t.effective_suit[self.trick[0].card]
+            self.strength = self.t.strength[led]
+            best = max(self.trick, key=lambda p: self.strength[p.card])
+            self.winner, self.win_strength = best.seat, self.strength[best.card]
+        else:
+            self.strength = None
+            self.winner, self.win_strength = None, -1
+
+    def beats_outstanding(self, card: int) -> bool:
+        """No trump still hidden can beat this card (a plain card loses to any trump)."""
+        power = self.t.power[card]
+        if not power:
+            return not self.outstanding_trumps
+        return all(self.t.power[c] < power for c in bits(self.outstanding_trumps))
+
+    def cheap_key(self, card: int) -> tuple[int, int, int]:
+        """Least valuable first: non-points, non-trumps, low cards."""
+        return (self.values[card], self.t.power[card] > 0, self.t.power[card] or 13 - card % 13)
+
+
+@register("basic")
+class BasicBot(Bot):
+    def choose(self, view: SeatView) -> Action:
+        legal = view.legal
+        if view.phase is Phase.BIDDING:
+            return self._bid(view)
+        if view.phase is Phase.TRUMP:
+            best = max(Suit, key=lambda s: hand_value(int(view.hand), s, view.rules, view.seat == view.dealer))
+            return NameTrump(best)
+        if isinstance(legal, KeepOptions):
+            assert view.trump is not None
+            return choose_keep(legal, point_values(view.rules, view.trump), TRUMP_TABLES[view.trump])
+        return self._play(view)
+
+    def _bid(self, view: SeatView) -> Action:
+        bids = [a for a in view.legal if isinstance(a, Bid)]
+        if not bids:
+            return view.legal[0]
+        hand = int(view.hand)
+        value = max(hand_value(hand, s, view.rules, view.seat == view.dealer) for s in Suit)
+        affordable = [b for b in bids if b.amount <= value]
+        if affordable:
+            return affordable[0]
+        return next((a for a in view.legal if isinstance(a, Pass)), bids[0])
+
+    def _play(self, view: SeatView) -> Action:
+        r = TableReading(view)
+        plays = [a for a in view.legal if isinstance(a, Play)]
+        cards = sorted({int(p.card) for p in plays}, key=r.cheap_key)
+        card = self._lead(r, cards) if not r.trick else self._follow(r, view, cards)
+        options = [p for p in plays if p.card == card]
+        # Bury the least valuable cards under the card played.
+        return min(options, key=lambda p: sorted((r.cheap_key(c) for c in p.bury), reverse=True))
+
+    def _lead(self, r: TableReading, cards: list[int]) -> int:
+        trumps = [c for c in cards if r.t.power[c]]
+        if trumps and r.outstanding_trumps:
+            top = max(trumps, key=lambda c: r.t.power[c])
+            if r.beats_outstanding(top):
+                return top  # draw trumps with the top one
+        return cards[0]
+
+    def _follow(self, r: TableReading, view: SeatView, cards: list[int]) -> int:
+        assert r.strength is not None
+        last = r.players_left == 0
+        partner_holds = r.winner == view.seat.partner
+        winning_card = next(p.card for p in r.trick if p.seat == r.winner)
+        if partner_holds:
+            if last or r.beats_outstanding(winning_card):
+                feed = max(cards, key=lambda c: r.values[c])
+                if r.values[feed]:
+                    return feed  # feed a point card to the partner's trick
+            return cards[0]
+        winners = [c for c in cards if r.strength[c] > r.win_strength]
+        if winners:
+            if last:
+                return max(winners, key=lambda c: (r.values[c], -r.strength[c]))
+            safe = [c for c in winners if r.beats_outstanding(c)]
+            if safe and (r.points_in_trick or any(r.values[c] for c in safe)):
+                return min(safe, key=lambda c: (r.strength[c] - 20 * r.values[c]))
+            if r.points_in_trick:
+                return min(winners, key=lambda c: r.strength[c])
+        return cards[0]

@@ -1,0 +1,90 @@
+"""``cinch play``: a whole match against the computer, in the terminal.
+
+The way the match is shown is a *front end*.  ``--plain`` (a line prompt, the
+screen-reader and scripting mode) is the only one today; a richer table will
+join it in ``FRONTENDS`` and become the default by changing ``DEFAULT_FRONTEND``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import click
+
+from cinch.cards import Seat
+from cinch.rules import Rules
+
+
+@dataclass(frozen=True)
+class PlaySetup:
+    """Everything ``cinch play`` was asked for, whatever the front end."""
+
+    rules: Rules
+    seat: Seat
+    bots: str
+    seed: int | None
+    save: str | None
+
+
+def run_plain(setup: PlaySetup) -> int:
+    """The line-prompt front end on standard input and output; returns the exit status."""
+    from cinch.play_plain import new_game
+
+    game = new_game(setup.rules, seat=setup.seat, bots=setup.bots, seed=setup.seed,
+                    inp=sys.stdin, out=sys.stdout, save_path=setup.save)
+    try:
+        game.run()
+    except KeyboardInterrupt:
+        saved = f" The game record is saved in {setup.save}." if setup.save else ""
+        click.echo(f"\nInterrupted.{saved}")
+        return 130
+    return 0
+
+
+FRONTENDS: dict[str, Callable[[PlaySetup], int]] = {"plain": run_plain}
+DEFAULT_FRONTEND = "plain"  # the one line to change when the Textual table arrives
+
+
+@click.command("play")
+@click.option("--seed", type=int, default=None, metavar="N",
+              help="Shuffle the decks and drive the bots from this seed (a match is repeatable).")
+@click.option("--save", "save", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
+              help="Keep the cinch/1 game record in FILE, saved after every move.")
+@click.option("--seat", type=click.Choice(["N", "E", "S", "W"], case_sensitive=False), default="S", metavar="N|E|S|W",
+              show_default=True, help="Your seat (your partner sits opposite).")
+@click.option("--bots", "bots", default="basic", show_default=True, metavar="NAME",
+              help="The bot that plays the three other seats (random, basic, ...).")
+@click.option("--plain", "frontend", flag_value="plain", default=DEFAULT_FRONTEND,
+              help="A plain line prompt: for screen readers and scripts.")
+def play_command(preset: str, options: tuple[str, ...], seed: int | None, save: str | None, seat: str,
+                 bots: str, frontend: str) -> None:
+    """Play a match against the computer: you type bids, trumps and cards."""
+    from cinch.bots import make_bot
+    from cinch.cli import make_rules
+
+    rules = make_rules(preset, options)
+    make_bot(bots)  # an unknown bot name fails here, before the match starts
+    setup = PlaySetup(rules=rules, seat=Seat.parse(seat), bots=bots.strip().lower(), seed=seed, save=save)
+    if save is not None:
+        _check_writable(save)
+    sys.exit(FRONTENDS[frontend](setup))
+
+
+def _check_writable(path: str) -> None:
+    """Fail before the match if the record cannot be written (exit status 2)."""
+    import os
+    from pathlib import Path
+
+    directory = Path(path).parent if str(Path(path).parent) else Path(".")
+    if not directory.is_dir() or not os.access(directory, os.W_OK):
+        click.echo(f"cinch: cannot save to {path}: {directory} is not a writable folder", err=True)
+        sys.exit(2)
+
+
+# --rules PRESET and -o KEY=VALUE come from cinch.cli, which imports this module at its end: by the time
+# the import below runs, play_command exists, so the circle closes whichever module is imported first.
+from cinch.cli import rules_options  # noqa: E402
+
+play_command.params[:0] = reversed(rules_options(lambda: None).__click_params__)

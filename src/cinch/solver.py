@@ -1,0 +1,1534 @@
+"""An exact double-dummy solver for the play phase: every hand open, both sides perfect.
+
+The value of a position is the final ``NS points - EW points`` of the deal with best play
+from here on, counted exactly as the deal's rules count them (relative High and Low, Low to
+the holder, Sancho and Dom, the official preset's thrown point cards).  Cinch is zero-sum in
+that difference, and any settlement is monotone in it for a fixed bid, so the par line is
+the same whatever a side finally scores.
+
+Why the search is small enough for pure Python:
+
+- Every card still in a hand will be played (the buried excess of trick 1 aside), so at the
+  root the identity of a relative High or Low is already known, and so is the side that
+  will hold the 2 under "Low to holder".  Each card still to be captured then carries a
+  fixed number of points for its capturer; what is already decided is a constant.  The
+  value of the rest of the play is a sum over the remaining tricks, and a position at a
+  trick boundary is fully described by the cards left in hands (each card's owner is fixed)
+  and the leader: one small int keys the transposition table, which stores bounds.
+- Cards are relabelled so that each effective suit is a contiguous run of bits, low card to
+  high card, the trump block on top.  Trick strength is then the label itself, and cards of
+  one player that are adjacent among the cards still live, with equal points, are found with
+  one addition per hand (equivalence pruning: only one of them is searched).
+- Alpha-beta with fail-soft bounds, the transposition table's best move first, a cut as soon
+  as the points left cannot move the result past the window, and the last trick counted
+  without search.
+
+Trick 1 under the buried-excess rule (a hand above six cards buries the excess under its
+first card) is searched move by move with the Deal's own legality for the burials; the
+search proper takes over at the end of the trick, once it is known which cards are buried
+(so which trumps are in play).
+
+>>> from cinch import Deal, Phase, Rules, Seat
+>>> deal = Deal.shuffled(Rules.preset("official"), Seat.N, rng=4)
+>>> import random; rng = random.Random(4)
+>>> while deal.phase is not Phase.PLAY:
+...     deal.apply(rng.choice(deal.legal_actions()))
+>>> result = solve(Position.from_deal(deal))
+>>> sum(result.points) <= 14 and result.value == result.points[0] - result.points[1]
+True
+>>> best = result.best_cards[0]
+>>> result.card_values[best] == result.value
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Iterable, Sequence
+
+from cinch.cards import CARDS, TRUMP_TABLES, Card, CardSet, Seat, Suit, Team, bits
+from cinch.rules import Follow, High, Low, Rules, ThrownPoints
+from cinch.scoring import PointScheme, settle
+
+__all__ = [
+    "Position", "SolveResult", "solve", "best_cards", "par", "window", "can_reach", "makers_can_make",
+]
+
+INF = 1 << 12
+_KEY_SHIFT = 56  # internal card labels use bits 0..54; the leader sits above them
+_TRUMP_BLOCK = 3
+
+
+# ---------------------------------------------------------------------------------------------
+# The relabelled deck of one trump suit
+# ---------------------------------------------------------------------------------------------
+class _Layout:
+    """Card labels for one trump suit: each effective suit a run of bits, low card first.
+
+    Plain suits take blocks 0..2, trumps block 3 (on top, so any trump label beats any plain
+    label); one empty bit separates blocks so that carries stop at a block's end.
+    """
+
+    __slots__ = ("trump", "to_int", "to_real", "block", "block_mask", "all", "strength", "size")
+
+    def __init__(self, trump: int):
+        t = TRUMP_TABLES[trump]
+        to_int = [0] * 52
+        to_real = [-1] * 56
+        block = [-1] * 56
+        block_mask = [0, 0, 0, 0]
+        pos = 0
+        b = 0
+        runs = []
+        for s in range(4):
+            if s == trump:
+                continue
+            runs.append((b, [s * 13 + r for r in range(12, -1, -1) if s * 13 + r != t.left_pedro]))
+            b += 1
+        runs.append((_TRUMP_BLOCK, list(reversed(t.order))))
+        for b, cards in runs:
+            for c in cards:
+                to_int[c] = pos
+                to_real[pos] = c
+                block[pos] = b
+                block_mask[b] |= 1 << pos
+                pos += 1
+            pos += 1  # the barrier bit
+        self.trump = trump
+        self.size = pos
+        self.to_int = tuple(to_int)
+        self.to_real = tuple(to_real)
+        self.block = tuple(block)
+        self.block_mask = tuple(block_mask)
+        self.all = block_mask[0] | block_mask[1] | block_mask[2] | block_mask[3]
+        self.strength = tuple(
+            tuple(i if block[i] == _TRUMP_BLOCK or (block[i] == led and block[i] >= 0) else -1 for i in range(56))
+            for led in range(4)
+        )
+
+    def mask_in(self, real_mask: int) -> int:
+        to_int = self.to_int
+        m = 0
+        while real_mask:
+            low = real_mask & -real_mask
+            m |= 1 << to_int[low.bit_length() - 1]
+            real_mask ^= low
+        return m
+
+    def mask_out(self, int_mask: int) -> int:
+        to_real = self.to_real
+        m = 0
+        while int_mask:
+            low = int_mask & -int_mask
+            m |= 1 << to_real[low.bit_length() - 1]
+            int_mask ^= low
+        return m
+
+
+_LAYOUTS = tuple(_Layout(s) for s in range(4))
+
+
+# ---------------------------------------------------------------------------------------------
+# Positions
+# ---------------------------------------------------------------------------------------------
+def _next_seat(hands: Sequence[int], seat: int) -> int:
+    seat = (seat + 1) & 3
+    while not hands[seat]:
+        seat = (seat + 1) & 3
+    return seat
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A play-phase position with every hand open.
+
+    ``hands`` are card masks by seat; ``trick`` the cards of the unfinished trick in the
+    order played, as ``(seat, card)``, and ``trick_buried`` the cards buried under them
+    (trick 1 under the buried-excess rule); ``captured`` the cards each side (NS, EW) took in
+    finished tricks, buried ones included; ``in_play`` every card played to a trick as a
+    competing card (the current trick's too); ``low_holder`` the side that played the 2 of
+    trumps in a finished trick (Low to holder); ``thrown`` the trumps the defenders threw out
+    (shown and dead), which the official preset counts for the makers.
+
+    Build one with :meth:`from_deal`, :meth:`from_view` (a seat's view plus guessed hands for
+    everyone, for search bots) or :meth:`build` (explicit hands and tricks).
+    """
+
+    rules: Rules
+    trump: Suit
+    maker: Seat
+    hands: tuple[int, int, int, int]
+    leader: Seat
+    trick: tuple[tuple[int, int], ...] = ()
+    trick_buried: int = 0
+    tricks_done: int = 0
+    captured: tuple[int, int] = (0, 0)
+    in_play: int = 0
+    low_holder: Team | None = None
+    thrown: int = 0
+    bid: int | None = None
+
+    # ---- construction ---------------------------------------------------------------------
+    @classmethod
+    def from_deal(cls, deal) -> Position:
+        """The position of a deal in the play phase."""
+        from cinch.view import Phase
+
+        if deal.phase is not Phase.PLAY:
+            raise ValueError(f"a position is taken in the play phase, not the {deal.phase.value} phase")
+        makers = deal.maker & 1
+        thrown = deal.shown[1 - makers] | deal.shown[3 - makers]
+        buried = 0
+        for p in deal.trick:
+            buried |= int(p.buried)
+        return cls(
+            rules=deal.rules,
+            trump=Suit(deal.trump),
+            maker=Seat(deal.maker),
+            hands=(deal.hands[0], deal.hands[1], deal.hands[2], deal.hands[3]),
+            leader=Seat(deal.leader),
+            trick=tuple((int(p.seat), int(p.card)) for p in deal.trick),
+            trick_buried=buried,
+            tricks_done=len(deal.tricks),
+            captured=(deal.captured[0], deal.captured[1]),
+            in_play=deal.in_play,
+            low_holder=deal.low_holder,
+            thrown=thrown,
+            bid=deal.high_bid,
+        )
+
+    @classmethod
+    def build(
+        cls,
+        rules: Rules,
+        trump: Suit | int,
+        maker: Seat | int,
+        hands: Sequence[int],
+        *,
+        tricks: Iterable = (),
+        trick: Iterable = (),
+        leader: Seat | int | None = None,
+        thrown: int = 0,
+        bid: int | None = None,
+    ) -> Position:
+        """A position from explicit hands (masks or card sets, by seat) and the play so far.
+
+        ``tricks``: the finished tricks (:class:`~cinch.view.Trick`); ``trick``: the current
+        trick's cards in order, as :class:`~cinch.view.PlayedCard` or ``(seat, card)``;
+        ``leader``: who led (or leads) the current trick, by default the winner of the last
+        finished trick, or the maker on trick 1 (passing left from an empty hand).
+        """
+        trump = Suit(trump)
+        two = trump * 13 + 12
+        watch_two = rules.low is Low.TWO_HOLDER
+        captured = [0, 0]
+        in_play = 0
+        low_holder = None
+        done = 0
+        last_winner = None
+        for t in tricks:
+            done += 1
+            taken = 0
+            for p in t.plays:
+                taken |= 1 << p.card | int(p.buried)
+                in_play |= 1 << p.card
+                if watch_two and p.card == two:
+                    low_holder = Team(p.seat & 1)
+            captured[t.winner & 1] |= taken
+            last_winner = t.winner
+        cur = []
+        buried = 0
+        for p in trick:
+            if isinstance(p, tuple):
+                seat, card = p
+                extra = 0
+            else:
+                seat, card, extra = p.seat, p.card, int(p.buried)
+            cur.append((int(seat), int(card)))
+            buried |= extra
+            in_play |= 1 << card
+        hands_t = tuple(int(h) for h in hands)
+        if len(hands_t) != 4:
+            raise ValueError("a position needs four hands, N E S W")
+        if leader is None:
+            if cur:
+                leader = cur[0][0]
+            else:
+                leader = last_winner if last_winner is not None else maker
+                if any(hands_t):
+                    while not hands_t[leader]:
+                        leader = (leader + 1) & 3
+        return cls(
+            rules=rules, trump=trump, maker=Seat(maker), hands=hands_t, leader=Seat(leader),  # type: ignore[arg-type]
+            trick=tuple(cur), trick_buried=buried, tricks_done=done, captured=(captured[0], captured[1]),
+            in_play=in_play, low_holder=low_holder, thrown=thrown, bid=bid,
+        )
+
+    @classmethod
+    def from_view(cls, view, hands: Sequence[int]) -> Position:
+        """A seat's view of the play with every hand filled in (a sampled world for a search bot).
+
+        ``hands`` must hold the viewer's own hand and cards consistent with the view.
+        """
+        assert view.maker is not None and view.trump is not None
+        makers = view.maker & 1
+        thrown = int(view.shown_trumps[1 - makers]) | int(view.shown_trumps[3 - makers])
+        return cls.build(
+            view.rules, view.trump, view.maker, hands, tricks=view.tricks, trick=view.current_trick,
+            leader=view.trick_leader, thrown=thrown, bid=view.bid,
+        )
+
+    # ---- queries ------------------------------------------------------------------------------
+    @property
+    def to_act(self) -> Seat | None:
+        """The seat to play, or None when every hand is empty."""
+        hands = self.hands
+        if not any(hands):
+            return None
+        if not self.trick:
+            seat = self.leader
+            while not hands[seat]:
+                seat = (seat + 1) & 3
+            return Seat(seat)
+        if not self._yet_to_play():
+            return None
+        return Seat(_next_seat(hands, self.trick[-1][0]))
+
+    def _yet_to_play(self) -> int:
+        played = 0
+        for seat, _ in self.trick:
+            played |= 1 << seat
+        return sum(1 for s in range(4) if self.hands[s] and not played >> s & 1)
+
+    @property
+    def makers(self) -> Team:
+        return Team(self.maker & 1)
+
+    @property
+    def tricks_left(self) -> int:
+        """Tricks still to finish, the current one included."""
+        played = {seat for seat, _ in self.trick}
+        sizes = [self.hands[s].bit_count() + (1 if s in played else 0) for s in range(4)]
+        return max(sizes)
+
+    def legal_mask(self) -> int:
+        """Cards the player to act may play (as the Deal's ``legal_play_mask``)."""
+        seat = self.to_act
+        if seat is None:
+            return 0
+        hand = self.hands[seat]
+        if not self.trick:
+            return hand
+        t = TRUMP_TABLES[self.trump]
+        led = t.effective_suit[self.trick[0][1]]
+        follow = hand & t.follow_masks[led]
+        if not follow:
+            return hand
+        if led == t.suit or self.rules.follow is Follow.STRICT:
+            return follow
+        return follow | (hand & t.trumps)
+
+    def excess(self, seat: int) -> int:
+        """Cards ``seat`` must bury with its next card (trick 1 of the buried-excess rule)."""
+        if self.tricks_done:
+            return 0
+        return self.hands[seat].bit_count() - self.rules.tricks
+
+    def bury_pending(self) -> bool:
+        """Whether someone still to play in the current trick must bury cards."""
+        if self.tricks_done:
+            return False
+        played = 0
+        for seat, _ in self.trick:
+            played |= 1 << seat
+        return any(self.excess(s) > 0 for s in range(4) if self.hands[s] and not played >> s & 1)
+
+    def describe(self) -> str:
+        lines = [f"trump {self.trump.letter}, maker {self.maker}, trick {self.tricks_done + 1}, leader {self.leader}"]
+        for s in Seat:
+            lines.append(f"  {s}: {CardSet(self.hands[s])}")
+        if self.trick:
+            lines.append("  trick: " + " ".join(f"{Seat(s)}:{CARDS[c]}" for s, c in self.trick))
+        return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# Points: what each card still to be captured is worth, and what is already decided
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class _PointModel:
+    val: tuple[int, ...]  # by real card: points to the side that captures it
+    const: tuple[int, int]  # points already decided (NS, EW)
+
+
+def _point_model(pos: Position, scheme: PointScheme, buried_later: int = 0) -> _PointModel:
+    """Card values and constants, given the cards still to be buried on trick 1."""
+    hands_all = pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]
+    trick_cards = 0
+    for _, c in pos.trick:
+        trick_cards |= 1 << c
+    live = hands_all | trick_cards | pos.trick_buried
+    ns_cap, ew_cap = pos.captured
+    makers = pos.maker & 1
+    val = [0] * 52
+    const = [0, 0]
+    thrown = pos.thrown if scheme.defenders_throw_to_makers else 0
+    for _, card, pts in scheme.captured_cards:
+        bit = 1 << card
+        if ns_cap & bit:
+            const[0] += pts
+        elif ew_cap & bit:
+            const[1] += pts
+        elif live & bit:
+            val[card] += pts
+        elif thrown & bit:
+            const[makers] += pts
+    t = scheme.tables
+    in_play_final = pos.in_play | (hands_all & ~buried_later)
+    tip = in_play_final & t.trumps
+    if tip:
+        relative = []
+        if scheme.relative_high:
+            relative.append(next(c for c in t.order if tip >> c & 1))
+        if scheme.low_rule is Low.LOWEST_CAPTURER:
+            relative.append(next(c for c in reversed(t.order) if tip >> c & 1))
+        for c in relative:
+            if ns_cap >> c & 1:
+                const[0] += 1
+            elif ew_cap >> c & 1:
+                const[1] += 1
+            else:
+                val[c] += 1
+    if scheme.low_rule is Low.TWO_HOLDER:
+        two = scheme.two
+        if pos.low_holder is not None:
+            const[pos.low_holder] += 1
+        elif trick_cards >> two & 1:
+            seat = next(s for s, c in pos.trick if c == two)
+            const[seat & 1] += 1
+        elif hands_all >> two & 1 and not buried_later >> two & 1:
+            seat = next(s for s in range(4) if pos.hands[s] >> two & 1)
+            const[seat & 1] += 1
+        elif thrown >> two & 1:
+            const[makers] += 1
+    return _PointModel(tuple(val), (const[0], const[1]))
+
+
+# ---------------------------------------------------------------------------------------------
+# The search proper
+# ---------------------------------------------------------------------------------------------
+class _Core:
+    """Alpha-beta over the remaining tricks for one table of card values.
+
+    A position is the int ``rem`` of the cards still in hands (each card's owner is fixed, so
+    ``rem & own[seat]`` is a hand), their points ``pts``, and inside a trick the led suit,
+    the winning card so far, its seat and the points in the trick.  ``lead`` searches from a
+    trick boundary (with the transposition table), ``follow`` and ``last`` from inside a
+    trick; each returns the value of the rest of the play: NS minus EW points still to be
+    captured, fail-soft in the window ``(alpha, beta)``.
+    """
+
+    def __init__(self, lay: _Layout, val_int: Sequence[int], strict: bool, own: Sequence[int]):
+        self.lay = lay
+        self.val = tuple(val_int)
+        self.own = tuple(own)
+        self.tt: dict[int, tuple[int, int, int, int]] = {}
+        self._build(strict)
+
+    def points(self, rem: int) -> int:
+        val = self.val
+        p = 0
+        while rem:
+            low = rem & -rem
+            p += val[low.bit_length() - 1]
+            rem ^= low
+        return p
+
+    def _build(self, strict: bool) -> None:  # noqa: C901 - the hot functions, on purpose in one place
+        lay = self.lay
+        val = self.val
+        own = self.own
+        O0, O1, O2, O3 = own
+        NS = O0 | O2
+        tt = self.tt
+        tt_get = tt.get
+        block = lay.block
+        strength = lay.strength
+        fmask = lay.block_mask
+        TR = fmask[_TRUMP_BLOCK]
+        PLAIN = fmask[:_TRUMP_BLOCK]
+        ALL = lay.all
+        classes: dict[int, int] = {}
+        for i, v in enumerate(val):
+            if lay.to_real[i] >= 0:
+                classes[v] = classes.get(v, 0) | 1 << i
+        valmasks = tuple(classes.values())
+        PT = 0  # the cards worth points
+        for i, v in enumerate(val):
+            if v:
+                PT |= 1 << i
+        NPT = ~PT
+        WM = tuple(TR | fmask[b] for b in range(4))  # the cards that can win a trick led in each suit
+        PTNS = PT & NS & TR
+        PTEW = PT & ~NS & TR
+        SHIFT = _KEY_SHIFT
+        nodes = 0
+
+        def equivalents(rem: int, live: int) -> int:
+            """The cards not worth searching: each is equivalent to another card of its hand.
+
+            A card is redundant when a lower card of the same hand and the same points has
+            nothing live between them in its suit; and the cards of the plain suits that only
+            one hand still holds are all alike (nobody can follow them or be beaten by them), so
+            only one of them is kept.
+            """
+            dead = ALL & ~live
+            red = 0
+            for o in own:
+                h = rem & o
+                if h & (h - 1):
+                    for vm in valmasks:
+                        hv = h & vm
+                        if hv & (hv - 1):
+                            red |= (dead + (hv << 1)) & hv
+                    excl = 0
+                    for bm in PLAIN:
+                        lb = live & bm
+                        if lb and h & lb == lb:
+                            excl |= lb
+                    if excl & (excl - 1):
+                        red |= excl & (excl - 1)
+            return red
+
+        def end2(leader: int, rem: int, p: int, alpha: int, beta: int) -> int:
+            """Two tricks left, four hands of at most two cards: the whole tree without calls."""
+            s1 = (leader + 1) & 3
+            s2 = (leader + 2) & 3
+            s3 = (leader + 3) & 3
+            h1 = rem & own[s1]
+            h2 = rem & own[s2]
+            h3 = rem & own[s3]
+            mx = not leader & 1  # the leader's side maximises; s1 and s3 are the other side
+            vL = -INF if mx else INF
+            mL = rem & own[leader]
+            while mL:
+                a = mL.bit_length() - 1
+                ba = 1 << a
+                mL ^= ba
+                va = val[a]
+                led = block[a]
+                fm = fmask[led]
+                wm = WM[led]
+                ruff = led != _TRUMP_BLOCK and not strict
+                m1 = h1 & fm
+                if m1:
+                    if ruff:
+                        m1 |= h1 & TR
+                else:
+                    m1 = h1
+                v1 = INF if mx else -INF
+                a1 = alpha
+                b1 = beta
+                while m1:
+                    c1 = m1 & -m1
+                    m1 ^= c1
+                    x1 = c1.bit_length() - 1
+                    if wm >> x1 & 1 and x1 > a:
+                        best1 = x1
+                        w1 = s1
+                    else:
+                        best1 = a
+                        w1 = leader
+                    t1 = va + val[x1]
+                    m2 = h2 & fm
+                    if m2:
+                        if ruff:
+                            m2 |= h2 & TR
+                    else:
+                        m2 = h2
+                    v2 = -INF if mx else INF
+                    a2 = a1
+                    b2 = b1
+                    while m2:
+                        c2 = m2 & -m2
+                        m2 ^= c2
+                        x2 = c2.bit_length() - 1
+                        if wm >> x2 & 1 and x2 > best1:
+                            best2 = x2
+                            w2 = s2
+                        else:
+                            best2 = best1
+                            w2 = w1
+                        t2 = t1 + val[x2]
+                        m3 = h3 & fm
+                        if m3:
+                            if ruff:
+                                m3 |= h3 & TR
+                        else:
+                            m3 = h3
+                        v3 = INF if mx else -INF
+                        r2 = rem ^ (ba | c1 | c2)
+                        while m3:
+                            c3 = m3 & -m3
+                            m3 ^= c3
+                            x3 = c3.bit_length() - 1
+                            w = s3 if wm >> x3 & 1 and x3 > best2 else w2
+                            tv = t2 + val[x3]
+                            r = r2 ^ c3
+                            q = p - tv
+                            if q:  # the last trick
+                                x = r & TR
+                                if not x:
+                                    ld = w
+                                    hw = r & own[ld]
+                                    while not hw:
+                                        ld = (ld + 1) & 3
+                                        hw = r & own[ld]
+                                    x = r & fmask[block[hw.bit_length() - 1]]
+                                if not NS >> (x.bit_length() - 1) & 1:
+                                    q = -q
+                            v = q - tv if w & 1 else q + tv
+                            if mx:  # s3 minimises
+                                if v < v3:
+                                    v3 = v
+                                    if v <= a2:
+                                        break
+                            elif v > v3:
+                                v3 = v
+                                if v >= b2:
+                                    break
+                        if mx:  # s2 maximises
+                            if v3 > v2:
+                                v2 = v3
+                                if v3 > a2:
+                                    a2 = v3
+                                    if a2 >= b2:
+                                        break
+                        elif v3 < v2:
+                            v2 = v3
+                            if v3 < b2:
+                                b2 = v3
+                                if a2 >= b2:
+                                    break
+                    if mx:  # s1 minimises
+                        if v2 < v1:
+                            v1 = v2
+                            if v2 < b1:
+                                b1 = v2
+                                if a1 >= b1:
+                                    break
+                    elif v2 > v1:
+                        v1 = v2
+                        if v2 > a1:
+                            a1 = v2
+                            if a1 >= b1:
+                                break
+                if mx:
+                    if v1 > vL:
+                        vL = v1
+                        if v1 > alpha:
+                            alpha = v1
+                            if alpha >= beta:
+                                break
+                elif v1 < vL:
+                    vL = v1
+                    if v1 < beta:
+                        beta = v1
+                        if alpha >= beta:
+                            break
+            return vL
+
+        def lead(leader: int, rem: int, p: int, tl: int, alpha: int, beta: int) -> int:
+            nonlocal nodes
+            if not p:
+                return 0
+            if p <= alpha:
+                return p
+            if -p >= beta:
+                return -p
+            if tl == 1:  # the last trick: one card each, all the points in it
+                x = rem & TR
+                if not x:
+                    hl = rem & own[leader]
+                    while not hl:
+                        leader = (leader + 1) & 3
+                        hl = rem & own[leader]
+                    x = rem & fmask[block[hl.bit_length() - 1]]
+                return p if NS >> (x.bit_length() - 1) & 1 else -p
+            hl = rem & own[leader]
+            while not hl:
+                leader = (leader + 1) & 3
+                hl = rem & own[leader]
+            key = rem | leader << SHIFT
+            e = tt_get(key)
+            if e is None:
+                lo = -INF
+                hi = INF
+                bm = -1
+                red = -1
+            else:
+                lo, hi, bm, red = e
+                if lo >= beta:
+                    return lo
+                if hi <= alpha:
+                    return hi
+                if lo > alpha:
+                    alpha = lo
+                if hi < beta:
+                    beta = hi
+            # Points sure for a side: its point trumps above every trump of the other side.
+            ns = rem & NS & TR
+            ew = rem & TR & ~NS
+            x = ns & PTNS & -(1 << ew.bit_length())
+            lo_b = -p
+            while x:
+                low = x & -x
+                lo_b += 2 * val[low.bit_length() - 1]
+                x ^= low
+            if lo_b >= beta:
+                return lo_b
+            x = ew & PTEW & -(1 << ns.bit_length())
+            hi_b = p
+            while x:
+                low = x & -x
+                hi_b -= 2 * val[low.bit_length() - 1]
+                x ^= low
+            if hi_b <= alpha or hi_b == lo_b:
+                return hi_b
+            nodes += 1
+            a0 = alpha
+            b0 = beta
+            ts = (rem & O0 != 0) + (rem & O1 != 0) + (rem & O2 != 0) + (rem & O3 != 0)
+            if tl == 2 and ts == 4:
+                vbest = end2(leader, rem, p, alpha, beta)
+                if vbest <= a0:
+                    if vbest < hi:
+                        hi = vbest
+                elif vbest >= b0:
+                    if vbest > lo:
+                        lo = vbest
+                else:
+                    lo = hi = vbest
+                tt[key] = (lo, hi, -1, 0)
+                return vbest
+            if red < 0:
+                red = equivalents(rem, rem)
+            moves = hl & ~red
+            maxi = not leader & 1
+            vbest = -INF if maxi else INF
+            best_move = -1
+            if bm >= 0 and moves >> bm & 1:
+                c = bm
+            else:
+                c = moves.bit_length() - 1
+            if ts == 4:
+                # A whole trick of four players, inline: the leader, s1, s2 (leader's partner), s3.
+                s1 = (leader + 1) & 3
+                s2 = (leader + 2) & 3
+                s3 = (leader + 3) & 3
+                h1 = rem & own[s1]
+                h2 = rem & own[s2]
+                h3 = rem & own[s3]
+                nred = ~red
+                tl1 = tl - 1
+                while True:
+                    ba = 1 << c
+                    moves ^= ba
+                    va = val[c]
+                    led = block[c]
+                    fm = fmask[led]
+                    wm = WM[led]
+                    ruff = led != _TRUMP_BLOCK and not strict
+                    m1 = h1 & fm
+                    if m1:
+                        if ruff:
+                            m1 |= h1 & TR
+                    else:
+                        m1 = h1
+                    m1 &= nred
+                    win1 = m1 & -(2 << c) & wm
+                    x = m1 & NPT or m1
+                    x1 = (x & -x).bit_length() - 1
+                    v1 = INF if maxi else -INF
+                    a1 = alpha
+                    b1 = beta
+                    while True:
+                        c1 = 1 << x1
+                        m1 ^= c1
+                        if win1 & c1:
+                            best1 = x1
+                            w1 = s1
+                        else:
+                            best1 = c
+                            w1 = leader
+                        t1 = va + val[x1]
+                        m2 = h2 & fm
+                        if m2:
+                            if ruff:
+                                m2 |= h2 & TR
+                        else:
+                            m2 = h2
+                        m2 &= nred
+                        win2 = m2 & -(2 << best1) & wm
+                        if w1 == s1:  # the other side wins so far
+                            x = (win2 & NPT or win2) if win2 else (m2 & NPT or m2)
+                        else:
+                            x = m2 & ~win2 & NPT or m2 & NPT or m2
+                        x2 = (x & -x).bit_length() - 1
+                        v2 = -INF if maxi else INF
+                        a2 = a1
+                        b2 = b1
+                        while True:
+                            c2 = 1 << x2
+                            m2 ^= c2
+                            if win2 & c2:
+                                best2 = x2
+                                w2 = s2
+                            else:
+                                best2 = best1
+                                w2 = w1
+                            t2 = t1 + val[x2]
+                            m3 = h3 & fm
+                            if m3:
+                                if ruff:
+                                    m3 |= h3 & TR
+                            else:
+                                m3 = h3
+                            m3 &= nred
+                            win3 = m3 & -(2 << best2) & wm
+                            if (w2 ^ s3) & 1:
+                                x = (win3 & NPT or win3) if win3 else (m3 & NPT or m3)
+                                x3 = (x & -x).bit_length() - 1
+                            else:
+                                x = m3 & PT
+                                x3 = x.bit_length() - 1 if x else (m3 & -m3).bit_length() - 1
+                            v3 = INF if maxi else -INF
+                            a3 = a2
+                            b3 = b2
+                            r2 = rem ^ (ba | c1 | c2)
+                            q2 = p - t2
+                            while True:
+                                c3 = 1 << x3
+                                m3 ^= c3
+                                w = s3 if win3 & c3 else w2
+                                vx = val[x3]
+                                tv = t2 + vx
+                                q = q2 - vx
+                                if w & 1:
+                                    tv = -tv
+                                lo_c = a3 - tv
+                                hi_c = b3 - tv
+                                # the next trick's cheap exits, without the call
+                                if q <= lo_c:
+                                    v = tv + q
+                                elif -q >= hi_c:
+                                    v = tv - q
+                                else:
+                                    r = r2 ^ c3
+                                    e = tt_get(r | w << SHIFT) if r & own[w] else None
+                                    if e is not None and e[0] >= hi_c:
+                                        v = tv + e[0]
+                                    elif e is not None and e[1] <= lo_c:
+                                        v = tv + e[1]
+                                    else:
+                                        v = tv + lead(w, r, q, tl1, lo_c, hi_c)
+                                if maxi:  # s3 minimises
+                                    if v < v3:
+                                        v3 = v
+                                        if v < b3:
+                                            b3 = v
+                                            if a3 >= b3:
+                                                break
+                                elif v > v3:
+                                    v3 = v
+                                    if v > a3:
+                                        a3 = v
+                                        if a3 >= b3:
+                                            break
+                                if not m3:
+                                    break
+                                x3 = (m3 & -m3).bit_length() - 1
+                            if maxi:  # s2 maximises
+                                if v3 > v2:
+                                    v2 = v3
+                                    if v3 > a2:
+                                        a2 = v3
+                                        if a2 >= b2:
+                                            break
+                            elif v3 < v2:
+                                v2 = v3
+                                if v3 < b2:
+                                    b2 = v3
+                                    if a2 >= b2:
+                                        break
+                            if not m2:
+                                break
+                            x2 = (m2 & -m2).bit_length() - 1
+                        if maxi:  # s1 minimises
+                            if v2 < v1:
+                                v1 = v2
+                                if v2 < b1:
+                                    b1 = v2
+                                    if a1 >= b1:
+                                        break
+                        elif v2 > v1:
+                            v1 = v2
+                            if v2 > a1:
+                                a1 = v2
+                                if a1 >= b1:
+                                    break
+                        if not m1:
+                            break
+                        x1 = (m1 & -m1).bit_length() - 1
+                    if maxi:
+                        if v1 > vbest:
+                            vbest = v1
+                            best_move = c
+                            if v1 > alpha:
+                                alpha = v1
+                                if alpha >= beta:
+                                    break
+                    elif v1 < vbest:
+                        vbest = v1
+                        best_move = c
+                        if v1 < beta:
+                            beta = v1
+                            if alpha >= beta:
+                                break
+                    if not moves:
+                        break
+                    c = moves.bit_length() - 1
+            else:
+                nxt = (leader + 1) & 3
+                if ts > 1:
+                    while not rem & own[nxt]:
+                        nxt = (nxt + 1) & 3
+                while True:
+                    b = 1 << c
+                    moves ^= b
+                    vc = val[c]
+                    led = block[c]
+                    if ts > 2:
+                        v = follow(nxt, rem ^ b, p - vc, ts - 1, led, c, leader, vc, red, tl, alpha, beta)
+                    elif ts == 2:
+                        v = last(nxt, rem ^ b, p - vc, led, c, leader, vc, red, tl, alpha, beta)
+                    elif leader & 1:
+                        v = -vc + lead(leader, rem ^ b, p - vc, tl - 1, alpha + vc, beta + vc)
+                    else:
+                        v = vc + lead(leader, rem ^ b, p - vc, tl - 1, alpha - vc, beta - vc)
+                    if maxi:
+                        if v > vbest:
+                            vbest = v
+                            best_move = c
+                            if v > alpha:
+                                alpha = v
+                                if v >= beta:
+                                    break
+                    else:
+                        if v < vbest:
+                            vbest = v
+                            best_move = c
+                            if v < beta:
+                                beta = v
+                                if v <= alpha:
+                                    break
+                    if not moves:
+                        break
+                    c = moves.bit_length() - 1
+            if vbest <= a0:
+                if vbest < hi:
+                    hi = vbest
+            elif vbest >= b0:
+                if vbest > lo:
+                    lo = vbest
+            else:
+                lo = hi = vbest
+            tt[key] = (lo, hi, best_move, red)
+            return vbest
+
+        def follow(seat: int, rem: int, p: int, nleft: int, led: int, best: int, winner: int, tval: int,
+                   red: int, tl: int, alpha: int, beta: int) -> int:
+            """A player who is neither first nor last to the trick."""
+            nonlocal nodes
+            nodes += 1
+            hs = rem & own[seat]
+            moves = hs & fmask[led]
+            if moves:
+                if led != _TRUMP_BLOCK and not strict:
+                    moves |= hs & TR
+            else:
+                moves = hs
+            moves &= ~red
+            maxi = not seat & 1
+            vbest = -INF if maxi else INF
+            nxt = (seat + 1) & 3
+            while not rem & own[nxt]:
+                nxt = (nxt + 1) & 3
+            # first move: a cheap guess at the best card, then the rest lowest first
+            win = moves & -(2 << best) & WM[led]
+            if (winner ^ seat) & 1:  # the other side is winning the trick
+                x = (win & NPT or win) if win else (moves & NPT or moves)
+            else:
+                x = moves & ~win & NPT or moves & NPT or moves
+            c = (x & -x).bit_length() - 1
+            nl = nleft - 1
+            while True:
+                b = 1 << c
+                moves ^= b
+                vc = val[c]
+                if win >> c & 1:
+                    if nl > 1:
+                        v = follow(nxt, rem ^ b, p - vc, nl, led, c, seat, tval + vc, red, tl, alpha, beta)
+                    else:
+                        v = last(nxt, rem ^ b, p - vc, led, c, seat, tval + vc, red, tl, alpha, beta)
+                elif nl > 1:
+                    v = follow(nxt, rem ^ b, p - vc, nl, led, best, winner, tval + vc, red, tl, alpha, beta)
+                else:
+                    v = last(nxt, rem ^ b, p - vc, led, best, winner, tval + vc, red, tl, alpha, beta)
+                if maxi:
+                    if v > vbest:
+                        vbest = v
+                        if v > alpha:
+                            alpha = v
+                            if v >= beta:
+                                break
+                else:
+                    if v < vbest:
+                        vbest = v
+                        if v < beta:
+                            beta = v
+                            if v <= alpha:
+                                break
+                if not moves:
+                    break
+                c = (moves & -moves).bit_length() - 1
+            return vbest
+
+        def last(seat: int, rem: int, p: int, led: int, best: int, winner: int, tval: int, red: int, tl: int,
+                 alpha: int, beta: int) -> int:
+            """The last player to the trick; with one trick to follow, that trick is counted here."""
+            nonlocal nodes
+            nodes += 1
+            hs = rem & own[seat]
+            moves = hs & fmask[led]
+            if moves:
+                if led != _TRUMP_BLOCK and not strict:
+                    moves |= hs & TR
+            else:
+                moves = hs
+            moves &= ~red
+            maxi = not seat & 1
+            vbest = -INF if maxi else INF
+            win = moves & -(2 << best) & WM[led]
+            if (winner ^ seat) & 1:
+                x = (win & NPT or win) if win else (moves & NPT or moves)
+                c = (x & -x).bit_length() - 1
+            else:
+                x = moves & PT
+                c = x.bit_length() - 1 if x else (moves & -moves).bit_length() - 1
+            final = tl == 2
+            while True:
+                b = 1 << c
+                moves ^= b
+                vc = val[c]
+                tv = tval + vc
+                w = seat if win >> c & 1 else winner
+                r = rem ^ b
+                q = p - vc
+                if final:  # the last trick follows: count it without a search
+                    if q:
+                        x = r & TR
+                        if not x:
+                            ld = w
+                            hw = r & own[ld]
+                            while not hw:
+                                ld = (ld + 1) & 3
+                                hw = r & own[ld]
+                            x = r & fmask[block[hw.bit_length() - 1]]
+                        if not NS >> (x.bit_length() - 1) & 1:
+                            q = -q
+                    v = q - tv if w & 1 else q + tv
+                elif w & 1:
+                    v = -tv + lead(w, r, q, tl - 1, alpha + tv, beta + tv)
+                else:
+                    v = tv + lead(w, r, q, tl - 1, alpha - tv, beta - tv)
+                if maxi:
+                    if v > vbest:
+                        vbest = v
+                        if v > alpha:
+                            alpha = v
+                            if v >= beta:
+                                break
+                else:
+                    if v < vbest:
+                        vbest = v
+                        if v < beta:
+                            beta = v
+                            if v <= alpha:
+                                break
+                if not moves:
+                    break
+                c = (moves & -moves).bit_length() - 1
+            return vbest
+
+        def node_count() -> int:
+            return nodes
+
+        self.lead = lead
+        self.follow = follow
+        self.last = last
+        self.equivalents = equivalents
+        self.node_count = node_count
+
+
+# ---------------------------------------------------------------------------------------------
+# Solving
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SolveResult:
+    """The par of a position.
+
+    ``value``: final NS points minus EW points with best play from here; ``points``: the
+    final points (NS, EW) that implies; ``card_values``: for each legal card of the player to
+    act, the value after playing it (then best play), in the same NS-minus-EW terms (empty
+    when the solve was asked for the par only); ``buries``: on trick 1 under the
+    buried-excess rule, the best cards to bury with each card.
+    """
+
+    value: int
+    points: tuple[int, int]
+    to_act: Seat | None
+    makers: Team
+    bid: int | None
+    card_values: dict[Card, int] = field(default_factory=dict)
+    buries: dict[Card, CardSet] = field(default_factory=dict)
+    nodes: int = 0
+    rules: Rules | None = None
+    totals: dict[Card, int] = field(default_factory=dict, repr=False)
+
+    @property
+    def best_cards(self) -> list[Card]:
+        """The legal cards that keep the par for the side to act."""
+        if not self.card_values or self.to_act is None:
+            return []
+        pick = max if self.to_act & 1 == 0 else min
+        best = pick(self.card_values.values())
+        return [c for c, v in self.card_values.items() if v == best]
+
+    def points_after(self, card: Card | int) -> tuple[int, int]:
+        """The final points (NS, EW) after ``card`` and best play."""
+        c = CARDS[card]
+        v = self.card_values[c]
+        total = self.totals[c]
+        return (total + v) // 2, (total - v) // 2
+
+    @property
+    def made(self) -> bool | None:
+        """Whether the makers reach their bid with best play (None without a bid)."""
+        if self.bid is None:
+            return None
+        return self.points[self.makers] >= self.bid
+
+    @property
+    def score_change(self) -> tuple[int, int] | None:
+        """What the settlement adds to each running score (NS, EW) with best play."""
+        if self.bid is None or self.rules is None:
+            return None
+        return settle(self.rules, self.makers, self.bid, self.points)[1]
+
+
+class _Solver:
+    """Everything about one root position that the searches share."""
+
+    def __init__(self, pos: Position):
+        self.pos = pos
+        rules = pos.rules
+        self.scheme = PointScheme(rules, pos.trump)
+        self.lay = _LAYOUTS[pos.trump]
+        self.strict = rules.follow is Follow.STRICT
+        self._cores: dict[tuple[int, ...], _Core] = {}
+        self._models: dict[int, _PointModel] = {}
+
+    def model(self, buried_later: int = 0) -> _PointModel:
+        m = self._models.get(buried_later)
+        if m is None:
+            m = self._models[buried_later] = _point_model(self.pos, self.scheme, buried_later)
+        return m
+
+    def core(self, model: _PointModel) -> _Core:
+        """The search for one table of card values (burials may give trick 1 several)."""
+        core = self._cores.get(model.val)
+        if core is None:
+            lay = self.lay
+            val_int = [0] * 56
+            for c in range(52):
+                val_int[lay.to_int[c]] = model.val[c]
+            own = [lay.mask_in(h) for h in self.pos.hands]
+            core = self._cores[model.val] = _Core(lay, val_int, self.strict, own)
+        return core
+
+    def nodes(self) -> int:
+        return sum(c.node_count() for c in self._cores.values())
+
+    # ---- the ordinary case: no burial pending -----------------------------------------------
+    def root_state(self):
+        """The root trick state in internal labels."""
+        pos = self.pos
+        lay = self.lay
+        to_int = lay.to_int
+        hands = [lay.mask_in(h) for h in pos.hands]
+        to_act = pos.to_act
+        assert to_act is not None
+        tl = pos.tricks_left
+        if not pos.trick:
+            return hands, int(to_act), None, tl
+        seats = 0
+        trick_live = 0
+        led = lay.block[to_int[pos.trick[0][1]]]
+        st = lay.strength[led]
+        best = -2
+        winner = 0
+        for seat, card in pos.trick:
+            ci = to_int[card]
+            seats |= 1 << seat
+            trick_live |= 1 << ci
+            if st[ci] > best:
+                best = st[ci]
+                winner = seat
+        nleft = sum(1 for s in range(4) if hands[s] and not seats >> s & 1)
+        return hands, int(to_act), (led, best, winner, nleft, trick_live, lay.mask_in(pos.trick_buried)), tl
+
+    def child(self, core: _Core, hands, seat: int, trick, tl: int, ci: int, red: int, alpha: int, beta: int) -> int:
+        """Value of the rest of the play (from the root trick on) after ``seat`` plays ``ci``."""
+        val = core.val
+        lay = self.lay
+        new = list(hands)
+        new[seat] ^= 1 << ci
+        rem = new[0] | new[1] | new[2] | new[3]
+        pts = core.points(rem)
+        if trick is None:
+            led = lay.block[ci]
+            best = lay.strength[led][ci]
+            winner = seat
+            tval = val[ci]
+            nleft = sum(1 for s in range(4) if hands[s]) - 1
+        else:
+            led, best, winner, nleft, trick_live, buried = trick
+            tval = val[ci] + core.points(trick_live | buried)
+            s = lay.strength[led][ci]
+            if s > best:
+                best = s
+                winner = seat
+            nleft -= 1
+        if nleft == 0:
+            sign = -1 if winner & 1 else 1
+            return sign * tval + core.lead(winner, rem, pts, tl - 1, alpha - sign * tval, beta - sign * tval)
+        if nleft == 1:
+            return core.last(_next_seat(new, seat), rem, pts, led, best, winner, tval, red, tl, alpha, beta)
+        return core.follow(_next_seat(new, seat), rem, pts, nleft, led, best, winner, tval, red, tl, alpha, beta)
+
+    def root_moves(self, core: _Core, hands, seat: int, trick) -> tuple[int, int]:
+        """The legal moves at the root (internal mask) and the equivalence mask."""
+        lay = self.lay
+        hs = hands[seat]
+        rem = hands[0] | hands[1] | hands[2] | hands[3]
+        if trick is None:
+            return hs, core.equivalents(rem, rem)
+        led = trick[0]
+        moves = hs & lay.block_mask[led]
+        if moves:
+            if led != _TRUMP_BLOCK and not self.strict:
+                moves |= hs & lay.block_mask[_TRUMP_BLOCK]
+        else:
+            moves = hs
+        return moves, core.equivalents(rem, rem | trick[4])
+
+    def solve_plain(self, card_values: bool, alpha: int, beta: int) -> tuple[int, dict[Card, int]]:
+        """Absolute value (final NS-EW), and per-card values when asked (full window then)."""
+        model = self.model(0)
+        core = self.core(model)
+        base = model.const[0] - model.const[1]
+        hands, seat, trick, tl = self.root_state()
+        moves, red = self.root_moves(core, hands, seat, trick)
+        lay = self.lay
+        reps = moves & ~red
+        maxi = not seat & 1
+        values: dict[int, int] = {}
+        if card_values:
+            guess = 0
+            for ci in _order(reps):
+                v = _mtdf(lambda a, b: self.child(core, hands, seat, trick, tl, ci, red, a, b), guess)
+                values[ci] = base + v
+                guess = v
+            best = (max if maxi else min)(values.values())
+            # equivalent cards share their representative's value
+            live = hands[0] | hands[1] | hands[2] | hands[3] | (trick[4] if trick else 0)
+            excl = 0
+            for b in range(_TRUMP_BLOCK):
+                lb = live & lay.block_mask[b]
+                if lb and hands[seat] & lb == lb:
+                    excl |= lb
+            out = {}
+            for ci in bits(moves):
+                rep = ci
+                if excl >> ci & 1:
+                    rep = (excl & -excl).bit_length() - 1
+                while not reps >> rep & 1:  # down the run of equivalent cards
+                    rep -= 1
+                    while not moves >> rep & 1:
+                        rep -= 1
+                out[CARDS[lay.to_real[ci]]] = values[rep]
+            return best, dict(sorted(out.items()))
+
+        def root(a: int, b: int) -> int:
+            vbest = -INF if maxi else INF
+            for ci in _order(reps):
+                v = self.child(core, hands, seat, trick, tl, ci, red, a, b)
+                if maxi:
+                    if v > vbest:
+                        vbest = v
+                        a = max(a, v)
+                elif v < vbest:
+                    vbest = v
+                    b = min(b, v)
+                if a >= b:
+                    break
+            return vbest
+
+        if alpha <= -INF and beta >= INF:
+            return base + _mtdf(root, 0), {}
+        return base + root(alpha - base, beta - base), {}
+
+    # ---- trick 1 with burials ------------------------------------------------------------
+    def solve_bury(self, card_values: bool, alpha: int, beta: int):
+        """Search the rest of trick 1 move by move, burials included; the core takes over after.
+
+        Returns the value (final NS-EW), the total points of the par line (which burials may
+        change: a buried 2 under Low to holder, or the trumps in play for relative High/Low),
+        and, with ``card_values``, ``{card: (value, best burial, total)}``.
+        """
+        pos = self.pos
+        rules = pos.rules
+        t = TRUMP_TABLES[pos.trump]
+        point_mask = self.scheme.point_mask
+        strict = self.strict
+        lay = self.lay
+        hands = list(pos.hands)
+        trick = list(pos.trick)
+        root_live = hands[0] | hands[1] | hands[2] | hands[3] | pos.trick_buried
+        for _, c in trick:
+            root_live |= 1 << c
+
+        def legal(seat: int) -> int:
+            hand = hands[seat]
+            if not trick:
+                return hand
+            led = t.effective_suit[trick[0][1]]
+            f = hand & t.follow_masks[led]
+            if not f:
+                return hand
+            if led == t.suit or strict:
+                return f
+            return f | (hand & t.trumps)
+
+        def bury_options(seat: int, card: int) -> list[int]:
+            excess = hands[seat].bit_count() - rules.tricks
+            if excess <= 0:
+                return [0]
+            rest = hands[seat] & ~(1 << card)
+            plain = rest & ~point_mask
+            if plain.bit_count() >= excess:
+                return [_mask(combo) for combo in combinations(bits(plain), excess)]
+            return [plain | _mask(combo) for combo in combinations(bits(rest & ~plain), excess - plain.bit_count())]
+
+        def finish(buried: int, alpha: int, beta: int) -> tuple[int, int]:
+            model = self.model(buried)
+            val = model.val
+            led = t.effective_suit[trick[0][1]]
+            st = t.strength[led]
+            best = -1
+            winner = 0
+            tval = 0
+            for s, c in trick:
+                tval += val[c]
+                if st[c] > best:
+                    best = st[c]
+                    winner = s
+            for c in bits(pos.trick_buried | buried):
+                tval += val[c]
+            total = model.const[0] + model.const[1] + sum(val[c] for c in bits(root_live))
+            base = model.const[0] - model.const[1] + (-tval if winner & 1 else tval)
+            tl = max(h.bit_count() for h in hands)
+            if not tl:
+                return base, total
+            core = self.core(model)
+            rem = lay.mask_in(hands[0] | hands[1] | hands[2] | hands[3])
+            return base + core.lead(winner, rem, core.points(rem), tl, alpha - base, beta - base), total
+
+        def rec(seat: int, buried: int, alpha: int, beta: int, root: bool):
+            maxi = not seat & 1
+            vbest = -INF if maxi else INF
+            tbest = 0
+            per_card: dict[int, tuple[int, int, int]] = {}
+            played = 1 << seat
+            for s, _ in trick:
+                played |= 1 << s
+            more = any(hands[s] and not played >> s & 1 for s in range(4))
+            for card in bits(legal(seat)):
+                for bury in bury_options(seat, card):
+                    hands[seat] &= ~(1 << card | bury)
+                    trick.append((seat, card))
+                    if more:
+                        v, total, _ = rec(_next_seat(hands, seat), buried | bury, alpha, beta, False)
+                    else:
+                        v, total = finish(buried | bury, alpha, beta)
+                    trick.pop()
+                    hands[seat] |= 1 << card | bury
+                    if root:
+                        prev = per_card.get(card)
+                        if prev is None or (v > prev[0] if maxi else v < prev[0]):
+                            per_card[card] = (v, bury, total)
+                    if maxi:
+                        if v > vbest:
+                            vbest, tbest = v, total
+                            if not root and v > alpha:
+                                alpha = v
+                    elif v < vbest:
+                        vbest, tbest = v, total
+                        if not root and v < beta:
+                            beta = v
+                    if alpha >= beta and not root:
+                        return vbest, tbest, per_card
+            return vbest, tbest, per_card
+
+        seat = pos.to_act
+        assert seat is not None
+        if card_values:
+            return rec(int(seat), 0, -INF, INF, True)
+        return rec(int(seat), 0, alpha, beta, False)
+
+
+def _mtdf(search, guess: int) -> int:
+    """The exact value by narrow-window searches (MTD(f) with parity).
+
+    Every value a search returns has the parity of the points still to be captured, so a
+    search in the window ``(g-1, g+1)`` either returns ``g`` exactly or a bound at least two
+    away, which is the next guess.
+    """
+    lo, hi = -INF, INF
+    g = guess
+    while True:
+        r = search(g - 1, g + 1)
+        if r <= g - 1:
+            hi = r
+        elif r >= g + 1:
+            lo = r
+        else:
+            return r
+        if lo >= hi:
+            return hi
+        g = r
+
+
+def _order(mask: int) -> list[int]:
+    """Root move order: high labels (trumps, high cards) first."""
+    out = []
+    while mask:
+        c = mask.bit_length() - 1
+        out.append(c)
+        mask ^= 1 << c
+    return out
+
+
+def _mask(cards: Iterable[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def _total_points(solver: _Solver) -> int:
+    """Points the deal will award in all (decided ones plus those still to capture)."""
+    pos = solver.pos
+    if pos.bury_pending():
+        return -1
+    model = solver.model(0)
+    hands_all = pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]
+    live = hands_all | pos.trick_buried
+    for _, c in pos.trick:
+        live |= 1 << c
+    return model.const[0] + model.const[1] + sum(model.val[c] for c in bits(live))
+
+
+def solve(position: Position, *, card_values: bool = True) -> SolveResult:
+    """The par of ``position`` and, unless ``card_values=False``, the value of each legal card."""
+    pos = position
+    to_act = pos.to_act
+    makers = pos.makers
+    if to_act is None:
+        raise ValueError("the position has no player to act: the play is over")
+    solver = _Solver(pos)
+    if pos.bury_pending():
+        value, total, per_card = solver.solve_bury(card_values, -INF, INF)
+        values = {CARDS[c]: v for c, (v, _, _) in sorted(per_card.items())}
+        buries = {CARDS[c]: CardSet(b) for c, (_, b, _) in sorted(per_card.items()) if b}
+        totals = {CARDS[c]: tot for c, (_, _, tot) in per_card.items()}
+    else:
+        value, values = solver.solve_plain(card_values, -INF, INF)
+        buries = {}
+        total = _total_points(solver)
+        totals = {c: total for c in values}
+    points = ((total + value) // 2, (total - value) // 2)
+    return SolveResult(
+        value=value, points=points, to_act=to_act, makers=makers, bid=pos.bid, card_values=values,
+        buries=buries, nodes=solver.nodes(), rules=pos.rules, totals=totals,
+    )
+
+
+def par(position: Position) -> int:
+    """The par value only (final NS-EW points), without per-card values: the fastest query."""
+    return window(position, -INF, INF)
+
+
+def window(position: Position, alpha: int, beta: int) -> int:
+    """Fail-soft alpha-beta value of the position (final NS-EW) in the window (alpha, beta).
+
+    A result ``v`` with ``alpha < v < beta`` is exact; ``v <= alpha`` means the par is at
+    most ``v``, ``v >= beta`` that it is at least ``v``.
+    """
+    solver = _Solver(position)
+    if position.to_act is None:
+        raise ValueError("the position has no player to act: the play is over")
+    if position.bury_pending():
+        return solver.solve_bury(False, alpha, beta)[0]
+    return solver.solve_plain(False, alpha, beta)[0]
+
+
+def can_reach(position: Position, team: Team | int, points: int) -> bool:
+    """Whether ``team`` can take at least ``points`` points in the deal against best defence."""
+    team = Team(team)
+    solver = _Solver(position)
+    if position.bury_pending():
+        # totals may depend on burials: fall back to the exact value of every line
+        res = solve(position, card_values=False)
+        return res.points[team] >= points
+    total = _total_points(solver)
+    # points[team] >= P  <=>  (total + s*v)/2 >= P  <=>  s*v >= 2P - total, s = +1 for NS
+    need = 2 * points - total
+    if team is Team.NS:
+        return window(position, need - 1, need) >= need
+    return window(position, -need, -need + 1) <= -need
+
+
+def makers_can_make(position: Position, bid: int | None = None) -> bool:
+    """Whether the makers reach ``bid`` (by default the position's bid) against best defence."""
+    b = position.bid if bid is None else bid
+    if b is None:
+        raise ValueError("no bid given")
+    return can_reach(position, position.makers, b)
+
+
+def best_cards(position: Position) -> list[Card]:
+    """The legal cards of the player to act that keep the par."""
+    return solve(position).best_cards

@@ -1,0 +1,66 @@
+"""Actions and their record notation (cinch.actions).
+
+Rule source: RECORD.md "actions": pass, bid N, trump S, keep C1 C2 ..., play C,
+and on trick 1 under the buried-excess rule play C bury C2 C3.
+"""
+
+import pytest
+
+from cinch import PASS, Bid, Card, Keep, NameTrump, Pass, Play, Suit, parse_action
+from cinch.errors import NotationError
+from helpers import cards
+
+
+@pytest.mark.parametrize("text, action", [
+    ("pass", PASS),
+    ("PASS", Pass()),
+    ("bid 7", Bid(7)),
+    ("bid  14", Bid(14)),
+    ("trump H", NameTrump(Suit.HEARTS)),
+    ("trump hearts", NameTrump(Suit.HEARTS)),  # "words such as hearts are accepted on input"
+    ("trump ♣", NameTrump(Suit.CLUBS)),
+    ("play 10h", Play(Card.parse("TH"))),
+    ("play 5♦", Play(Card.parse("5D"))),
+    ("keep 5h 2h 3h 7h 4h ad", Keep(cards("5H 2H 3H 7H 4H AD"))),
+    ("play AH bury 9H 8H", Play(Card.parse("AH"), cards("9H 8H"))),
+])
+def test_actions_are_read_leniently(text, action):
+    assert parse_action(text) == action
+
+
+@pytest.mark.parametrize("text, canonical", [
+    ("pass", "pass"),
+    ("bid 7", "bid 7"),
+    ("trump hearts", "trump H"),
+    ("play 10♥", "play TH"),
+    # a keep is the whole hand, written in canonical card order
+    ("keep 5H 2H 3H 7H 4H AD", "keep 7H 5H 4H 3H 2H AD"),
+    ("keep", "keep"),  # a choose-concealed player may keep nothing at all
+    ("play kh bury 9h 2s", "play KH bury 2S 9H"),
+])
+def test_actions_are_written_in_canonical_form(text, canonical):
+    assert str(parse_action(text)) == canonical
+
+
+@pytest.mark.parametrize("text, words", [
+    ("", "empty action"),
+    ("bid seven", "a bid is a whole number"),
+    ("bid", "not an action"),
+    ("double", "not an action"),
+    ("pass 7", "not an action"),
+    ("trump X", "not a suit"),
+    ("play", "not an action"),
+    ("play AH 9H", "not an action"),
+    ("play AH bury", "not an action"),
+    ("play AH bury AH", "cannot be both played and buried"),
+    ("play 1H", "not a card"),
+    ("keep AH AH", "twice"),
+])
+def test_malformed_actions_are_notation_errors_that_list_the_verbs(text, words):
+    with pytest.raises(NotationError, match=words):
+        parse_action(text)
+
+
+def test_an_action_must_be_text():
+    with pytest.raises(NotationError, match="must be text"):
+        parse_action(7)

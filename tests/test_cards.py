@@ -1,0 +1,114 @@
+"""Cards, suits, seats and the trump tables (cinch.cards).
+
+Rule sources: RULEBOOK "Common core"; RECORD.md card and seat notation;
+000 sections 02 and 07 (the left Pedro); 001, 003 and 004 trump order.
+"""
+
+import pytest
+
+from cinch import TRUMP_TABLES, Card, CardSet, Seat, Suit, Team
+from cinch.errors import NotationError
+from helpers import cards
+
+
+# RECORD.md: "Cards are two characters, rank then suit ... Input may also use 10, lower
+# case, or the symbols ♠ ♥ ♦ ♣; output is always the canonical form."
+@pytest.mark.parametrize("text", ["TH", "th", "10h", "10H", "T♥", "10♥", " 10♥ "])
+def test_card_input_forms_all_mean_the_ten_of_hearts(text):
+    assert str(Card.parse(text)) == "TH"
+
+
+def test_every_card_has_one_canonical_name():
+    # RULEBOOK common core: 52 cards, no jokers.
+    names = [str(Card(i)) for i in range(52)]
+    assert len(set(names)) == 52
+    assert all(len(n) == 2 and n[0] in "AKQJT98765432" and n[1] in "SHDC" for n in names)
+    assert Card.parse("5d").symbol == "5♦" and Card.parse("TS").symbol == "10♠"
+
+
+@pytest.mark.parametrize("bad", ["", "A", "1H", "11S", "AX", "ZH", "10", "joker"])
+def test_a_malformed_card_is_a_notation_error_that_says_how_to_write_one(bad):
+    with pytest.raises(NotationError, match="not a card"):
+        Card.parse(bad)
+
+
+def test_a_card_set_is_written_in_canonical_order_and_refuses_duplicates():
+    assert str(cards("2H AH 10s 5d kc")) == "TS AH 2H 5D KC"
+    with pytest.raises(NotationError, match="twice"):
+        cards("AH ah")
+
+
+def test_seats_run_clockwise_partners_sit_opposite():
+    # RULEBOOK common core: seats N E S W clockwise (E is at N's left); teams NS and EW.
+    assert [s.left for s in Seat] == [Seat.E, Seat.S, Seat.W, Seat.N]
+    assert Seat.N.partner is Seat.S and Seat.E.partner is Seat.W
+    assert Seat.N.team is Seat.S.team is Team.NS
+    assert Seat.E.team is Seat.W.team is Team.EW
+    assert Team.NS.other is Team.EW and Team.EW.seats == (Seat.E, Seat.W)
+    assert Seat.parse("w") is Seat.W
+    with pytest.raises(NotationError):
+        Seat.parse("X")
+
+
+@pytest.mark.parametrize("word, suit", [("S", Suit.SPADES), ("h", Suit.HEARTS), ("♦", Suit.DIAMONDS),
+                                        ("clubs", Suit.CLUBS), ("Heart", Suit.HEARTS)])
+def test_suits_are_read_from_letters_symbols_and_words(word, suit):
+    # RECORD.md: "trump S (suit letter; words such as hearts are accepted on input)".
+    assert Suit.parse(word) is suit
+
+
+def test_the_left_pedro_lives_in_the_other_suit_of_the_same_colour():
+    # RULEBOOK common core / 002 glossary: "if spades are trump, the 5 of clubs is the Left Pedro".
+    assert Suit.HEARTS.partner is Suit.DIAMONDS and Suit.DIAMONDS.partner is Suit.HEARTS
+    assert Suit.SPADES.partner is Suit.CLUBS and Suit.CLUBS.partner is Suit.SPADES
+    for suit in Suit:
+        t = TRUMP_TABLES[suit]
+        assert str(Card(t.right_pedro)) == "5" + suit.letter
+        assert str(Card(t.left_pedro)) == "5" + suit.partner.letter
+
+
+# RULEBOOK common core: trump order A K Q J 10 9 8 7 6 5(right Pedro) 5(left Pedro) 4 3 2.
+@pytest.mark.parametrize("trump, order", [
+    ("H", "AH KH QH JH TH 9H 8H 7H 6H 5H 5D 4H 3H 2H"),
+    ("S", "AS KS QS JS TS 9S 8S 7S 6S 5S 5C 4S 3S 2S"),
+    ("D", "AD KD QD JD TD 9D 8D 7D 6D 5D 5H 4D 3D 2D"),
+    ("C", "AC KC QC JC TC 9C 8C 7C 6C 5C 5S 4C 3C 2C"),
+])
+def test_trump_order_puts_the_left_pedro_just_below_the_right(trump, order):
+    t = TRUMP_TABLES[Suit.parse(trump)]
+    assert " ".join(str(Card(c)) for c in t.order) == order
+    powers = [t.power[Card.parse(c)] for c in order.split()]
+    assert powers == sorted(powers, reverse=True) and len(set(powers)) == 14
+    assert len(CardSet(t.trumps)) == 14
+
+
+def test_left_pedro_is_a_trump_and_not_of_its_printed_suit():
+    # 000 section 02 and 07: "Left Pedro is not a diamond"; it is a trump for every purpose.
+    t = TRUMP_TABLES[Suit.HEARTS]
+    five_d = Card.parse("5D")
+    assert t.is_trump(five_d)
+    assert t.effective_suit[five_d] == Suit.HEARTS
+    assert five_d not in CardSet(t.follow_masks[Suit.DIAMONDS])  # it does not follow a diamond lead
+    assert five_d in CardSet(t.follow_masks[Suit.HEARTS])  # it does follow a trump lead
+    assert not t.is_trump(Card.parse("5C")) and not t.is_trump(Card.parse("5S"))
+
+
+def test_plain_suits_rank_ace_high_without_the_transferred_five():
+    # RULEBOOK common core: "Plain suits: A high to 2 low, without the transferred five."
+    t = TRUMP_TABLES[Suit.HEARTS]
+    diamonds_led = t.strength[Suit.DIAMONDS]
+    plain = [c for c in cards("AD KD QD JD TD 9D 8D 7D 6D 4D 3D 2D")]
+    strengths = [diamonds_led[c] for c in plain]
+    assert strengths == sorted(strengths, reverse=True) and len(set(strengths)) == 12
+    # Any trump, even the 2 of hearts, beats the ace of the suit led; an off-suit card never wins.
+    assert diamonds_led[Card.parse("2H")] > diamonds_led[Card.parse("AD")]
+    assert diamonds_led[Card.parse("5D")] > diamonds_led[Card.parse("AD")]
+    assert diamonds_led[Card.parse("AC")] < diamonds_led[Card.parse("2D")]
+
+
+def test_worked_fact_six_of_hearts_beats_both_pedros():
+    # RULEBOOK worked facts / 000 section 07: hearts trumps, "6♥ outranks both Pedros".
+    t = TRUMP_TABLES[Suit.HEARTS]
+    clubs_led = t.strength[Suit.CLUBS]
+    six, right, left, king = (Card.parse(c) for c in ("6H", "5H", "5D", "KC"))
+    assert clubs_led[six] > clubs_led[right] > clubs_led[left] > clubs_led[king]

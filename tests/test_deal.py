@@ -1,0 +1,747 @@
+"""One deal, phase by phase (cinch.deal and cinch.view): the deal, the bidding, trumps,
+discard and draw, the rob, the tricks, the count; and the illegal actions at each step.
+
+Each test cites the rule text it comes from: RULEBOOK (the contract), a text by its
+number (000 pagat, 001 difference, 002 additive, 003 official, 004 double-pedro),
+RECORD.md, or docs/rule-readings.md.  Positions are built with ``table``: the hands
+below are what each seat is dealt, the stock is listed top first.
+"""
+
+import random
+
+import pytest
+
+from cinch import Bid, Card, CardSet, Deal, Phase, Seat, Suit, Team
+from cinch.errors import IllegalAction
+from helpers import RECORD_EXAMPLE_DECK, RESTOCK, STUCK_N, TABLE_SHORT, cards, deal, play, rules, table
+
+N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
+
+
+def legal(d: Deal) -> list[str]:
+    return [str(a) for a in d.legal_actions()]
+
+
+def illegal(d: Deal, action: str) -> IllegalAction:
+    """Apply an action that must be refused; the deal must not change."""
+    before = [str(a) for a in d.history]
+    with pytest.raises(IllegalAction) as info:
+        play(d, action)
+    assert [str(a) for a in d.history] == before
+    return info.value
+
+
+def autoplay(d: Deal) -> Deal:
+    """Finish a deal taking the first legal action each time (for facts that do not depend on the play)."""
+    while not d.is_over:
+        d.apply(d.legal_actions()[0])
+    return d
+
+
+def awards(d: Deal) -> dict[str, tuple[str, str, str]]:
+    assert d.result is not None
+    return {a.name: (str(a.card), a.team.name, a.how) for a in d.result.awards}
+
+
+# =============================================================================
+# The deal
+# =============================================================================
+RECORD_EXAMPLE = RECORD_EXAMPLE_DECK  # the example of RECORD.md
+
+
+def test_the_deck_is_dealt_in_threes_from_the_dealers_left():
+    # RECORD.md: cards 1-3 to the dealer's left, 4-6 to the next seat, 7-9 to the next, 10-12 to
+    # the dealer, round again until each seat holds 9; cards 37-52 are the stock.
+    d = Deal(rules("pagat"), W, RECORD_EXAMPLE)
+    assert d.hand(N) == cards("AH KH QH 7S 8S 9S 7D 8D 9D")
+    assert d.hand(E) == cards("5D JH TH 2S 3S 4S 2C 3C 4C")
+    assert d.hand(S) == cards("6H 9H 8H TS JS QS TC JC QC")
+    assert d.hand(W) == cards("5H 2H 3H KS AS 6S 6D 7C 8C")
+    assert d.stock == cards("KC 9C 2D AC 6C 3D 5C 4D JD 7H 4H 5S AD KD QD TD")
+    assert len(d.stock) == 16  # RULEBOOK common core: 16 cards stay as the stock
+
+
+def test_the_table_helper_deals_what_it_is_given():
+    deck = table("S", N="AS KS QS JS TS 9S 8S 7S 6S", E="AH KH QH JH TH 9H 8H 7H 6H",
+                 S="AD KD QD JD TD 9D 8D 7D 6D", W="AC KC QC JC TC 9C 8C 7C 6C", stock="2C 3C")
+    d = Deal(rules("official"), S, deck)
+    assert d.hand(N) == cards("AS KS QS JS TS 9S 8S 7S 6S") and d.hand(W) == cards("AC KC QC JC TC 9C 8C 7C 6C")
+    assert deck.split()[:3] == ["AC", "KC", "QC"]  # W sits at S's left
+    assert deck.split()[36:38] == ["2C", "3C"]
+
+
+def test_a_deck_must_hold_each_card_once():
+    with pytest.raises(ValueError, match="twice"):
+        Deal(rules("pagat"), N, RECORD_EXAMPLE.replace("TD", "AH"))
+    with pytest.raises(ValueError, match="52"):
+        Deal(rules("pagat"), N, RECORD_EXAMPLE.rsplit(" ", 1)[0])
+
+
+# =============================================================================
+# Bidding
+# =============================================================================
+def test_one_circuit_from_the_dealers_left_dealer_last():
+    # RULEBOOK common core: "One bidding circuit from dealer's left, dealer last".
+    d = Deal(rules("difference"), S, RECORD_EXAMPLE)
+    seen = []
+    for action in ["bid 2", "pass", "bid 5", "pass"]:
+        seen.append(d.to_act)
+        play(d, action)
+    assert seen == [W, N, E, S]
+    assert d.phase is Phase.TRUMP and d.to_act is E and d.maker is E and d.high_bid == 5
+
+
+def test_each_bid_must_beat_the_one_before():
+    # RULEBOOK common core: "each bid strictly higher than the previous one".
+    d = deal("difference", N, RECORD_EXAMPLE, "bid 8")
+    err = illegal(d, "bid 8")
+    assert "each bid must beat the one before (E bid 8)" in str(err)
+    assert legal(d) == ["pass"] + [f"bid {n}" for n in range(9, 15)]
+    assert err.legal == tuple(legal(d))
+
+
+def test_a_pass_cannot_re_enter():
+    # RULEBOOK common core: "a pass cannot re-enter"; one circuit: every seat speaks once.
+    d = deal("difference", N, RECORD_EXAMPLE, "pass", "bid 3", "bid 4", "bid 5")
+    assert d.phase is Phase.TRUMP and d.maker is N  # E, who passed, was not asked again
+
+
+@pytest.mark.parametrize("preset, low, high", [
+    ("pagat", 7, 14),  # 000 "pass or a bid of 7-14"
+    ("difference", 1, 14),  # 001 "A bid is a number from 1 to 14"
+    ("additive", 1, 14),  # 002 "Bids range from 1 to 14"
+    ("official", 1, 14),  # 003 "The maximum bid is 14"
+    ("double-pedro", 1, 14),  # 004 "There are a maximum of 14 points to be won"
+])
+def test_bid_range(preset, low, high):
+    d = Deal(rules(preset), N, RECORD_EXAMPLE)
+    assert legal(d) == ["pass"] + [f"bid {n}" for n in range(low, high + 1)]
+    for bad in (low - 1, high + 1):
+        err = illegal(d, f"bid {bad}")
+        assert f"bids run from {low} to {high} under {preset}" in str(err)
+        assert "Legal here: pass, bid " + str(low) in str(err)
+    play(d, f"bid {high}")
+    assert legal(d) == ["pass"]  # nothing beats the top bid
+
+
+def test_stuck_dealer_must_bid_seven():
+    # 000 "If the first three pass, dealer must bid 7." Readings: exactly the minimum bid.
+    d = deal("pagat", W, RECORD_EXAMPLE, "pass", "pass", "pass")
+    assert d.to_act is W and legal(d) == ["bid 7"]
+    err = illegal(d, "pass")
+    assert "the dealer is stuck and must bid 7" in str(err) and err.legal == ("bid 7",)
+    assert "a stuck dealer must bid 7" in str(illegal(d, "bid 8"))
+    play(d, "bid 7")
+    assert d.maker is W and d.high_bid == 7 and d.phase is Phase.TRUMP
+
+
+def test_stuck_dealer_as_an_option_on_another_preset_bids_the_minimum():
+    # 001 "Stuck dealer: if the first three players pass, the dealer must bid" (a variation).
+    d = deal(rules("difference", all_pass="stuck-dealer"), W, RECORD_EXAMPLE, "pass", "pass", "pass")
+    assert legal(d) == ["bid 1"]
+    d = deal(rules("difference", all_pass="stuck-dealer", min_bid=6), W, RECORD_EXAMPLE, "pass", "pass", "pass")
+    assert legal(d) == ["bid 6"]  # 001 "Some groups also set a minimum bid of 6 or 7"
+
+
+def test_a_dealer_is_not_stuck_when_someone_bid():
+    d = deal("pagat", W, RECORD_EXAMPLE, "pass", "bid 9", "pass")
+    assert legal(d)[:2] == ["pass", "bid 10"]
+
+
+@pytest.mark.parametrize("preset", ["difference", "additive", "official", "double-pedro"])
+def test_all_four_pass_throws_the_deal_in(preset):
+    # 001 "if all four players pass, the hand is thrown in and the next player deals".
+    d = deal(preset, N, RECORD_EXAMPLE, "pass", "pass", "pass", "pass")
+    assert d.is_over and d.to_act is None and legal(d) == []
+    r = d.result
+    assert r.thrown_in and r.maker is None and r.bid is None and r.trump is None and r.points is None
+    assert r.made is None and r.score_change == (0, 0)
+    assert "thrown in" in r.describe()
+    assert "the deal is over" in str(illegal(d, "bid 1"))
+
+
+def test_auction_lets_players_raise_until_the_others_pass():
+    # 002 "Auction Cinch: Multi-round bidding; each player may keep bidding as long as their bid
+    # exceeds the current high bid."  Readings: a pass is still final; the high bidder is never
+    # asked to raise his own bid.
+    d = Deal(rules("additive", bidding="auction"), N, RECORD_EXAMPLE)
+    turns = []
+    for action in ["bid 3", "bid 4", "pass", "bid 5", "bid 6", "pass", "pass"]:
+        turns.append(str(d.to_act))
+        play(d, action)
+    # E, S, W (passes), N, E, S (passes), W skipped, N passes: E's 6 stands.
+    assert turns == ["E", "S", "W", "N", "E", "S", "N"]
+    assert d.phase is Phase.TRUMP and d.maker is E and d.high_bid == 6
+
+
+def test_auction_ends_when_the_other_three_have_passed():
+    d = deal(rules("additive", bidding="auction"), N, RECORD_EXAMPLE, "bid 3", "pass", "pass", "pass")
+    assert d.phase is Phase.TRUMP and d.maker is E and d.high_bid == 3
+    d = deal(rules("additive", bidding="auction"), N, RECORD_EXAMPLE, "pass", "pass", "pass", "pass")
+    assert d.result.thrown_in
+
+
+def test_auction_with_a_stuck_dealer():
+    d = deal(rules("pagat", bidding="auction"), N, RECORD_EXAMPLE, "pass", "pass", "pass")
+    assert legal(d) == ["bid 7"]
+    play(d, "bid 7")
+    assert d.phase is Phase.TRUMP and d.maker is N
+
+
+def test_the_maker_names_trumps():
+    # RULEBOOK common core: "The high bidder (the maker) names trumps."
+    d = deal("difference", N, RECORD_EXAMPLE, "pass", "bid 4", "pass", "pass")
+    assert d.phase is Phase.TRUMP and d.to_act is S
+    assert legal(d) == ["trump S", "trump H", "trump D", "trump C"]
+    assert "the maker (S) must name trumps first" in str(illegal(d, "bid 5"))
+    play(d, "trump D")
+    assert d.trump is Suit.DIAMONDS
+
+
+def test_acting_out_of_turn_is_refused():
+    d = Deal(rules("difference"), N, RECORD_EXAMPLE)
+    with pytest.raises(IllegalAction, match="it is E's turn, not S's"):
+        d.apply(Bid(3), S)
+    assert "it is the bidding: E must pass or bid" in str(illegal(d, "play AH"))
+
+
+# =============================================================================
+# Discard and draw
+# =============================================================================
+# W deals; hearts will be trumps.  N holds 3 trumps, E 4 (the 5 of diamonds is the left
+# Pedro), S 4, W 3; the stock holds the clubs and three low diamonds.
+TABLE_A = table(
+    "W",
+    N="AH KH QH 2S 3S 4S 6D 7D 8D",
+    E="5D JH TH 9H 5S 6S 7S 9D TD",
+    S="6H 8H 7H 4H 8S 9S JD QD KD",
+    W="5H 3H 2H TS JS QS KS AS AD",
+    stock="KC 2C 3C QC 4C JC 6C AC TC 9C 8C 7C 5C 2D 3D 4D",
+)
+A_TRUMPS = "bid 7", "pass", "pass", "pass", "trump H"
+
+
+def test_concealed_discard_keeps_every_trump_and_refills_in_turn_from_the_top():
+    # 000 section 04: "Everyone discards all non-trumps face down, retaining every trump. Dealer
+    # replenishes the others from undealt cards to 6"; readings: in turn from the dealer's left,
+    # each taking all he needs before the next.  Forced discards and refills are no actions.
+    d = deal("pagat", W, TABLE_A, *A_TRUMPS)
+    assert d.hand(N) == cards("AH KH QH KC 2C 3C")
+    assert d.hand(E) == cards("5D JH TH 9H QC 4C")
+    assert d.hand(S) == cards("6H 8H 7H 4H JC 6C")
+    assert d.hand(W) == cards("5H 3H 2H")  # the dealer discarded too, and now robs
+    assert d.phase is Phase.ROB and d.to_act is W
+    assert len(d.history) == 5  # no keep was written for a forced discard
+    view = d.view(E)
+    assert view.own_discards == cards("5S 6S 7S 9D TD")
+    assert view.face_up_discards == (CardSet(0),) * 4  # concealed: nobody sees another's discard
+    assert view.drawn_counts == (3, 2, 2, 0) and view.own_drawn == cards("QC 4C")
+    assert view.known_elsewhere & cards("2S 3S 4S 6D 7D 8D") == 0
+
+
+def test_face_up_discards_are_seen_from_every_seat():
+    # 001 "everyone discards every non-trump card from their hand, face up".
+    d = deal("difference", W, TABLE_A, *A_TRUMPS)
+    for seat in Seat:
+        up = d.view(seat).face_up_discards
+        assert up[N] == cards("2S 3S 4S 6D 7D 8D")
+        assert up[E] == cards("5S 6S 7S 9D TD")
+        assert up[S] == cards("8S 9S JD QD KD")
+        assert up[W] == cards("TS JS QS KS AS AD")  # the dealer discards with everyone (any-six rob)
+        assert up[E] <= d.view(seat).known_elsewhere
+
+
+def test_choose_concealed_discard_keeps_trumps_and_chosen_non_trumps_up_to_six():
+    # 002 step 5: "Every player now discards face-down any non-trump cards they do not want to keep";
+    # readings: every trump and any non-trumps, at most six cards in all; in turn from dealer's left.
+    d = deal("additive", W, TABLE_A, *A_TRUMPS)
+    assert d.phase is Phase.DISCARD and d.to_act is N
+    assert "every trump must be kept; only non-trumps are thrown (you left out QH)" in str(
+        illegal(d, "keep AH KH 2S"))
+    assert "a hand after the discard holds at most six cards (you kept 7)" in str(
+        illegal(d, "keep AH KH QH 2S 3S 4S 6D"))
+    assert "you may keep only cards you hold (5S is not among them)" in str(illegal(d, "keep AH KH QH 5S"))
+    play(d, "keep AH KH QH 2S")
+    assert d.to_act is E
+    play(d, "keep 5D JH TH 9H", "keep 6H 8H 7H 4H JD QD")
+    # The dealer does not discard under 002 (hand-and-stock rob): refills, then the rob.
+    assert d.hand(N) == cards("AH KH QH 2S KC 2C")
+    assert d.hand(E) == cards("5D JH TH 9H 3C QC")
+    assert d.hand(S) == cards("6H 8H 7H 4H JD QD")  # kept six: no refill
+    assert d.phase is Phase.ROB and d.hand(W) == cards("5H 3H 2H TS JS QS KS AS AD")
+    assert d.view(S).face_up_discards == (CardSet(0),) * 4
+    assert d.view(S).own_discards == cards("8S 9S KD")
+
+
+def test_choose_concealed_with_nothing_to_choose_is_forced():
+    # RECORD.md: keep is written only where the rules left more than one possible hand.
+    d = deal("additive", W, table(
+        "W", N="AH KH QH JH TH 9H 2S 3S 4S", E="5D 8H 7H 6H 5H 4H 3H 2H 5S",
+        S="AS KS QS JS TS 9S 8S 7S 6S", W="AD KD QD JD TD 9D 8D 7D 6D"), *A_TRUMPS)
+    # N holds six trumps: he must throw his three spades, with nothing to choose.
+    assert d.hand(N) == cards("AH KH QH JH TH 9H") and d.to_act is E and d.phase is Phase.DISCARD
+
+
+def test_a_player_with_six_trumps_or_more_draws_nothing():
+    # 000 section 04: "anyone already holding 6 or more trumps gets none".
+    d = deal("pagat", N, table(
+        "N", E="AH KH QH JH TH 9H 8H 2S 3S", S="7H 6H 4S 5S 6S 7S 8S 9S TS",
+        W="5H 5D 4H JS QS KS AS AD KD", N="3H 2H QD JD TD 9D 8D 7D 6D",
+        stock="2D 3D 4D AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C"), "bid 7", "pass", "pass", "pass", "trump H")
+    assert d.hand(E) == cards("AH KH QH JH TH 9H 8H")  # seven trumps, kept, none drawn
+    assert d.hand(S) == cards("7H 6H 2D 3D 4D AC")  # S is refilled first from the top
+    assert d.hand(W) == cards("5H 5D 4H KC QC JC")
+    assert d.view(N).drawn_counts[:3] == (0, 0, 4)
+
+
+# =============================================================================
+# More than six trumps
+# =============================================================================
+# N deals, E will name hearts holding eight of them; S and W hold none and draw six each,
+# so the dealer's rob (when he discards first) is forced: his two trumps and the last four.
+TABLE_EIGHT = table(
+    "N",
+    E="AH KH QH JH TH 9H 8H 7H 2S",
+    S="3S 4S 5S 6S 7S 8S 9S TS JS",
+    W="QS KS AS 2D 3D 4D 6D 7D 8D",
+    N="3H 2H 9D TD JD QD KD AD 2C",
+    stock="6H 5H 3C 4C 5C 6C 5D 4H 7C 8C 9C TC JC QC KC AC",
+)
+EIGHT_TRUMPS = "bid 7", "pass", "pass", "pass", "trump H"
+
+
+def test_buried_excess_keeps_all_eight_and_buries_two_under_the_first_card():
+    # 000 section 05: "Anyone starting above 6 plays excess cards together with the main card so
+    # that 5 remain after the first trick. ... only its top competes to win, the buried cards are
+    # captured with it."  RECORD.md: "play C bury C2 C3".
+    d = deal("pagat", N, TABLE_EIGHT, *EIGHT_TRUMPS)
+    assert d.hand(E) == cards("AH KH QH JH TH 9H 8H 7H") and d.phase is Phase.PLAY and d.to_act is E
+    options = legal(d)
+    assert "play AH bury 8H 7H" in options and "play AH" not in options
+    assert all(" bury " in a for a in options)
+    assert "E holds 8 cards and must bury 2 under the first card played" in str(illegal(d, "play AH"))
+    assert "must bury 2" in str(illegal(d, "play AH bury 7H"))
+    # 000: "Burying scoring trumps is forbidden" (A, J, 10 of trumps and the 2 here).
+    err = illegal(d, "play AH bury JH 7H")
+    assert "burying a point card (JH) is forbidden" in str(err)
+    assert "E does not hold 2H" in str(illegal(d, "play AH bury 2H 7H"))
+    play(d, "play AH bury 8H 7H")
+    assert len(d.hand(E)) == 5
+    play(d, "play 6H", "play 4H", "play 2H")
+    trick = d.tricks[0]
+    assert trick.winner is E and trick.cards == cards("AH 8H 7H 6H 4H 2H")
+    assert trick.plays[0].buried == cards("8H 7H")
+    # Buried only on trick 1.
+    assert "cards are buried only on trick 1" in str(illegal(d, "play KH bury QH"))
+
+
+def test_a_hand_holding_all_six_point_cards_buries_its_plain_trump_under_a_point_card():
+    # 000 "Burying scoring trumps is forbidden"; readings: a point card may be buried only if the
+    # hand has too few other cards, which takes Sancho or Dom Pedro.  With seven trumps of which
+    # six score, E must bury his king, so his competing card must be a point card.
+    d = deal("pagat", N, table(
+        "N", E="AH JH TH 5H 5D 2H KH 2S 3S", S="4S 5S 6S 7S 8S 9S TS JS QS",
+        W="KS AS 2D 3D 4D 6D 7D 8D 9D", N="3H 4H TD JD QD KD AD 2C 6C",
+        stock="QH 9H 8H 3C 4C 5C 7H 6H 7C 8C 9C TC JC QC KC AC"), *EIGHT_TRUMPS)
+    assert d.hand(E) == cards("AH KH JH TH 5H 5D 2H")
+    assert sorted(legal(d)) == sorted(f"play {c} bury KH" for c in ("AH", "JH", "TH", "5H", "5D", "2H"))
+    assert "burying a point card (2H) is forbidden" in str(illegal(d, "play KH bury 2H"))
+
+
+def test_buried_excess_with_sancho_buries_the_fewest_point_cards():
+    # Readings: only if a hand has too few other cards (possible only with Sancho or Dom Pedro)
+    # may the shortfall be made up of point cards.  Seven point cards (with Sancho) in seven trumps.
+    d = deal(rules("pagat", sancho=True), N, table(
+        "N", E="AH JH TH 9H 5H 5D 2H 2S 3S", S="4S 5S 6S 7S 8S 9S TS JS QS",
+        W="KS AS 2D 3D 4D 6D 7D 8D 9D", N="3H 4H TD JD QD KD AD 2C 6C",
+        stock="KH QH 8H 3C 4C 5C 7H 6H 7C 8C 9C TC JC QC KC AC"), *EIGHT_TRUMPS)
+    assert len(d.hand(E)) == 7
+    options = legal(d)
+    assert len(options) == 7 * 6 and "play AH bury 2H" in options
+
+
+def test_keep_six_shows_the_thrown_trumps_and_they_are_dead():
+    # 001 "If you somehow hold more than six trumps, you keep six and show the table the trumps
+    # you throw out."  RULEBOOK: keep six, show the trumps thrown, they are dead.
+    d = deal("difference", N, TABLE_EIGHT, *EIGHT_TRUMPS)
+    assert d.phase is Phase.DISCARD and d.to_act is E
+    assert "keeps exactly six" in str(illegal(d, "keep AH KH QH JH TH 9H 8H"))
+    assert "a player with more than six trumps keeps six of them" in str(illegal(d, "keep AH KH QH JH TH 2S"))
+    play(d, "keep AH KH QH 9H 8H 7H")
+    for seat in Seat:
+        assert d.view(seat).shown_trumps[E] == cards("JH TH")
+        assert cards("JH TH") <= d.view(seat).known_elsewhere
+    autoplay(d)
+    found = awards(d)
+    assert "Jack" not in found and "Game" not in found  # dead: they score for nobody
+
+
+@pytest.mark.parametrize("maker_side_throws", [False, True])
+def test_official_a_point_card_thrown_by_a_defender_counts_for_the_makers(maker_side_throws):
+    # 003 "If a trump is discarded, it must be shown and becomes a dead card. If an opponent of the
+    # high bidder accidentally discards a scoring card, it counts for the high bidder's team."
+    # E holds eight hearts.  Either S bids (E defends) or W, E's partner, bids (E is a maker).
+    bidding = ("pass", "bid 5", "pass", "pass") if not maker_side_throws else ("pass", "pass", "bid 5", "pass")
+    d = deal("official", N, TABLE_EIGHT, *bidding)
+    play(d, "trump H", "keep AH KH QH 9H 8H 7H")  # E throws the Jack and the ten
+    autoplay(d)
+    found = awards(d)
+    if maker_side_throws:
+        assert "Jack" not in found and "Game" not in found
+    else:
+        assert found["Jack"] == ("JH", "NS", "thrown by a defender")
+        assert found["Game"] == ("TH", "NS", "thrown by a defender")
+
+
+# =============================================================================
+# The dealer robs the pack
+# =============================================================================
+# N deals and E names hearts.  After the refills (E 3, S 4, W 4 cards) the stock holds
+# 5C 2C 6H 5H 3H: three trumps and two clubs.
+TABLE_ROB = table(
+    "N",
+    N="AH 2H AC KC QC JC TC 9C 8C",
+    E="KH QH JH AS KS QS JS TS 9S",
+    S="TH 9H 8S 7S 6S 5S 4S 3S 2S",
+    W="8H 7H AD KD QD JD TD 9D 8D",
+    stock="7D 6D 5D 4D 3D 2D 7C 6C 4H 4C 3C 5C 2C 6H 5H 3H",
+)
+ROB_BIDS = "bid 7", "pass", "pass", "pass", "trump H"
+
+
+def test_rob_all_trumps_takes_every_trump_then_chooses_non_trumps():
+    # 000 section 04: "Dealer then inspects the undealt remainder, taking all its trumps and enough
+    # other cards to reach 6."
+    d = deal("pagat", N, TABLE_ROB, *ROB_BIDS)
+    assert d.hand(E) == cards("KH QH JH 7D 6D 5D") and d.hand(W) == cards("8H 7H 6C 4H 4C 3C")
+    assert d.phase is Phase.ROB and d.to_act is N and d.hand(N) == cards("AH 2H")
+    assert legal(d) == ["keep AH 6H 5H 3H 2H 5C", "keep AH 6H 5H 3H 2H 2C"]
+    err = illegal(d, "keep AH 5H 3H 2H 5C 2C")
+    assert "the dealer must take every trump left in the stock (all-trumps rob) (you left out 6H)" in str(err)
+    assert err.legal == tuple(legal(d))
+    assert d.view(N).stock_seen == cards("5C 2C 6H 5H 3H")
+    assert d.view(E).stock_seen == CardSet(0)  # only the dealer sees the stock he robs
+    play(d, "keep AH 6H 5H 3H 2H 2C")
+    assert d.phase is Phase.PLAY and d.to_act is E  # the maker leads
+    assert d.stock == cards("5C")  # left in the stock: concealed, dead
+    assert Card.parse("5C") not in d.view(E).known_elsewhere
+
+
+def test_rob_any_six_may_keep_non_trumps_and_show_a_dropped_trump():
+    # 001 "the dealer 'robs the pack': they look through all the cards that are left and keep any
+    # they like to make their own hand six."  Readings: a trump leaving a hand is shown and dead.
+    d = deal("difference", N, TABLE_ROB, *ROB_BIDS)
+    assert d.hand(N) == cards("AH 2H") and len(d.legal_actions()) == 7
+    assert "the dealer keeps exactly six cards (you kept 7)" in str(illegal(d, "keep AH 6H 5H 3H 2H 5C 2C"))
+    play(d, "keep AH 6H 5H 3H 5C 2C")  # drops the 2 of trumps from his hand
+    assert d.hand(N) == cards("AH 6H 5H 3H 5C 2C")
+    assert d.view(W).shown_trumps[N] == cards("2H")
+    assert d.view(W).face_up_discards[N] == cards("AC KC QC JC TC 9C 8C")
+
+
+def test_rob_trumps_first_must_take_trumps_before_other_cards():
+    # 004: the dealer "first discards all non-trumps from his hand ... selecting whatever trumps
+    # he/she may choose.  If there are not enough trumps, the Dealer may choose ... whichever cards".
+    d = deal("double-pedro", N, TABLE_ROB, *ROB_BIDS)
+    assert d.hand(N) == cards("AH 2H")
+    assert legal(d) == ["keep AH 6H 5H 3H 2H 5C", "keep AH 6H 5H 3H 2H 2C"]
+    err = illegal(d, "keep AH 6H 5H 2H 5C 2C")
+    assert "the dealer takes trumps first and may keep a non-trump only when no trump is left to take" in str(err)
+
+
+# The same seats, but N holds three trumps and the stock ends 6H 5H 4H 5D 2C: after the
+# refills the dealer can reach seven trumps.
+TABLE_ROB7 = table(
+    "N",
+    N="AH 3H 2H AC KC QC JC TC 9C",
+    E="KH QH JH AS KS QS JS TS 9S",
+    S="TH 9H 8S 7S 6S 5S 4S 3S 2S",
+    W="8H 7H AD KD QD JD TD 9D 8D",
+    stock="7D 6D 4D 3D 2D 8C 7C 6C 5C 4C 3C 6H 5H 4H 5D 2C",
+)
+
+
+def test_rob_all_trumps_may_end_above_six():
+    # 000 section 04: the dealer takes all the stock's trumps; "Thus hands above 6 are not reduced
+    # by discarding trumps."  Seven trumps: the rob is forced, and one is buried on trick 1.
+    d = deal("pagat", N, TABLE_ROB7, *ROB_BIDS)
+    assert d.phase is Phase.PLAY and d.hand(N) == cards("AH 6H 5H 4H 3H 2H 5D")
+    play(d, "play KH", "play TH", "play 8H")
+    assert "N holds 7 cards and must bury 1" in str(illegal(d, "play 4H"))
+    # Any competing card, burying one of the plain trumps 6H 4H 3H (never A, 5, 5 or 2).
+    assert len(legal(d)) == 4 * 3 + 3 * 2
+    assert "play AH bury 6H" in legal(d) and "play 4H bury 3H" in legal(d) and "play 6H bury 5D" not in legal(d)
+    play(d, "play 4H bury 6H")
+    assert len(d.hand(N)) == 5 and d.tricks[0].winner is E
+
+
+def test_rob_trumps_first_with_trumps_to_spare_keeps_any_six_trumps():
+    # 004: "selecting whatever trumps he/she may choose" - six of seven trumps, no non-trump.
+    d = deal("double-pedro", N, TABLE_ROB7, *ROB_BIDS)
+    assert d.hand(N) == cards("AH 3H 2H")
+    assert len(d.legal_actions()) == 7 and all(not a.endswith("C") for a in legal(d))
+    assert "a non-trump only when no trump is left" in str(illegal(d, "keep AH 6H 5H 4H 3H 2C"))
+    play(d, "keep AH 6H 5H 4H 3H 2H")
+    assert d.view(S).shown_trumps[N] == CardSet(0)  # the 5D stays in the stock, concealed
+
+
+def test_rob_hand_and_stock_the_dealer_does_not_discard():
+    # 003 "All players (except the dealer) must discard all non-trump cards ... The dealer may then
+    # look through undealt cards to complete their own hand to six cards."
+    d = deal("official", N, TABLE_ROB, *ROB_BIDS)
+    assert d.hand(N) == cards("AH 2H AC KC QC JC TC 9C 8C")  # nine cards: no discard
+    assert d.phase is Phase.ROB and len(d.legal_actions()) == 3003  # any six of fourteen
+    assert "keep 6 of" in str(illegal(d, "keep AH 2H"))  # a long choice is described, not listed
+    play(d, "keep AH 6H 5H 3H AC KC")  # keeps two clubs from his own hand, drops the 2H
+    assert d.hand(N) == cards("AH 6H 5H 3H AC KC")
+    assert d.view(E).shown_trumps[N] == cards("2H")  # 003 "If a trump is discarded, it must be shown"
+    assert d.view(E).face_up_discards[N] == CardSet(0)
+
+
+# =============================================================================
+# The stock runs out
+# =============================================================================
+# TABLE_SHORT (helpers.py): N deals holding nine hearts and nobody else holds a trump.
+
+
+def test_stock_out_reshuffles_the_concealed_non_trump_discards_into_a_new_stock():
+    # 000 section 04: "If undealt cards run out before hands are replenished, shuffle the concealed
+    # non-trump discards into a new stock."  RECORD.md: its order is given as `restock`.
+    d = deal("pagat", N, TABLE_SHORT, *STUCK_N)
+    assert d.phase is Phase.RESTOCK and d.to_act is None and legal(d) == []
+    assert d.restock_pool == cards(RESTOCK)
+    with pytest.raises(IllegalAction, match="a new stock must be formed first"):
+        play(d, "play AH")
+    with pytest.raises(IllegalAction, match="exactly the non-trump discards"):
+        d.apply_restock(RESTOCK.split()[1:])
+    d.apply_restock(RESTOCK.split())
+    assert d.restock == tuple(Card.parse(c) for c in RESTOCK.split())
+    # The refills continue from the new stock: W takes the old stock's last four and two more.
+    assert d.hand(E) == cards("5D 5S 4S 3S 2S 4D")
+    assert d.hand(S) == cards("5H 2H 3D 2D 5C 4C")
+    assert d.hand(W) == cards("4H 3H 3C 2C AS AD")
+    # The discards became the stock: E no longer knows where his AS is (W drew it).
+    assert d.view(E).own_discards == CardSet(0) and Card.parse("AS") not in d.view(E).known_elsewhere
+    # The dealer robs what is left of it: every trump (none) and keeps all nine of his own.
+    assert d.phase is Phase.PLAY and d.hand(N) == cards("AH KH QH JH TH 9H 8H 7H 6H")
+    assert len(d.stock) == 25
+    with pytest.raises(IllegalAction, match="no new stock is being formed now"):
+        d.apply_restock(RESTOCK.split())
+
+
+def test_a_restock_given_up_front_is_used_when_the_stock_runs_out():
+    d = deal("pagat", N, TABLE_SHORT, *STUCK_N, restock=RESTOCK)
+    assert d.phase is Phase.PLAY and d.hand(W) == cards("4H 3H 3C 2C AS AD")
+    # Nine trumps against six tricks: three are buried under the first card (000 section 05).
+    assert "N holds 9 cards and must bury 3" in str(illegal(d, "play AH"))
+    play(d, "play AH bury 8H 7H 6H", "play 5D", "play 5H", "play 4H")
+    assert d.tricks[0].winner is N
+
+
+def test_a_shuffled_deal_shuffles_the_new_stock_itself():
+    d = Deal(rules("pagat"), N, TABLE_SHORT, rng=random.Random(5))
+    play(d, *STUCK_N)
+    assert d.phase is Phase.PLAY and sorted(d.restock) == sorted(cards(RESTOCK))
+
+
+def test_stock_out_shared_as_evenly_as_possible():
+    # 002 step 5: "If the stock runs out during refill (rare), the dealer distributes the remaining
+    # cards as evenly as possible."  Readings: one card at a time, in turn from the dealer's left,
+    # to the non-dealers still short of six; the dealer then robs an empty stock.
+    d = deal("additive", N, TABLE_SHORT, "pass", "pass", "pass", "bid 5", "trump H", "keep", "keep", "keep")
+    assert d.hand(E) == cards("5D 3S 5H 2D 4H 2C")  # stock cards 1, 4, 7, 10, 13, 16
+    assert d.hand(S) == cards("5S 2S 2H 5C 3H")  # 2, 5, 8, 11, 14
+    assert d.hand(W) == cards("4S 4D 3D 4C 3C")  # 3, 6, 9, 12, 15
+    assert d.phase is Phase.ROB and d.stock == CardSet(0)
+    assert len(d.legal_actions()) == 84  # any six of his nine (hand-and-stock rob)
+    play(d, "keep AH KH QH JH TH 9H")
+    assert d.view(E).hand_sizes == (6, 6, 5, 5)
+    assert d.view(E).shown_trumps[N] == cards("8H 7H 6H")
+
+
+def test_an_empty_hand_is_skipped_and_the_lead_passes_left_from_an_empty_handed_winner():
+    # Readings (share): "a player whose hand is empty is skipped in later tricks, and the lead passes
+    # left from an empty-handed winner."  S wins tricks 1-5 and runs out with W: N leads trick 6.
+    d = deal("additive", N, table(
+        "N", N="9H 8H 7H 6H 5H 5D 4H 3H 2H", E="AS KS QS JS TS 9S 8S 7S 6S",
+        S="AD KD QD JD TD 9D 8D 7D 6D", W="AC KC QC JC TC 9C 8C 7C 6C",
+        stock="5S AH 5C 4S KH 4C 3S QH 3C 2S JH 2C 4D TH 3D 2D"),
+        "pass", "pass", "pass", "bid 5", "trump H", "keep", "keep", "keep", "keep 9H 8H 7H 6H 5H 5D",
+        "play 9H", "play 5S", "play TH", "play 5C",
+        "play JH", "play 4C", "play 8H", "play 4S",
+        "play QH", "play 3C", "play 7H", "play 3S",
+        "play KH", "play 2C", "play 6H", "play 2S",
+        "play AH", "play 3D", "play 5H", "play 4D")
+    assert [t.winner for t in d.tricks] == [S] * 5
+    assert d.to_act is N and legal(d) == ["play 5D"]
+    play(d, "play 5D", "play 2D")
+    assert d.is_over and len(d.tricks[5].plays) == 2 and d.tricks[5].winner is N
+    assert d.result.points == (14, 0) and d.result.score_change == (14, 0)
+
+
+# =============================================================================
+# The play
+# =============================================================================
+def test_worked_fact_left_pedro_trumps_a_club_lead_and_six_of_hearts_takes_both_fives():
+    # RULEBOOK worked facts / 000 section 07: "Hearts are trumps, partners A-C and B-D. A leads K♣,
+    # B plays 5♦ as left trump, C plays 6♥, D plays 5♥. B and C may trump even if holding clubs.
+    # 6♥ outranks both Pedros, so C captures 5+5=10 points in fives."  Here A-D are N E S W.
+    d = deal("pagat", W, TABLE_A, *A_TRUMPS, "keep 5H 3H 2H AC TC 9C")
+    assert d.to_act is N  # the maker leads trick 1
+    play(d, "play KC")
+    assert cards("QC 4C") <= d.hand(E) and "play 5D" in legal(d)  # E holds clubs and may trump
+    play(d, "play 5D")
+    assert cards("JC 6C") <= d.hand(S) and "play 6H" in legal(d)
+    play(d, "play 6H", "play 5H")
+    trick = d.tricks[0]
+    assert trick.winner is S and d.to_act is S  # the winner leads next
+    assert trick.cards == cards("KC 5D 6H 5H")
+    pedros = d.point_scheme.awards((int(trick.cards), 0), int(trick.cards), None, 0, Team.NS)
+    assert sum(a.points for a in pedros) == 10
+
+
+# E will lead with no draw (nine cards each); hearts are trumps.
+TABLE_PLAY = table(
+    "N",
+    E="KC 7C AS KS QS 2D 3D 4D 9H",
+    S="QC 3C TH 8H AD KD 2S 3S 4S",
+    W="5D 2H 3H 6S 7S 8S 9S TS JS",
+    N="AC 5C 6C KH QH 4H 5S 6D 7D",
+)
+PLAY_BIDS = "bid 3", "pass", "pass", "pass", "trump H"
+
+
+@pytest.mark.parametrize("preset", ["pagat", "difference", "additive", "official", "double-pedro"])
+def test_all_fours_follow_or_trump_on_a_plain_lead_trump_on_a_trump_lead(preset):
+    # RULEBOOK common core (all five texts): "On a trump lead you must play a trump if you hold one.
+    # On a plain-suit lead you may follow suit OR trump, as you like; if you can do neither, play anything."
+    d = deal(rules(preset, no_draw=True, min_bid=3), N, TABLE_PLAY, *PLAY_BIDS, "play KC")
+    assert sorted(legal(d)) == sorted(["play QC", "play 3C", "play TH", "play 8H"])
+    err = illegal(d, "play AD")
+    assert "KC was led and S holds clubs, so must follow suit or play a trump" in str(err)
+    assert "Legal here: play TH, play 8H, play QC, play 3C" in str(err)
+    play(d, "play TH")  # S trumps while holding clubs
+    assert len(legal(d)) == 9  # W is void in clubs: anything
+    play(d, "play 6S")
+    assert sorted(legal(d)) == sorted(["play AC", "play 5C", "play 6C", "play KH", "play QH", "play 4H"])
+    play(d, "play AC")
+    assert d.tricks[0].winner is S  # the highest trump wins, not the ace of the suit led
+    play(d, "play 8H")  # a trump lead: W must play one of his trumps, the left Pedro among them
+    assert sorted(legal(d)) == ["play 2H", "play 3H", "play 5D"]
+    assert "a trump was led (8H) and W holds trumps, so must play a trump" in str(illegal(d, "play 7S"))
+
+
+def test_strict_following_makes_you_follow_suit_when_able():
+    # RULEBOOK follow option / 002 gameplay step 2: "You must follow suit if you hold any card of the
+    # led suit. If void, you may play any card including a trump."
+    d = deal(rules("additive", no_draw=True, follow="strict"), N, TABLE_PLAY, *PLAY_BIDS, "play KC")
+    assert sorted(legal(d)) == ["play 3C", "play QC"]
+    err = illegal(d, "play TH")
+    assert "KC was led and S holds clubs: under strict following S must follow suit" in str(err)
+    play(d, "play QC")
+    assert len(legal(d)) == 9  # void: anything, trumps included
+    play(d, "play 2H", "play AC")
+    assert d.tricks[0].winner is W  # a lone small trump beats the clubs
+
+
+def test_strict_following_the_left_pedro_does_not_follow_its_printed_suit():
+    # 002 step 3: "If the Left Pedro's natural suit is led, players may play the Left Pedro as a
+    # trump rather than following suit, because it is now part of the trump suit."
+    d = deal(rules("additive", no_draw=True, follow="strict"), N, TABLE_PLAY, *PLAY_BIDS, "play 2D")
+    play(d, "play AD")
+    assert len(legal(d)) == 9  # W holds only the 5D of diamonds: he is void in diamonds
+    play(d, "play 5D")
+    assert sorted(legal(d)) == ["play 6D", "play 7D"]  # N must follow with a real diamond
+    play(d, "play 7D")
+    assert d.tricks[0].winner is W
+
+
+def test_highest_card_of_the_suit_led_wins_without_trumps():
+    # RULEBOOK common core: "Highest trump wins, else highest card of the suit led."
+    d = deal(rules("official", no_draw=True), N, TABLE_PLAY, *PLAY_BIDS, "play 2D", "play KD", "play TS", "play 6D")
+    assert d.tricks[0].winner is S and d.to_act is S
+
+
+def test_a_card_not_held_is_refused():
+    d = deal(rules("official", no_draw=True), N, TABLE_PLAY, *PLAY_BIDS)
+    err = illegal(d, "play AH")
+    assert "E does not hold AH" in str(err)
+    assert err.legal == tuple(f"play {c}" for c in cards("KC 7C AS KS QS 2D 3D 4D 9H"))
+
+
+def test_no_draw_plays_the_nine_dealt_cards_in_nine_tricks():
+    # 002 "Simple Cinch (no draw): Skip the discard-and-draw phase; play the original 9-card hand".
+    d = deal(rules("official", no_draw=True), N, TABLE_PLAY, *PLAY_BIDS)
+    assert d.phase is Phase.PLAY and d.to_act is E and d.hand(E) == cards("KC 7C AS KS QS 2D 3D 4D 9H")
+    assert d.view(W).own_discards == CardSet(0)
+    autoplay(d)
+    assert len(d.tricks) == 9 and all(len(t.plays) == 4 for t in d.tricks)
+    # The stock is never touched: its trumps (AH JH ...) are not in play and score for nobody.
+    assert cards("AH JH 5H") <= d.stock
+    found = awards(d)
+    assert "Jack" not in found and "Right Pedro" not in found
+    assert sum(d.result.points) == 1 + 1 + 1 + 5  # High, Low, Game (TH) and the left Pedro
+
+
+def test_sancho_and_dom_pedro_in_a_deal():
+    # 002 "Pedro Sancho ... total per deal becomes 23 points and the maker typically bids higher";
+    # "Dom Pedro: ... additional 3 of trumps for 3 points".
+    r = rules("additive", no_draw=True, sancho=True, dom_pedro=True)
+    d = deal(r, N, TABLE_PLAY, "bid 26")
+    assert d.high_bid == 26
+    play(d, "pass", "pass", "pass", "trump H")
+    autoplay(d)
+    found = awards(d)
+    assert found["Sancho"][0] == "9H" and found["Dom"][0] == "3H"
+    assert sum(a.points for a in d.result.awards if a.name in ("Sancho", "Dom")) == 12
+    with pytest.raises(IllegalAction, match="bids run from 1 to 14"):
+        deal(rules("additive"), N, TABLE_PLAY, "bid 15")
+
+
+def test_the_deal_ends_after_six_tricks_with_a_result():
+    d = autoplay(deal("pagat", W, TABLE_A, *A_TRUMPS))
+    assert len(d.tricks) == 6 and d.is_over and d.to_act is None
+    r = d.result
+    assert sum(r.points) == 14  # every point card was in play
+    assert r.maker is N and r.bid == 7 and r.trump is Suit.HEARTS and r.makers is Team.NS
+    assert "the deal is over" in str(illegal(d, "play AH"))
+    assert r.describe().startswith("NS bid 7, took ")
+
+
+# =============================================================================
+# Views and illegal actions
+# =============================================================================
+def test_a_seat_sees_its_own_hand_and_only_public_facts():
+    d = deal("difference", W, TABLE_A, *A_TRUMPS, "keep 5H 3H 2H AC TC 9C", "play KC")
+    view = d.view(S)
+    assert view.hand == d.hand(S) and view.hand_sizes == (5, 6, 6, 6)
+    assert view.trump is Suit.HEARTS and view.maker is N and view.bid == 7 and view.dealer is W
+    assert [str(a) for _, a in view.auction] == ["bid 7", "pass", "pass", "pass"]
+    assert view.current_trick[0].card == Card.parse("KC") and view.trick_leader is N
+    assert view.legal == () and d.view(E).legal  # only the seat to act gets its legal actions
+    assert view.stock_seen == CardSet(0) and d.view(W).stock_seen == cards("8C 7C 5C 2D 3D 4D")
+    for other in (N, E, W):
+        assert not (d.hand(other) & view.known_elsewhere)  # nothing of another hand leaks
+
+
+@pytest.mark.parametrize("setup, action, rule", [
+    (("pagat", W, RECORD_EXAMPLE), "bid 15", "bids run from 7 to 14"),
+    (("pagat", W, RECORD_EXAMPLE, "bid 9"), "bid 9", "each bid must beat the one before"),
+    (("pagat", W, RECORD_EXAMPLE, "pass", "pass", "pass"), "pass", "the dealer is stuck"),
+    (("pagat", W, RECORD_EXAMPLE), "trump H", "it is the bidding: N must pass or bid"),
+    (("pagat", W, RECORD_EXAMPLE, "bid 7", "pass", "pass", "pass"), "play AH", "the maker (N) must name trumps"),
+    (("additive", W, TABLE_A, *A_TRUMPS), "keep AH", "every trump must be kept"),
+    (("additive", W, TABLE_A, *A_TRUMPS), "play AH", "it is the discard: N must say which cards to keep"),
+    (("pagat", W, TABLE_A, *A_TRUMPS), "keep 5H 3H AC TC 9C 8C", "the dealer must take every trump"),
+    (("pagat", W, TABLE_A, *A_TRUMPS), "play 5H", "the dealer (W) must rob the pack"),
+    (("pagat", W, TABLE_A, *A_TRUMPS, "keep 5H 3H 2H AC TC 9C"), "play 5D", "N does not hold 5D"),
+    (("pagat", W, TABLE_A, *A_TRUMPS, "keep 5H 3H 2H AC TC 9C", "play AH"), "play QC",
+     "a trump was led (AH) and E holds trumps"),
+])
+def test_every_illegal_action_names_the_rule_and_what_was_legal(setup, action, rule):
+    preset, dealer, deck, *actions = setup
+    d = deal(preset, dealer, deck, *actions)
+    err = illegal(d, action)
+    assert isinstance(err, IllegalAction) and rule in err.rule
+    assert "Legal here: " in str(err) and err.legal_summary
+    assert err.legal == tuple(legal(d)) or len(d.legal_actions()) > 24

@@ -1,0 +1,206 @@
+"""The cinch/1 game record (cinch.record): load, replay, write, and refuse bad records.
+
+Rule source: RECORD.md (the format, `cinch replay`), with RULEBOOK for what the
+actions mean.  Full records with hand-worked expected replays are in
+tests/records and tests/test_golden_records.py.
+"""
+
+import json
+import random
+
+import pytest
+
+from cinch import Rules, Seat, parse_action
+from cinch.errors import RecordError
+from cinch.match import Match
+from cinch.record import dumps, loads, replay, to_record
+from helpers import RECORD_EXAMPLE_DECK, RESTOCK, STUCK_N, TABLE_SHORT, scripted
+
+
+def record(*deals, rules="pagat", **extra):
+    return {"format": "cinch/1", "rules": rules, **extra, "deals": list(deals)}
+
+
+def entry(dealer, deck, actions, **extra):
+    return {"dealer": dealer, "deck": deck, **extra, "actions": list(actions)}
+
+
+def scripted_entry(preset, dealer, kind, bid=7):
+    deck, actions = scripted(preset, dealer, kind, bid)
+    return entry(dealer, deck, actions)
+
+
+def refused(rec) -> str:
+    with pytest.raises(RecordError) as info:
+        replay(rec)
+    return str(info.value)
+
+
+# ---- replay ---------------------------------------------------------------------
+def test_replay_reports_each_deal_and_the_running_score():
+    # RECORD.md `cinch replay --json`: points, score_change, score after each deal; winner; next.
+    out = replay(record(scripted_entry("pagat", "W", "split"), scripted_entry("pagat", "N", "sweep"))).to_json()
+    assert out["rules"] == "pagat" and out["winner"] is None and out["next"] is None
+    assert out["score"] == {"NS": 7, "EW": 21}
+    assert out["deals"] == [
+        {"dealer": "W", "thrown_in": False, "maker": "N", "bid": 7, "trump": "H", "points": {"NS": 7, "EW": 7},
+         "made": True, "score_change": {"NS": 7, "EW": 7}, "score": {"NS": 7, "EW": 7}},
+        {"dealer": "N", "thrown_in": False, "maker": "E", "bid": 7, "trump": "H", "points": {"NS": 0, "EW": 14},
+         "made": True, "score_change": {"NS": 0, "EW": 14}, "score": {"NS": 7, "EW": 21}},
+    ]
+
+
+def test_a_thrown_in_deal_is_its_own_deal_with_four_passes():
+    # RECORD.md: "a thrown-in deal stands as its own deal with its four passes"; its json has
+    # thrown_in true, maker, bid, trump, points and made null, and a score change of 0 to 0.
+    out = replay(record(entry("N", RECORD_EXAMPLE_DECK, ["pass"] * 4), rules="difference")).to_json()
+    assert out["deals"] == [{"dealer": "N", "thrown_in": True, "maker": None, "bid": None, "trump": None,
+                             "points": None, "made": None, "score_change": {"NS": 0, "EW": 0},
+                             "score": {"NS": 0, "EW": 0}}]
+    assert out["next"] is None
+
+
+@pytest.mark.parametrize("actions, phase, seat, legal", [
+    ([], "bidding", "N", ["pass"] + [f"bid {n}" for n in range(7, 15)]),
+    (["pass", "pass", "pass"], "bidding", "W", ["bid 7"]),
+    (["pass", "pass", "pass", "bid 7"], "trump", "W", ["trump S", "trump H", "trump D", "trump C"]),
+])
+def test_next_names_the_seat_the_phase_and_the_legal_actions(actions, phase, seat, legal):
+    # RECORD.md: "next: ... for one that stops inside a deal, the seat to act, the phase, and its legal
+    # actions in the notation above".
+    out = replay(record(entry("W", RECORD_EXAMPLE_DECK, actions))).to_json()
+    assert out["next"] == {"seat": seat, "phase": phase, "legal": legal}
+    assert out["deals"] == []
+
+
+def test_card_input_is_lenient_and_output_canonical():
+    # RECORD.md: "Input may also use 10, lower case, or the symbols; output is always the canonical form."
+    deck, actions = scripted("pagat", "W", "split")
+    lenient = deck.lower().replace("th", "10♥").replace("5d", "5♦")
+    rec = record(entry("w", lenient, [a.replace("TH", "10h") for a in actions[:-1]]))
+    out = replay(rec).to_json()
+    assert out["next"]["legal"] == ["play TC"]
+    assert out["next"]["seat"] == "S" and out["next"]["phase"] == "play"
+
+
+def test_a_record_round_trips_through_to_record_and_dumps():
+    m = Match(Rules.preset("official").with_options(target=42), first_dealer=Seat.E, players={Seat.N: "Ann"})
+    for dealer, kind in (("E", "sweep"), ("S", "set")):
+        deck, actions = scripted(m.rules, dealer, kind)
+        m.start_deal(deck)
+        for text in actions:
+            m.apply(parse_action(text))
+    text = dumps(to_record(m, comment="two deals"))
+    data = loads(text)
+    assert data["rules"] == {"preset": "official", "target": 42} and data["players"] == {"N": "Ann"}
+    assert data["comment"] == "two deals"
+    assert replay(data).to_json() == {
+        "rules": {"preset": "official", "target": 42}, "score": {"NS": 14 + 21, "EW": 0}, "winner": None,
+        "deals": [s.to_json() for s in m.summaries], "next": None,
+    }
+
+
+def test_a_program_that_forms_a_new_stock_writes_it_as_restock():
+    # RECORD.md: "restock (optional): ... the order of that new stock, top first. A program that
+    # shuffles one writes it."
+    m = Match(Rules.preset("pagat"), first_dealer=Seat.N)
+    d = m.start_deal(TABLE_SHORT)
+    for text in STUCK_N:
+        m.apply(parse_action(text))
+    order = [str(c) for c in d.restock_pool]
+    random.Random(3).shuffle(order)
+    d.apply_restock(order)
+    rec = to_record(m)
+    assert rec["deals"][0]["restock"] == " ".join(order)
+    again = replay(json.loads(dumps(rec))).match.deals[0]
+    assert again.hand(Seat.W) == d.hand(Seat.W) and again.restock == d.restock
+
+
+# ---- refusing bad records -------------------------------------------------------
+def test_a_record_must_be_a_cinch_1_object():
+    with pytest.raises(RecordError, match="not valid JSON"):
+        loads("{")
+    with pytest.raises(RecordError, match="JSON object"):
+        loads("[1, 2]")
+    assert '"format" must be "cinch/1"' in refused({"format": "cinch/0", "rules": "pagat", "deals": []})
+    assert 'no "rules"' in refused({"format": "cinch/1", "deals": []})
+    assert "rules: unknown preset 'pitch'" in refused(record(rules="pitch"))
+    assert "rules: unknown option" in refused(record(rules={"preset": "pagat", "colour": "red"}))
+    assert '"deals" must be a list' in refused({"format": "cinch/1", "rules": "pagat", "deals": {}})
+    assert '"players" has' in refused(record(players={"X": "Ann"}))
+
+
+def test_a_bad_deal_entry_names_the_deal():
+    deck = RECORD_EXAMPLE_DECK
+    assert refused(record("deal")) == "deal 1: a deal must be an object with dealer, deck and actions"
+    assert refused(record(scripted_entry("pagat", "W", "split"), {"dealer": "N", "deck": deck})) == (
+        'deal 2: the deal has no "actions"')
+    assert "deal 1: unknown field 'trump'" in refused(record(entry("W", deck, [], trump="H")))
+    assert refused(record(entry("Q", deck, []))).startswith('deal 1: "dealer" must be one of N E S W')
+    assert refused(record(entry("W", deck.replace("TD", "AH"), []))) == 'deal 1: "deck": the deck holds AH twice'
+    assert "a deck holds 52 cards, this one 51" in refused(record(entry("W", deck.rsplit(" ", 1)[0], [])))
+    assert '"deck": \'1H\' is not a card' in refused(record(entry("W", deck.replace("AH", "1H"), [])))
+
+
+def test_the_dealer_of_each_deal_must_pass_to_the_left():
+    rec = record(entry("W", RECORD_EXAMPLE_DECK, ["pass"] * 4), entry("E", RECORD_EXAMPLE_DECK, []),
+                 rules="difference")
+    assert refused(rec).startswith("deal 2: ") and "the deal passes to the left: N deals now" in refused(rec)
+
+
+def test_an_illegal_action_names_the_deal_the_action_the_rule_and_what_was_legal():
+    # RECORD.md: "one message ... that names the file, the deal and action number, what was wrong, and
+    # what was legal there."
+    rec = record(entry("W", RECORD_EXAMPLE_DECK, ["pass"] * 4))
+    assert refused(rec) == (
+        "deal 1, action 4: 'pass' is illegal: the first three passed, so the dealer is stuck and must bid 7. "
+        "Legal there: bid 7")
+    rec = record(entry("W", RECORD_EXAMPLE_DECK, ["bid 7", "bid 6"]))
+    assert refused(rec).startswith("deal 1, action 2: 'bid 6' is illegal: bids run from 7 to 14 under pagat. "
+                                   "Legal there: pass, bid 8, bid 9")
+    rec = record(entry("W", RECORD_EXAMPLE_DECK, ["bid 7", "raise"]))
+    assert refused(rec).startswith("deal 1, action 2: 'raise' is not an action; actions are pass, bid N")
+    assert refused(rec).endswith("Legal there: pass, bid 8, bid 9, bid 10, bid 11, bid 12, bid 13, bid 14")
+
+
+def test_a_long_choice_is_described_not_listed():
+    deck, actions = scripted("official", "W", "split")
+    rob = actions.index("keep TH 9H 7H 3H 2H 5D")
+    rec = record(entry("W", deck, actions[:rob] + ["keep AH"]), rules="official")
+    message = refused(rec)
+    assert message.startswith(f"deal 1, action {rob + 1}: 'keep AH' is illegal: ")
+    assert message.endswith("Legal there: keep 6 of 7S 6S 5S 4S TH 9H 7H 3H 2H 5D AC KC QC JC 5C")
+
+
+def test_actions_after_the_end_and_deals_after_the_match_are_refused():
+    deck, actions = scripted("difference", "W", "split")
+    rec = record(entry("W", deck, actions + ["play AH"]), rules="difference")
+    assert refused(rec).startswith(f"deal 1, action {len(actions) + 1}: 'play AH' comes after the deal is over")
+    to_14 = Rules.from_json({"preset": "difference", "target": 14})
+    win = record(scripted_entry(to_14, "W", "sweep"), scripted_entry(to_14, "N", "sweep"), rules=to_14.to_json())
+    assert refused(win).startswith("deal 2: the match was already won by NS")
+
+
+def test_an_unfinished_deal_must_be_the_last():
+    rec = record(entry("W", RECORD_EXAMPLE_DECK, ["pass"]), entry("N", RECORD_EXAMPLE_DECK, []))
+    assert "deal 1" in refused(rec) and "the deal stops before its end, but another deal follows" in refused(rec)
+
+
+def test_a_stock_out_needs_a_restock_and_a_restock_needs_a_stock_out():
+    message = refused(record(entry("N", TABLE_SHORT, STUCK_N)))
+    assert message.startswith("deal 1") and 'the deal has no "restock"' in message
+    ok = replay(record(entry("N", TABLE_SHORT, STUCK_N, restock=RESTOCK)))
+    assert ok.to_json()["next"]["seat"] == "N"
+    wrong = record(entry("N", TABLE_SHORT, STUCK_N, restock=RESTOCK.rsplit(" ", 1)[0]))
+    assert "the new stock is made of exactly the non-trump discards" in refused(wrong)
+    deck, actions = scripted("pagat", "W", "split")
+    assert refused(record(entry("W", deck, actions, restock="AS"))).startswith(
+        'deal 1: "restock" is given but the stock never ran out')
+
+
+def test_rules_as_an_object_with_overrides():
+    # RECORD.md: rules is "a preset name, or an object {"preset": NAME, ...} whose other keys override".
+    rec = record(entry("W", RECORD_EXAMPLE_DECK, []), rules={"preset": "additive", "target": 42, "follow": "strict"})
+    out = replay(rec).to_json()
+    assert out["rules"] == {"preset": "additive", "target": 42, "follow": "strict"}
+    assert out["next"]["legal"][:3] == ["pass", "bid 1", "bid 2"]

@@ -1,0 +1,157 @@
+"""The options and the five presets (cinch.rules), checked against the RULEBOOK tables.
+
+Rule sources: RULEBOOK "Options" and "Presets" tables; docs/rule-readings.md.
+"""
+
+import pytest
+
+from cinch import PRESET_NAMES, Rules
+from cinch.errors import RulesError
+from cinch.rules import AboveSix, AllPass, Bidding, Discard, Follow, High, Low, Rob, Settlement, StockOut, ThrownPoints
+
+# RULEBOOK "Presets": one row per text.
+PRESET_TABLE = {
+    "pagat": dict(  # 000
+        min_bid=7, highest_bid=14, all_pass=AllPass.STUCK_DEALER, bidding=Bidding.ONE_CIRCUIT,
+        discard=Discard.ALL_CONCEALED, above_six=AboveSix.BURIED, rob=Rob.ALL_TRUMPS, stock_out=StockOut.RESHUFFLE,
+        follow=Follow.ALL_FOURS, high=High.ACE, low=Low.TWO_HOLDER, settlement=Settlement.ADDITIVE, target=62,
+        makers_count_first=False, bidder_goes_out=55, thrown_points=ThrownPoints.DEAD,
+    ),
+    "difference": dict(  # 001
+        min_bid=1, highest_bid=14, all_pass=AllPass.THROW_IN, bidding=Bidding.ONE_CIRCUIT,
+        discard=Discard.ALL_FACE_UP, above_six=AboveSix.KEEP_SIX, rob=Rob.ANY_SIX, stock_out=StockOut.RESHUFFLE,
+        follow=Follow.ALL_FOURS, high=High.ACE, low=Low.TWO_CAPTURER, settlement=Settlement.DIFFERENCE, target=51,
+        makers_count_first=True, bidder_goes_out=None, thrown_points=ThrownPoints.DEAD,
+    ),
+    "additive": dict(  # 002
+        min_bid=1, highest_bid=14, all_pass=AllPass.THROW_IN, bidding=Bidding.ONE_CIRCUIT,
+        discard=Discard.CHOOSE_CONCEALED, above_six=AboveSix.KEEP_SIX, rob=Rob.HAND_AND_STOCK,
+        stock_out=StockOut.SHARE, follow=Follow.ALL_FOURS, high=High.ACE, low=Low.LOWEST_CAPTURER,
+        settlement=Settlement.ADDITIVE, target=51, makers_count_first=True, bidder_goes_out=None,
+        thrown_points=ThrownPoints.DEAD,
+    ),
+    "official": dict(  # 003
+        min_bid=1, highest_bid=14, all_pass=AllPass.THROW_IN, bidding=Bidding.ONE_CIRCUIT,
+        discard=Discard.ALL_CONCEALED, above_six=AboveSix.KEEP_SIX, rob=Rob.HAND_AND_STOCK,
+        stock_out=StockOut.RESHUFFLE, follow=Follow.ALL_FOURS, high=High.HIGHEST, low=Low.LOWEST_CAPTURER,
+        settlement=Settlement.DIFFERENCE, target=51, makers_count_first=False, bidder_goes_out=None,
+        thrown_points=ThrownPoints.DEFENDERS_TO_MAKERS,
+    ),
+    "double-pedro": dict(  # 004
+        min_bid=1, highest_bid=14, all_pass=AllPass.THROW_IN, bidding=Bidding.ONE_CIRCUIT,
+        discard=Discard.ALL_CONCEALED, above_six=AboveSix.KEEP_SIX, rob=Rob.TRUMPS_FIRST,
+        stock_out=StockOut.RESHUFFLE, follow=Follow.ALL_FOURS, high=High.HIGHEST, low=Low.LOWEST_CAPTURER,
+        settlement=Settlement.DIFFERENCE, target=51, makers_count_first=False, bidder_goes_out=None,
+        thrown_points=ThrownPoints.DEAD,
+    ),
+}
+
+
+def test_there_is_one_preset_per_rule_text():
+    assert PRESET_NAMES == ("pagat", "difference", "additive", "official", "double-pedro")
+    assert set(PRESET_TABLE) == set(PRESET_NAMES)
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_each_preset_holds_the_values_of_the_rulebook_table(name):
+    rules = Rules.preset(name)
+    for option, value in PRESET_TABLE[name].items():
+        assert getattr(rules, option) == value, option
+    # Options the rulebook gives no text as a default: off in every preset.
+    assert not rules.sancho and not rules.dom_pedro and not rules.no_draw and rules.negative_floor is None
+    assert rules.total_points == 14 and rules.tricks == 6
+    assert rules.to_json() == name and rules.name == name
+
+
+def test_dealer_discards_except_under_the_hand_and_stock_rob():
+    # 003 "All players (except the dealer) must discard"; readings: hand-and-stock is used for 002 too.
+    assert Rules.preset("pagat").dealer_discards and Rules.preset("difference").dealer_discards
+    assert Rules.preset("double-pedro").dealer_discards
+    assert not Rules.preset("official").dealer_discards and not Rules.preset("additive").dealer_discards
+
+
+def test_unknown_preset_is_refused_with_the_list():
+    with pytest.raises(RulesError, match="pagat, difference, additive, official, double-pedro"):
+        Rules.preset("pitch")
+
+
+# RULEBOOK: "Every option is also settable on its own on top of a preset (target 42 with
+# additive, strict follow, auction bidding, Sancho, and so on)."
+def test_options_set_on_top_of_a_preset():
+    r = Rules.preset("additive").with_options(target=42, follow="strict", bidding="auction")
+    assert (r.target, r.follow, r.bidding) == (42, Follow.STRICT, Bidding.AUCTION)
+    assert r.settlement is Settlement.ADDITIVE  # the rest of the preset is untouched
+    assert r.to_json() == {"preset": "additive", "target": 42, "bidding": "auction", "follow": "strict"}
+    assert r.name == "additive+"
+    assert Rules.from_json(r.to_json()) == r
+
+
+def test_options_are_read_from_text_as_on_the_command_line():
+    r = Rules.from_text("difference", ["target=61", "all-pass=stuck-dealer", "negative_floor=-30", "sancho=yes"])
+    assert (r.target, r.all_pass, r.negative_floor, r.sancho) == (61, AllPass.STUCK_DEALER, -30, True)
+    assert Rules.from_text("pagat", ["bidder_goes_out=none", "target=51"]).bidder_goes_out is None
+
+
+def test_sancho_and_dom_pedro_raise_the_points_and_the_highest_bid():
+    # 002 "Pedro Sancho ... total per deal becomes 23"; "Dom Pedro ... the 3 of trumps for 3".
+    # Readings: independent options; the highest bid defaults to the points a deal holds.
+    base = Rules.preset("additive")
+    assert base.with_options(sancho=True).total_points == 23
+    assert base.with_options(sancho=True).highest_bid == 23
+    assert base.with_options(dom_pedro=True).total_points == 17
+    assert base.with_options(sancho=True, dom_pedro=True).highest_bid == 26
+
+
+def test_no_draw_plays_nine_tricks():
+    # 002 "Simple Cinch (no draw): ... play the original 9-card hand throughout."
+    assert Rules.preset("additive").with_options(no_draw=True).tricks == 9
+
+
+@pytest.mark.parametrize("preset, options, words", [
+    # Both settle a deal that takes both sides past the target, in different ways.
+    ("pagat", {"makers_count_first": True}, "bidder_goes_out clashes with makers_count_first"),
+    # Pagat's bidder goes out at 55 makes no sense with a target of 51.
+    ("pagat", {"target": 51}, "bidder_goes_out at 55 clashes with target 51"),
+    ("difference", {"max_bid": 15}, "max_bid 15 clashes with the points in a deal"),
+    ("difference", {"min_bid": 9, "max_bid": 8}, "no bid would be legal"),
+    ("difference", {"min_bid": 15}, "min_bid 15 must be between 1 and the 14 points"),
+    ("additive", {"negative_floor": 0}, "negative_floor 0 must be below zero"),
+    ("additive", {"no_draw": True, "discard": "all-face-up"}, "no_draw clashes with discard"),
+    ("pagat", {"no_draw": True, "rob": "any-six"}, "no_draw clashes with rob"),
+    ("official", {"target": 0}, "target 0 must be at least 1"),
+])
+def test_clashing_or_impossible_options_are_refused(preset, options, words):
+    with pytest.raises(RulesError, match=words):
+        Rules.preset(preset).with_options(**options)
+
+
+def test_bad_option_names_and_values_are_refused_with_what_is_accepted():
+    with pytest.raises(RulesError, match="unknown option 'trumps'"):
+        Rules.preset("pagat").with_options(trumps="hearts")
+    with pytest.raises(RulesError, match="strict"):
+        Rules.preset("pagat").with_options(follow="loose")
+    with pytest.raises(RulesError, match="true or false"):
+        Rules.preset("pagat").with_options(sancho="maybe")
+    with pytest.raises(RulesError, match="a whole number"):
+        Rules.preset("pagat").with_options(target="sixty")
+    with pytest.raises(RulesError, match="KEY=VALUE"):
+        Rules.from_text("pagat", ["target"])
+    with pytest.raises(RulesError, match='"preset"'):
+        Rules.from_json({"target": 42})
+
+
+def test_a_preset_can_be_raised_to_sancho_bids_only_with_sancho():
+    assert Rules.preset("additive").with_options(sancho=True, max_bid=20).highest_bid == 20
+    with pytest.raises(RulesError, match="Sancho raises it to 23"):
+        Rules.preset("additive").with_options(max_bid=20)
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_describe_states_each_preset_in_plain_words(name):
+    text = "\n".join(Rules.preset(name).describe())
+    target = PRESET_TABLE[name]["target"]
+    assert f"First side to {target} wins." in text
+    if name == "pagat":
+        assert "must bid 7" in text and "buried" in text and "Bidder goes out" in text
+    else:
+        assert "thrown in" in text
