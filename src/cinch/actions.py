@@ -73,8 +73,22 @@ PLAYS = tuple(Play(c) for c in CARDS)
 VERBS = "pass, bid N, trump SUIT, keep CARDS, play CARD [bury CARDS]"
 
 
+_PARSED: dict[str, Action] = {}  # replays read the same few texts again and again
+
+
 def parse_action(text: str) -> Action:
     """Read one action in record notation (lenient on case, ``10`` and suit symbols)."""
+    if type(text) is str:
+        known = _PARSED.get(text)
+        if known is not None:
+            return known
+    action = _parse(text)
+    if not isinstance(action, Keep) and len(_PARSED) < 4096:
+        _PARSED[text] = action
+    return action
+
+
+def _parse(text: str) -> Action:
     if not isinstance(text, str):
         raise NotationError(f"an action must be text, not {type(text).__name__}; actions are {VERBS}")
     words = text.split()

@@ -49,7 +49,7 @@ class Suit(IntEnum):
     @property
     def partner(self) -> Suit:
         """The other suit of the same colour: home of the left Pedro."""
-        return Suit(PARTNER_SUIT[self])
+        return SUITS[PARTNER_SUIT[self]]
 
     @property
     def mask(self) -> int:
@@ -95,7 +95,7 @@ class Card(int):
     @property
     def suit(self) -> Suit:
         """The printed suit (the left Pedro's trump membership is a rule, see TrumpTables)."""
-        return Suit(self // 13)
+        return SUITS[self // 13]
 
     @property
     def rank(self) -> str:
@@ -129,6 +129,9 @@ class Card(int):
     @classmethod
     def parse(cls, text: str) -> Card:
         """Read a card: ``AH``, ``ah``, ``10h``, ``T♥``, ``10♥``."""
+        known = _CARD_TEXT.get(text)
+        if known is not None:
+            return known
         t = text.strip()
         if len(t) < 2:
             raise NotationError(f"{text!r} is not a card; write rank then suit, as AH, 10S or T♥")
@@ -149,6 +152,13 @@ class Card(int):
 
 
 CARDS: tuple[Card, ...] = tuple(Card._make(i) for i in range(52))
+# Every spelling of every card the notation accepts, so reading a record is a lookup.
+_CARD_TEXT: dict[str, Card] = {}
+for _card in CARDS:
+    _rank = RANK_LETTERS[_card % 13]
+    for _r in {_rank, _rank.lower(), "10" if _rank == "T" else _rank}:
+        for _s in (SUIT_LETTERS[_card // 13], SUIT_LETTERS[_card // 13].lower(), SUIT_SYMBOLS[_card // 13]):
+            _CARD_TEXT[_r + _s] = _card
 FULL_DECK_MASK = (1 << 52) - 1
 
 
@@ -158,6 +168,16 @@ def bits(mask: int) -> Iterator[int]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
+
+
+def bit_list(mask: int) -> list[int]:
+    """Indices of the set bits of ``mask`` as a list (faster than ``list(bits(mask))``)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def mask_of(cards: Iterable[int]) -> int:
@@ -270,17 +290,18 @@ class Team(IntEnum):
 
     @property
     def other(self) -> Team:
-        return Team(1 - self)
+        return TEAMS[1 - self]
 
     @property
     def seats(self) -> tuple[Seat, Seat]:
-        return (Seat(self), Seat(self + 2))
+        return (SEATS[self], SEATS[self + 2])
 
     def __str__(self) -> str:
         return self.name
 
 
 SEATS: tuple[Seat, ...] = tuple(Seat)
+SUITS: tuple[Suit, ...] = tuple(Suit)
 TEAMS: tuple[Team, ...] = tuple(Team)
 
 

@@ -108,3 +108,4 @@ def rules_command(preset: str | None, options: tuple[str, ...]) -> None:
 if __name__ == "__main__":  # pragma: no cover
     main()
 from cinch.play_cli import play_command; main.add_command(play_command)  # noqa: E402, E702, I001
+from cinch.solve_cli import solve_command; main.add_command(solve_command)  # noqa: E402, E702, I001

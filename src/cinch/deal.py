@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from itertools import combinations
+from typing import NamedTuple
 
 from cinch.actions import BIDS, PASS, PLAYS, TRUMPS, Action, Bid, Keep, NameTrump, Pass, Play
-from cinch.cards import CARDS, SEATS, TEAMS, TRUMP_TABLES, Card, CardSet, Seat, Suit, Team, TrumpTables, bits
+from cinch.cards import CARDS, SEATS, SUITS, TEAMS, TRUMP_TABLES, Card, CardSet, Seat, Suit, Team, TrumpTables, bits
 from cinch.errors import IllegalAction, NotationError
 from cinch.keep import KeepOptions
 from cinch.rules import AboveSix, AllPass, Bidding, Discard, Follow, Low, Rob, Rules, StockOut
@@ -42,8 +42,7 @@ HAND_SIZE = 6
 DEALT = 9
 
 
-@dataclass(frozen=True)
-class DealResult:
+class DealResult(NamedTuple):
     """How a deal ended: the points each side took and what the settlement adds."""
 
     thrown_in: bool
@@ -91,6 +90,10 @@ def parse_deck(deck: str | Iterable[int | str]) -> tuple[Card, ...]:
     return tuple(cards)
 
 
+class _Shuffled(list):
+    """A deck known to hold each card once (from a shuffle), so it needs no checking."""
+
+
 class Deal:
     """One deal, from the first bid to the settlement."""
 
@@ -104,20 +107,21 @@ class Deal:
         rng: random.Random | None = None,
     ):
         self.rules = rules
-        self.dealer = Seat(dealer)
-        self.deck = parse_deck(deck)
+        self.dealer = SEATS[dealer]
+        self.deck = tuple(deck) if type(deck) is _Shuffled else parse_deck(deck)
         self._restock_given = None if restock is None else tuple(
             c if isinstance(c, int) else Card.parse(c) for c in restock
         )
         self._rng = rng
         self.restock: tuple[Card, ...] | None = None  # the new stock actually used, top first
         hands = [0, 0, 0, 0]
-        deck_bits = [1 << c for c in self.deck]
+        deck = self.deck
+        first = self.dealer + 1
         for batch in range(12):  # batches of three, from the dealer's left
             i = 3 * batch
-            hands[(self.dealer + 1 + batch) & 3] |= deck_bits[i] | deck_bits[i + 1] | deck_bits[i + 2]
+            hands[(first + batch) & 3] |= _BIT[deck[i]] | _BIT[deck[i + 1]] | _BIT[deck[i + 2]]
         self.hands = hands
-        self.dealt = tuple(CardSet(h) for h in hands)
+        self._dealt = tuple(hands)
         self._stock = list(self.deck[4 * DEALT:])
         self._stock_pos = 0
         self.history: list[Action] = []
@@ -150,9 +154,21 @@ class Deal:
         self._winner = 0
         self._trick_size = 4
         self._watch_two = -1
+        self._stuck_rule = rules.all_pass is AllPass.STUCK_DEALER
+        self._strict = rules.follow is Follow.STRICT
+        self._burying = False  # trick 1 with a hand above six (buried-excess rule)
+        self._mask = 0  # in the play: the cards the player to act may play
+        self._follow = 0  # cards that follow the trick's lead
+        self._may_trump = 0  # trumps a player who can follow may play instead
+        self._taken = 0  # cards in the trick in progress, buried ones included
         self.result: DealResult | None = None
         self.phase = Phase.BIDDING
         self.to_act: Seat | None = self.dealer.left
+
+    @property
+    def dealt(self) -> tuple[CardSet, CardSet, CardSet, CardSet]:
+        """The nine cards each seat was dealt."""
+        return tuple(CardSet(h) for h in self._dealt)  # type: ignore[return-value]
 
     @classmethod
     def shuffled(cls, rules: Rules, dealer: Seat, rng: random.Random | int | None = None) -> Deal:
@@ -161,7 +177,7 @@ class Deal:
             rng = random.Random(rng)
         deck = list(CARDS)
         rng.shuffle(deck)
-        return cls(rules, dealer, deck, rng=rng)
+        return cls(rules, dealer, _Shuffled(deck), rng=rng)
 
     def copy(self) -> Deal:
         """An independent copy, cheap enough for search (lists are copied, values shared)."""
@@ -202,12 +218,15 @@ class Deal:
     def legal_actions(self) -> Sequence[Action]:
         """What the player to act may do (a lazy sequence for keeps, a list otherwise)."""
         phase = self.phase
-        if phase is Phase.PLAY:
+        if phase is _PLAY:
+            if not self._burying:
+                m = self._mask
+                return _PLAY_TUPLES.get(m) or _plays_of(m)
             return self._legal_plays()
         if phase is Phase.BIDDING:
             return self._legal_bids()
         if phase is Phase.TRUMP:
-            return list(TRUMPS)
+            return TRUMPS
         if phase is Phase.DISCARD or phase is Phase.ROB:
             assert self._options is not None
             return self._options
@@ -229,15 +248,18 @@ class Deal:
                                 legal_summary=self._legal_summary())
         actor = self.to_act
         phase = self.phase
-        if phase is Phase.PLAY and type(action) is Play:
+        if phase is _PLAY and type(action) is Play:
             card = action.card
-            if action.bury or not self.legal_play_mask() >> card & 1 or (not self.tricks and self._excess(actor) > 0):
+            if action.bury or self._burying or not self._mask >> card & 1:
                 self._check_play(action)  # explains the refusal, or checks what is buried
             self.history.append(action)
             self.actors.append(actor)
-            self._play(actor, card, action.bury)
+            self._play(actor, card, action.bury)  # type: ignore[arg-type]
             return
-        self._check(action)
+        if phase is Phase.BIDDING and (type(action) is Bid or type(action) is Pass):
+            self._check_bid(action)
+        else:
+            self._check(action)
         assert actor is not None
         self.history.append(action)
         self.actors.append(actor)
@@ -307,19 +329,23 @@ class Deal:
 
     # ---- bidding --------------------------------------------------------------
     def _stuck(self) -> bool:
-        return (self.rules.all_pass is AllPass.STUCK_DEALER and self.to_act == self.dealer
-                and self.high_bid == 0 and self._passed == 15 & ~(1 << self.dealer))
+        """The first three passed and the rules leave the dealer stuck with the minimum bid (000)."""
+        return (self._stuck_rule and self.high_bid == 0 and self.to_act == self.dealer
+                and self._passed == 15 & ~(1 << self.dealer))
 
-    def _legal_bids(self) -> list[Action]:
-        lo = max(self.rules.min_bid, self.high_bid + 1)
-        if self._stuck():
-            return [BIDS[self.rules.min_bid]]
-        return [PASS] + [BIDS[n] for n in range(lo, self.rules.highest_bid + 1)]
+    def _legal_bids(self) -> Sequence[Action]:
+        if self._stuck_rule and self._stuck():
+            return (BIDS[self.rules.min_bid],)
+        key = (max(self.rules.min_bid, self.high_bid + 1), self.rules.highest_bid)
+        bids = _BID_TUPLES.get(key)
+        if bids is None:
+            bids = _BID_TUPLES[key] = (PASS, *(BIDS[n] for n in range(key[0], key[1] + 1)))
+        return bids
 
     def _check_bid(self, action: Action) -> None:
         rules = self.rules
-        stuck = self._stuck()
-        if isinstance(action, Pass):
+        stuck = self._stuck_rule and self._stuck()
+        if type(action) is Pass:
             if stuck:
                 raise self._illegal(
                     action, f"the first three passed, so the dealer is stuck and must bid {rules.min_bid}"
@@ -335,7 +361,7 @@ class Deal:
 
     def _bid(self, seat: Seat, action: Action) -> None:
         self.auction.append((seat, action))
-        if isinstance(action, Pass):
+        if type(action) is Pass:
             self._passed |= 1 << seat
         else:
             self.high_bid = action.amount  # type: ignore[attr-defined]
@@ -343,7 +369,7 @@ class Deal:
         self._turns += 1
         if self.rules.bidding is Bidding.ONE_CIRCUIT:
             if self._turns < 4:
-                self.to_act = seat.left
+                self.to_act = SEATS[(seat + 1) & 3]
                 return
         else:
             passed = self._passed.bit_count()
@@ -365,9 +391,9 @@ class Deal:
         self.to_act = self.maker
 
     def _name_trump(self, suit: Suit) -> None:
-        self.trump = Suit(suit)
+        self.trump = SUITS[suit]
         self._t = TRUMP_TABLES[suit]
-        self._scheme = PointScheme(self.rules, self.trump)
+        self._scheme = PointScheme.of(self.rules, self.trump)
         self._watch_two = self._scheme.two if self.rules.low is Low.TWO_HOLDER else -1
         if self.rules.no_draw:
             self._start_play()
@@ -388,8 +414,7 @@ class Deal:
         return KeepOptions(held, held, trumps, n, n, rules_text=_FORCED_TEXT)
 
     def _start_discard(self) -> None:
-        d = self.dealer
-        order = [d.left, d.partner, d.left.partner] + ([d] if self.rules.dealer_discards else [])
+        order = _TURNS[self.dealer] if self.rules.dealer_discards else _TURNS[self.dealer][:3]
         pending = []
         trumps = self._t.trumps  # type: ignore[union-attr]
         free = self.rules.discard is not Discard.CHOOSE_CONCEALED
@@ -426,12 +451,16 @@ class Deal:
         The dealer fills his hand by robbing what the stock has left, so his need
         counts when deciding whether the stock runs out.
         """
-        d = self.dealer
-        return [(s, max(0, HAND_SIZE - self.hands[s].bit_count())) for s in (d.left, d.partner, d.left.partner, d)]
+        hands = self.hands
+        needs = []
+        for s in _TURNS[self.dealer]:
+            n = HAND_SIZE - hands[s].bit_count()
+            needs.append((s, n if n > 0 else 0))
+        return needs
 
     def _refill(self) -> None:
-        need = sum(n for _, n in self._needs())
-        short = need > len(self._stock) - self._stock_pos
+        needs = self._needs()
+        short = needs[0][1] + needs[1][1] + needs[2][1] + needs[3][1] > len(self._stock) - self._stock_pos
         if short and self.rules.stock_out is StockOut.RESHUFFLE:
             if self._restock_given is not None:
                 self._set_restock(self._restock_given)
@@ -443,7 +472,7 @@ class Deal:
                 self.phase = Phase.RESTOCK
                 self.to_act = None
                 return
-        self._finish_refill()
+        self._finish_refill(needs)
 
     def _set_restock(self, order: tuple[int, ...]) -> None:
         pool = int(self.restock_pool)
@@ -463,17 +492,21 @@ class Deal:
         self.discards = [d & ~pool for d in self.discards]
 
     def _draw(self, seat: Seat, count: int) -> None:
-        for _ in range(count):
-            card = self._stock[self._stock_pos]
-            self._stock_pos += 1
-            self.hands[seat] |= 1 << card
-            self.drawn[seat] |= 1 << card
-            self.draw_counts[seat] += 1
+        """``seat`` takes ``count`` cards from the top of the stock."""
+        pos = self._stock_pos
+        taken = 0
+        for card in self._stock[pos:pos + count]:
+            taken |= _BIT[card]
+        self._stock_pos = pos + count
+        self.hands[seat] |= taken
+        self.drawn[seat] |= taken
+        self.draw_counts[seat] += count
 
-    def _finish_refill(self) -> None:
-        needs = self._needs()
+    def _finish_refill(self, needs: list[tuple[Seat, int]] | None = None) -> None:
+        if needs is None:
+            needs = self._needs()
         left = len(self._stock) - self._stock_pos
-        if sum(n for _, n in needs) <= left:
+        if needs[0][1] + needs[1][1] + needs[2][1] + needs[3][1] <= left:
             for seat, n in needs[:3]:
                 self._draw(seat, n)  # the dealer takes his from the stock when he robs
         else:  # share what is left one card at a time, in turn, to those still short (002)
@@ -484,7 +517,10 @@ class Deal:
                         self._draw(seat, 1)
                         short[i] -= 1
                         left -= 1
-        self.stock_seen = int(self.stock)
+        seen = 0
+        for card in self._stock[self._stock_pos:]:
+            seen |= _BIT[card]
+        self.stock_seen = seen
         options = self._rob_options()
         forced = options.forced
         if forced is not None:
@@ -532,16 +568,23 @@ class Deal:
     def _start_play(self) -> None:
         self.phase = Phase.PLAY
         assert self.maker is not None
+        limit = self.rules.tricks
+        hands = self.hands
+        self._burying = (hands[0].bit_count() > limit or hands[1].bit_count() > limit
+                         or hands[2].bit_count() > limit or hands[3].bit_count() > limit)
         self._start_trick(self.maker)
 
     def _start_trick(self, leader: Seat) -> None:
         hands = self.hands
         while not hands[leader]:
-            leader = leader.left
-        self.leader = leader
-        self.to_act = leader
+            leader = SEATS[(leader + 1) & 3]
+        self.leader = self.to_act = leader
+        self._mask = hands[leader]  # the leader may lead anything
         self.trick = []
-        self._trick_size = (hands[0] > 0) + (hands[1] > 0) + (hands[2] > 0) + (hands[3] > 0)
+        if hands[0] and hands[1] and hands[2] and hands[3]:
+            self._trick_size = 4
+        else:
+            self._trick_size = (hands[0] > 0) + (hands[1] > 0) + (hands[2] > 0) + (hands[3] > 0)
 
     def _excess(self, seat: Seat) -> int:
         """Cards to bury with this play: a hand above six on trick 1 (buried-excess rule)."""
@@ -549,18 +592,18 @@ class Deal:
 
     def legal_play_mask(self) -> int:
         """The cards the player to act may play, as a mask (the fast path for search)."""
+        return self._mask
+
+    def _follow_rule(self, led: int) -> tuple[int, int]:
+        """The follow rule for a trick led in suit ``led``: the cards that follow, and the
+        trumps a player holding one of those may play instead.  A hand holding no card that
+        follows may play anything.
+        """
         t = self._t
-        assert t is not None and self.to_act is not None
-        hand = self.hands[self.to_act]
-        if not self.trick:
-            return hand
-        led = self._led
-        follow = hand & t.follow_masks[led]
-        if not follow:
-            return hand
-        if led == t.suit or self.rules.follow is Follow.STRICT:
-            return follow
-        return follow | (hand & t.trumps)
+        assert t is not None
+        if led == t.suit or self._strict:
+            return t.follow_masks[led], 0  # a trump lead, or strict: follow if you can
+        return t.follow_masks[led], t.trumps  # all-fours: follow suit or trump, as you like
 
     def _bury_options(self, seat: Seat, card: int, excess: int) -> list[int]:
         assert self._scheme is not None
@@ -580,18 +623,13 @@ class Deal:
         plain = self.hands[seat] & ~self._scheme.point_mask
         return min(max(0, excess - (plain & ~(1 << c)).bit_count()) for c in bits(self.legal_play_mask()))
 
-    def _legal_plays(self) -> list[Action]:
+    def _legal_plays(self) -> Sequence[Action]:
         seat = self.to_act
         assert seat is not None
         mask = self.legal_play_mask()
-        excess = self._excess(seat) if not self.tricks else 0
+        excess = self._excess(seat) if self._burying else 0
         if excess <= 0:
-            out = []
-            while mask:
-                low = mask & -mask
-                out.append(PLAYS[low.bit_length() - 1])
-                mask ^= low
-            return out
+            return _PLAY_TUPLES.get(mask) or _plays_of(mask)
         return [Play(CARDS[c], CardSet(b)) for c in bits(mask) for b in self._bury_options(seat, c, excess)]
 
     def _check_play(self, action: Play) -> None:
@@ -630,24 +668,30 @@ class Deal:
             points = CardSet(bury & self._scheme.point_mask)
             raise self._illegal(action, f"burying a point card ({points}) is forbidden")
 
-    def _play(self, seat: Seat, card: int, bury: int = 0) -> None:
+    def _play(self, seat: Seat, card: Card, bury: CardSet) -> None:
+        """Play a checked card (the hot path of every search: keep it lean)."""
         hands = self.hands
-        hands[seat] &= ~(1 << card | bury)
+        bit = _BIT[card]
+        gone = bit | int(bury) if bury else bit
+        hands[seat] &= ~gone
         trick = self.trick
-        if not trick:
-            t = self._t
-            assert t is not None
-            self._led = led = t.effective_suit[card]
-            self._led_strength = t.strength[led]
-            self._best = self._led_strength[card]
-            self._winner = seat
-        else:
+        if trick:
             s = self._led_strength[card]
             if s > self._best:
                 self._best = s
                 self._winner = seat
-        trick.append(PlayedCard(seat, CARDS[card], CardSet(bury) if bury else _NO_CARDS))
-        self.in_play |= 1 << card
+        else:
+            t = self._t
+            assert t is not None
+            led = t.effective_suit[card]
+            self._led = led
+            self._led_strength = strength = t.strength[led]
+            self._best = strength[card]
+            self._winner = seat
+            self._follow, self._may_trump = self._follow_rule(led)
+        trick.append(_played(PlayedCard, (seat, card, bury)))
+        self._taken |= gone
+        self.in_play |= bit
         if card == self._watch_two:
             self.low_holder = TEAMS[seat & 1]  # Low to holder (000): whoever plays the 2 held it
         if len(trick) < self._trick_size:
@@ -655,17 +699,20 @@ class Deal:
             while not hands[nxt]:
                 nxt = (nxt + 1) & 3
             self.to_act = SEATS[nxt]
-            return
-        self._end_trick()
+            hand = hands[nxt]
+            follows = hand & self._follow  # the follow rule, as _follow_rule set it up
+            self._mask = follows | hand & self._may_trump if follows else hand
+        else:
+            self._end_trick()
 
     def _end_trick(self) -> None:
         winner = SEATS[self._winner]
-        captured = 0
-        for p in self.trick:
-            captured |= 1 << p.card | p.buried
-        self.captured[winner & 1] |= captured
-        self.tricks.append(Trick(self.leader, tuple(self.trick), winner))  # type: ignore[arg-type]
-        if any(self.hands):
+        self.captured[winner & 1] |= self._taken
+        self._taken = 0
+        self.tricks.append(_played(Trick, (self.leader, tuple(self.trick), winner)))
+        self._burying = False
+        hands = self.hands
+        if hands[0] | hands[1] | hands[2] | hands[3]:
             self._start_trick(winner)
         else:
             self.trick = []
@@ -678,15 +725,14 @@ class Deal:
         """
         if self.phase is not Phase.PLAY:
             raise ValueError("a playout starts in the play phase")
-        if not self.tricks and any(self._excess(Seat(s)) > 0 for s in range(4) if self.hands[s]):
+        if self._burying:
             return self._slow_playout(rng)  # trick 1 with cards to bury
         t = self._t
         scheme = self._scheme
         assert t is not None and scheme is not None and self.to_act is not None
         hands = self.hands[:]
-        follow_masks, trumps, strengths, effective = t.follow_masks, t.trumps, t.strength, t.effective_suit
-        trump_suit = t.suit
-        strict = self.rules.follow is Follow.STRICT
+        strengths, effective, follow_rule = t.strength, t.effective_suit, self._follow_rule
+        follow, may_trump = self._follow, self._may_trump
         watch_two = self._watch_two
         low_holder = self.low_holder
         captured = [self.captured[0], self.captured[1]]
@@ -703,11 +749,8 @@ class Deal:
         while True:
             hand = hands[seat]
             if count:
-                legal = hand & follow_masks[led]
-                if not legal:
-                    legal = hand
-                elif led != trump_suit and not strict:
-                    legal |= hand & trumps
+                legal = hand & follow  # the follow rule, as _follow_rule set it up
+                legal = legal | hand & may_trump if legal else hand
             else:
                 legal = hand
             k = int(random() * legal.bit_count())
@@ -729,6 +772,7 @@ class Deal:
                 led = effective[card]
                 strength = strengths[led]
                 best, winner = strength[card], seat
+                follow, may_trump = follow_rule(led)
             count += 1
             if count == size:
                 captured[winner & 1] |= taken
@@ -806,6 +850,26 @@ class Deal:
 
 
 _NO_CARDS = CardSet(0)
+_PLAY = Phase.PLAY
+_TURNS = tuple(tuple(SEATS[(d + i) & 3] for i in (1, 2, 3, 4)) for d in range(4))  # from the dealer's left
+_BIT = tuple(1 << c for c in range(52))
+_played = tuple.__new__  # PlayedCard without the NamedTuple constructor's overhead
+_PLAY_TUPLES: dict[int, tuple[Play, ...]] = {}
+_BID_TUPLES: dict[tuple[int, int], tuple[Action, ...]] = {}
+
+
+def _plays_of(mask: int) -> tuple[Play, ...]:
+    """The plays of the cards in ``mask``, cached: hands recur across deals and searches."""
+    if len(_PLAY_TUPLES) > 1 << 17:
+        _PLAY_TUPLES.clear()
+    out = []
+    m = mask
+    while m:
+        low = m & -m
+        out.append(PLAYS[low.bit_length() - 1])
+        m ^= low
+    plays = _PLAY_TUPLES[mask] = tuple(out)
+    return plays
 
 
 def _mask(cards: Iterable[int]) -> int:

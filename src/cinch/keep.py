@@ -14,7 +14,10 @@ from collections.abc import Iterator, Sequence
 from math import comb
 
 from cinch.actions import Keep
-from cinch.cards import CardSet, bits
+from cinch.cards import CardSet, bit_list
+
+
+_cardset = int.__new__  # a CardSet from a mask, without the general constructor
 
 
 class KeepOptions(Sequence[Keep]):
@@ -27,18 +30,20 @@ class KeepOptions(Sequence[Keep]):
         self.lo, self.hi, self.min_trumps = lo, hi, min_trumps
         self.rules_text = rules_text or {}
         free = pool & ~must
-        self._free_t = list(bits(free & trumps))
-        self._free_n = list(bits(free & ~trumps))
+        self._free_t: list[int] | None = None  # built when first unranking
+        self._free_n: list[int] | None = None
+        n_t = (free & trumps).bit_count()
+        n_n = (free & ~trumps).bit_count()
         must_n = must.bit_count()
         must_t = (must & trumps).bit_count()
-        blocks = []  # (free cards to choose, trumps among them, count)
+        blocks = []  # (free cards to choose, trumps among them, how many hands)
         count = 0
         for size in range(lo, hi + 1):
             f = size - must_n
             if f < 0:
                 continue
-            for j in range(max(0, min_trumps - must_t), min(f, len(self._free_t)) + 1):
-                n = comb(len(self._free_t), j) * comb(len(self._free_n), f - j)
+            for j in range(max(0, min_trumps - must_t), min(f, n_t) + 1):
+                n = comb(n_t, j) * comb(n_n, f - j)
                 if n:
                     blocks.append((f, j, n))
                     count += n
@@ -55,12 +60,17 @@ class KeepOptions(Sequence[Keep]):
             index += self._count
         if not 0 <= index < self._count:
             raise IndexError("keep option index out of range")
+        if self._free_t is None:
+            free = self.pool & ~self.must
+            self._free_t = bit_list(free & self.trumps)
+            self._free_n = bit_list(free & ~self.trumps)
+        assert self._free_n is not None
         for f, j, n in self._blocks:
             if index < n:
                 per = comb(len(self._free_n), f - j)
                 a, b = divmod(index, per)
                 m = self.must | _unrank(self._free_t, j, a) | _unrank(self._free_n, f - j, b)
-                return Keep(CardSet(m))
+                return Keep(_cardset(CardSet, m))
             index -= n
         raise IndexError(index)  # pragma: no cover - the blocks sum to the count
 
@@ -74,7 +84,13 @@ class KeepOptions(Sequence[Keep]):
     @property
     def forced(self) -> Keep | None:
         """The only legal keep, when there is exactly one."""
-        return self[0] if self._count == 1 else None
+        if self._count != 1:
+            return None
+        f, j, _ = self._blocks[0]
+        free = self.pool & ~self.must
+        # One way to choose: all of the free trumps or none, and likewise the others.
+        m = self.must | (free & self.trumps if j else 0) | (free & ~self.trumps if f - j else 0)
+        return Keep(_cardset(CardSet, m))
 
     def violation(self, kept: int) -> str | None:
         """Why a kept hand is illegal, in the words of the rule, or None."""

@@ -142,15 +142,16 @@ class Match:
         return True
 
     def apply(self, action: Action, seat: Seat | None = None) -> None:
-        deal = self.current
-        if deal is None:
+        deal = self.deals[-1] if self.deals else None
+        if deal is None or deal.phase is Phase.DONE:
             why = f"the match is over: {self.winner} won" if self.winner is not None else "no deal is in progress"
             raise IllegalAction(action, why)
         deal.apply(action, seat)
-        self._after_action(deal)
+        if deal.phase is Phase.DONE:
+            self._after_action(deal)
 
     def _after_action(self, deal: Deal) -> None:
-        if deal.is_over and len(self.summaries) < len(self.deals):
+        if deal.phase is Phase.DONE and len(self.summaries) < len(self.deals):
             self._settle(deal)
 
     def _settle(self, deal: Deal) -> None:

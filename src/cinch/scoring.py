@@ -9,14 +9,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from cinch.cards import CARDS, TRUMP_TABLES, Card, Suit, Team
 from cinch.rules import DOM_POINTS, SANCHO_POINTS, High, Low, Rules, Settlement, ThrownPoints
 
 
-@dataclass(frozen=True, slots=True)
-class Award:
+class Award(NamedTuple):
     """One point card's points going to one side."""
 
     name: str  # High, Low, Jack, Game, Right Pedro, Left Pedro, Sancho, Dom
@@ -36,6 +35,19 @@ class PointScheme:
     or Low when they are the ace and the 2); High and Low can instead be
     *relative*: the highest or lowest trump that went into the tricks.
     """
+
+    @classmethod
+    def of(cls, rules: Rules, trump: Suit) -> PointScheme:
+        """The scheme for these rules and trump, built once and kept with the rules."""
+        # Rules are frozen; the cache lives in the instance dict, outside the compared fields.
+        cache = rules.__dict__.get("_point_schemes")
+        if cache is None:
+            cache = [None, None, None, None]
+            object.__setattr__(rules, "_point_schemes", cache)
+        scheme = cache[trump]
+        if scheme is None:
+            scheme = cache[trump] = cls(rules, trump)
+        return scheme
 
     def __init__(self, rules: Rules, trump: Suit):
         t = TRUMP_TABLES[trump]
