@@ -5,9 +5,6 @@
 'random'
 """
 
-from cinch.bots.base import BOTS, Bot, make_bot, register
+from cinch.bots.base import BOT_MODULES, BOTS, Bot, bot_names, make_bot, register
 
-# Importing the modules registers the bots.
-from cinch.bots import basic, random_bot  # noqa: E402,F401  isort: skip
-
-__all__ = ["BOTS", "Bot", "make_bot", "register"]
+__all__ = ["BOT_MODULES", "BOTS", "Bot", "bot_names", "make_bot", "register"]

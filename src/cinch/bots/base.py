@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -34,6 +35,16 @@ class Bot(ABC):
 
 BOTS: dict[str, Callable[..., Bot]] = {}
 
+# Where each bot lives: importing the module registers it.  Modules load on first use,
+# so a bot with optional dependencies (OpenSpiel) costs nothing until it is asked for.
+BOT_MODULES = {
+    "random": "cinch.bots.random_bot",
+    "basic": "cinch.bots.basic",
+    "heuristic": "cinch.bots.heuristic",
+    "expert": "cinch.bots.expert",
+    "openspiel-ismcts": "cinch.adapters.ismcts_bot",
+}
+
 
 def register(name: str):
     """Class decorator: make a bot available to ``make_bot`` and the command line by name."""
@@ -46,9 +57,20 @@ def register(name: str):
     return wrap
 
 
+def bot_names() -> list[str]:
+    """Every bot this installation can make."""
+    return sorted(set(BOT_MODULES) | set(BOTS))
+
+
 def make_bot(name: str, seed: int | None = None, **options) -> Bot:
-    """A bot by name (``random``, ``basic``, ...)."""
+    """A bot by name (``random``, ``basic``, ``heuristic``, ``expert``, ...)."""
     key = name.strip().lower()
+    if key not in BOTS and key in BOT_MODULES:
+        try:
+            importlib.import_module(BOT_MODULES[key])
+        except ImportError as e:
+            raise CinchError(f"bot {name!r} needs a package that is not installed ({e.name}); "
+                             "pip install 'cinch[rl]'") from None
     if key not in BOTS:
-        raise CinchError(f"unknown bot {name!r}; the bots are {', '.join(sorted(BOTS))}")
+        raise CinchError(f"unknown bot {name!r}; the bots are {', '.join(bot_names())}")
     return BOTS[key](seed=seed, **options)
