@@ -745,3 +745,56 @@ def test_every_illegal_action_names_the_rule_and_what_was_legal(setup, action, r
     assert isinstance(err, IllegalAction) and rule in err.rule
     assert "Legal here: " in str(err) and err.legal_summary
     assert err.legal == tuple(legal(d)) or len(d.legal_actions()) > 24
+
+
+# ---------------------------------------------------------------------------
+# The search bots' fast paths: copy() and random_playout()
+# ---------------------------------------------------------------------------
+def _positions_after_draw(preset: str, count: int, seed: int) -> list[Deal]:
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        d = Deal.shuffled(rules(preset), Seat(len(out) % 4), rng)
+        while d.phase not in (Phase.PLAY, Phase.DONE):
+            d.apply(rng.choice(d.legal_actions()))
+        for _ in range(rng.randrange(8)):  # some positions mid-trick, some later
+            if d.phase is Phase.PLAY:
+                d.apply(rng.choice(d.legal_actions()))
+        if d.phase is Phase.PLAY:
+            out.append(d)
+    return out
+
+
+@pytest.mark.parametrize("preset", ["pagat", "difference", "additive", "official", "double-pedro"])
+def test_a_random_playout_leaves_the_deal_as_it_was(preset):
+    for d in _positions_after_draw(preset, 30, 1):
+        before = (list(d.hands), [str(a) for a in d.history], d.to_act, list(d.captured), d.in_play)
+        ns, ew = d.random_playout(random.Random(2))
+        assert 0 <= ns + ew <= d.rules.total_points
+        assert (list(d.hands), [str(a) for a in d.history], d.to_act, list(d.captured), d.in_play) == before
+
+
+@pytest.mark.parametrize("preset", ["pagat", "official"])
+def test_random_playouts_score_like_the_deal_itself(preset):
+    """The fast playout follows the same rules: its average points match random play through apply()."""
+    for d in _positions_after_draw(preset, 6, 3):
+        rng = random.Random(4)
+        fast = [d.random_playout(rng)[0] for _ in range(600)]
+        slow = []
+        for _ in range(600):
+            c = d.copy()
+            while not c.is_over:
+                c.apply(rng.choice(c.legal_actions()))
+            slow.append(c.result.points[0])
+        mean_fast, mean_slow = sum(fast) / len(fast), sum(slow) / len(slow)
+        spread = (sum((x - mean_slow) ** 2 for x in slow) / len(slow)) ** 0.5
+        assert abs(mean_fast - mean_slow) <= 0.25 * spread + 0.3, (mean_fast, mean_slow)
+
+
+def test_a_copy_plays_on_without_touching_the_original():
+    d = _positions_after_draw("pagat", 1, 5)[0]
+    c = d.copy()
+    while not c.is_over:
+        c.apply(c.legal_actions()[0])
+    assert d.phase is Phase.PLAY and not d.is_over and c.result is not None
+    assert d.legal_actions()  # the original still has its decision to make

@@ -242,19 +242,20 @@ class Deal:
     # ---- applying actions ---------------------------------------------------
     def apply(self, action: Action, seat: Seat | None = None) -> None:
         """Apply one action of the player to act; ``seat``, if given, must be that player."""
-        if seat is not None and seat != self.to_act:
-            who = "nobody" if self.to_act is None else str(self.to_act)
+        actor = self.to_act
+        if seat is not None and seat != actor:
+            who = "nobody" if actor is None else str(actor)
             raise IllegalAction(action, f"it is {who}'s turn, not {Seat(seat)}'s", self._legal_strings(),
                                 legal_summary=self._legal_summary())
-        actor = self.to_act
         phase = self.phase
         if phase is _PLAY and type(action) is Play:
             card = action.card
-            if action.bury or self._burying or not self._mask >> card & 1:
+            bury = action.bury
+            if bury or self._burying or not self._mask >> card & 1:
                 self._check_play(action)  # explains the refusal, or checks what is buried
             self.history.append(action)
             self.actors.append(actor)
-            self._play(actor, card, action.bury)  # type: ignore[arg-type]
+            self._play(actor, card, bury)  # type: ignore[arg-type]
             return
         if phase is Phase.BIDDING and (type(action) is Bid or type(action) is Pass):
             self._check_bid(action)
