@@ -50,12 +50,28 @@ def make_rules(preset: str, options: tuple[str, ...]) -> Rules:
 @main.command("replay")
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per file, one per line.")
-def replay_command(files: tuple[str, ...], as_json: bool) -> None:
-    """Replay game records and show where each stands."""
+@click.option("--db", "db", type=click.Path(dir_okay=False), default=None, metavar="PATH",
+              help="The game library for match ids (default: $CINCH_DB, else your data folder).")
+def replay_command(files: tuple[str, ...], as_json: bool, db: str | None) -> None:
+    """Replay game records and show where each stands.
+
+    A FILE that is no file but a match id (12 or #12) is a match of the game library.
+    """
+    from cinch.library import parse_match_id
+
     failed = False
     for name in files:
         try:
-            text = Path(name).read_text(encoding="utf-8")
+            if parse_match_id(name) is not None and not Path(name).exists():
+                from cinch.library_cli import library_record
+
+                text = library_record(name, db)
+            else:
+                text = Path(name).read_text(encoding="utf-8")
+        except CinchError as e:
+            click.echo(f"{name}: {e}", err=True)
+            failed = True
+            continue
         except OSError as e:
             click.echo(f"{name}: cannot read the file: {e.strerror or e}", err=True)
             failed = True
@@ -109,3 +125,5 @@ if __name__ == "__main__":  # pragma: no cover
     main()
 from cinch.play_cli import play_command; main.add_command(play_command)  # noqa: E402, E702, I001
 from cinch.solve_cli import solve_command; main.add_command(solve_command)  # noqa: E402, E702, I001
+from cinch.library_cli import add_commands; add_commands(main)  # noqa: E402, E702, I001
+from cinch.arena_cli import arena_command; main.add_command(arena_command)  # noqa: E402, E702, I001

@@ -16,7 +16,6 @@ from math import comb
 from cinch.actions import Keep
 from cinch.cards import CardSet, bit_list
 
-
 _cardset = int.__new__  # a CardSet from a mask, without the general constructor
 
 

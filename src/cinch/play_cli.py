@@ -3,6 +3,10 @@
 The way the match is shown is a *front end*.  ``--plain`` (a line prompt, the
 screen-reader and scripting mode) is the only one today; a richer table will
 join it in ``FRONTENDS`` and become the default by changing ``DEFAULT_FRONTEND``.
+
+Every match is kept in the game library (:mod:`cinch.library`) as it is played;
+a front end given ``PlaySetup.resume`` continues that stored match instead of
+dealing a new one (``cinch resume ID`` and the offer at the start of ``cinch play``).
 """
 
 from __future__ import annotations
@@ -10,11 +14,15 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import click
 
 from cinch.cards import Seat
 from cinch.rules import Rules
+
+if TYPE_CHECKING:
+    from cinch.library import Library
 
 
 @dataclass(frozen=True)
@@ -26,18 +34,27 @@ class PlaySetup:
     bots: str
     seed: int | None
     save: str | None
+    library: Library | None = None  # where the match is kept as it is played (None: nowhere)
+    resume: int | None = None  # a match of the library to continue instead of dealing a new one
 
 
 def run_plain(setup: PlaySetup) -> int:
     """The line-prompt front end on standard input and output; returns the exit status."""
-    from cinch.play_plain import new_game
+    from cinch.play_plain import new_game, resume_game
 
-    game = new_game(setup.rules, seat=setup.seat, bots=setup.bots, seed=setup.seed,
-                    inp=sys.stdin, out=sys.stdout, save_path=setup.save)
+    if setup.resume is not None:
+        assert setup.library is not None
+        game = resume_game(setup.library, setup.resume, inp=sys.stdin, out=sys.stdout, save_path=setup.save)
+    else:
+        game = new_game(setup.rules, seat=setup.seat, bots=setup.bots, seed=setup.seed,
+                        inp=sys.stdin, out=sys.stdout, save_path=setup.save, library=setup.library,
+                        frontend="plain")
     try:
         game.run()
     except KeyboardInterrupt:
         saved = f" The game record is saved in {setup.save}." if setup.save else ""
+        if game.library is not None:
+            saved += f" `cinch resume {game.match_id}` continues the match."
         click.echo(f"\nInterrupted.{saved}")
         return 130
     return 0
@@ -58,18 +75,61 @@ DEFAULT_FRONTEND = "plain"  # the one line to change when the Textual table arri
               help="The bot that plays the three other seats (random, basic, ...).")
 @click.option("--plain", "frontend", flag_value="plain", default=DEFAULT_FRONTEND,
               help="A plain line prompt: for screen readers and scripts.")
+@click.option("--db", "db", type=click.Path(dir_okay=False), default=None, metavar="PATH",
+              help="The game library that keeps every match (default: $CINCH_DB, else your data folder).")
+@click.option("--no-library", "no_library", is_flag=True, help="Keep this match out of the game library.")
+@click.option("--new", "new", is_flag=True, help="Start a new match without offering to resume one.")
 def play_command(preset: str, options: tuple[str, ...], seed: int | None, save: str | None, seat: str,
-                 bots: str, frontend: str) -> None:
+                 bots: str, frontend: str, db: str | None, no_library: bool, new: bool) -> None:
     """Play a match against the computer: you type bids, trumps and cards."""
     from cinch.bots import make_bot
     from cinch.cli import make_rules
+    from cinch.library import Library, LibraryError
 
     rules = make_rules(preset, options)
     make_bot(bots)  # an unknown bot name fails here, before the match starts
-    setup = PlaySetup(rules=rules, seat=Seat.parse(seat), bots=bots.strip().lower(), seed=seed, save=save)
     if save is not None:
         _check_writable(save)
-    sys.exit(FRONTENDS[frontend](setup))
+    library = None
+    if not no_library:
+        try:
+            library = Library.open(db)
+        except LibraryError as e:  # exit 2, before the match
+            raise LibraryError(f"{e} (--no-library plays without it)") from None
+    try:
+        resume = None
+        if library is not None and not new and _stdin_is_terminal():
+            resume = offer_resume(library)
+        setup = PlaySetup(rules=rules, seat=Seat.parse(seat), bots=bots.strip().lower(), seed=seed, save=save,
+                          library=library, resume=resume)
+        status = FRONTENDS[frontend](setup)
+    finally:
+        if library is not None:
+            library.close()
+    sys.exit(status)
+
+
+def offer_resume(library: Library) -> int | None:
+    """Ask whether to continue the most recent unfinished match; its id, or None for a new match.
+
+    A match the player declines is marked abandoned, so it is not offered again
+    (``cinch resume ID`` still continues it).
+    """
+    waiting = library.unfinished()
+    if not waiting:
+        return None
+    last = waiting[0]
+    if click.confirm(f"Resume {last.describe()}?", default=True, prompt_suffix=" "):
+        return last.id
+    library.abandon(last.id)
+    return None
+
+
+def _stdin_is_terminal() -> bool:
+    try:
+        return sys.stdin.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def _check_writable(path: str) -> None:

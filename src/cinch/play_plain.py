@@ -20,18 +20,21 @@ import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from cinch.actions import Action, Keep, NameTrump, Pass, Play, parse_action
 from cinch.bots.base import Bot
 from cinch.cards import TRUMP_TABLES, Card, CardSet, Seat, Suit, Team
-from cinch.errors import IllegalAction, NotationError
+from cinch.errors import CinchError, IllegalAction, NotationError
 from cinch.keep import KeepOptions
 from cinch.match import DealSummary, Match
 from cinch.record import dumps, to_record
 from cinch.rules import Low, StockOut
 from cinch.scoring import PointScheme
 from cinch.view import Phase, PlayedCard, SeatView
+
+if TYPE_CHECKING:
+    from cinch.library import Library
 
 STOCK_SIZE = 16  # 52 cards less 4 hands of 9
 MAX_LISTED = 60  # longer lists of legal actions are described, not numbered
@@ -503,8 +506,9 @@ class PlainGame:
     """A match at a line prompt: one human seat, bots in the others.
 
     ``inp`` and ``out`` are text streams; ``save`` (if given) is called after
-    every action with the match.  :meth:`run` returns ``"over"``, ``"quit"`` or
-    ``"eof"``; a KeyboardInterrupt passes through (the last save stands).
+    every action with the match, and so is ``library.save(match_id, match)``
+    (the game library, :mod:`cinch.library`).  :meth:`run` returns ``"over"``,
+    ``"quit"`` or ``"eof"``; a KeyboardInterrupt passes through (the last save stands).
     """
 
     def __init__(
@@ -521,6 +525,8 @@ class PlainGame:
         symbols: bool | None = None,
         intro: Sequence[str] = (),
         advisor: Bot | None = None,
+        library: Library | None = None,
+        match_id: int | None = None,
     ):
         from cinch.bots import make_bot
 
@@ -534,6 +540,8 @@ class PlainGame:
         self.out = out
         self.save = save
         self.save_name = save_name
+        self.library = library if match_id is not None else None
+        self.match_id = match_id
         self.echo = (not _isatty(inp)) if echo is None else echo
         self.symbols = encodes_symbols(out) if symbols is None else symbols
         self.intro = list(intro)
@@ -569,14 +577,19 @@ class PlainGame:
         return line
 
     def _save(self) -> None:
-        if self.save is None:
-            return
-        try:
-            self.save(self.match)
-        except OSError as e:
-            self.say(f"Cannot save the game record to {self.save_name or 'the file'}: {e.strerror or e}."
-                     " The match goes on unsaved.")
-            self.save = None
+        if self.save is not None:
+            try:
+                self.save(self.match)
+            except OSError as e:
+                self.say(f"Cannot save the game record to {self.save_name or 'the file'}: {e.strerror or e}."
+                         " The match goes on unsaved.")
+                self.save = None
+        if self.library is not None and self.match_id is not None:
+            try:
+                self.library.save(self.match_id, self.match)
+            except CinchError as e:
+                self.say(f"Cannot save to the game library: {e}. The match goes on without it.")
+                self.library = None
 
     # ---- the match ------------------------------------------------------------------------------
     def run(self) -> str:
@@ -634,6 +647,8 @@ class PlainGame:
         )
         if self.save_name:
             self.say(f"The game record is saved in {self.save_name}.")
+        if self.library is not None:
+            self.say(f"The match is match {self.match_id} of your game library (`cinch history`).")
 
     def stopped(self, why: str) -> None:
         text = "You quit." if why == "quit" else "End of input."
@@ -642,6 +657,8 @@ class PlainGame:
             text += f" The match stops in deal {len(self.match.deals)}."
         if self.save_name:
             text += f" The game record is saved in {self.save_name}; `cinch replay {self.save_name}` shows it."
+        if self.library is not None:
+            text += f" `cinch resume {self.match_id}` continues it."
         self.say(text)
 
     # ---- one decision of the human ----------------------------------------------------------------------
@@ -809,8 +826,13 @@ def new_game(
     out: TextIO,
     save_path: str | os.PathLike[str] | None = None,
     symbols: bool | None = None,
+    library: Library | None = None,
+    frontend: str = "plain",
 ) -> PlainGame:
-    """A fresh match with ``bots`` in the three other seats, deterministic for ``seed``."""
+    """A fresh match with ``bots`` in the three other seats, deterministic for ``seed``.
+
+    With a ``library`` the match is stored in it at once and saved after every action.
+    """
     from cinch.bots import make_bot
 
     if seed is None:
@@ -834,11 +856,58 @@ def new_game(
     ]
     if save_path is not None:
         intro.append(f"The game record is saved to {save_path} after every move.")
+    match_id = None
+    if library is not None:
+        match_id = library.new_match(match, human_seat=seat, seed=seed, frontend=frontend, players=players)
+        intro.append(f"This is match {match_id} of your game library: `cinch resume {match_id}` continues it"
+                     " if it stops.")
     return PlainGame(match, seat, robots, inp=inp, out=out, save=save,
-                     save_name=None if save_path is None else str(save_path), symbols=symbols, intro=intro)
+                     save_name=None if save_path is None else str(save_path), symbols=symbols, intro=intro,
+                     library=library, match_id=match_id)
+
+
+def resume_game(
+    library: Library,
+    match_id: int,
+    *,
+    inp: TextIO,
+    out: TextIO,
+    save_path: str | os.PathLike[str] | None = None,
+    symbols: bool | None = None,
+) -> PlainGame:
+    """A stored match, at the exact action where it stopped, with the same bots in the same seats."""
+    stored = library.get(match_id)
+    if stored.human_seat is None:
+        from cinch.library import LibraryError
+
+        raise LibraryError(f"match {match_id} has no human seat: nothing to resume at a prompt")
+    match = library.resume(match_id)
+    bots = library.resume_bots(match_id, match)
+    seat = stored.human_seat
+    rules = match.rules
+    names = sorted({stored.players[s] for s in bots})
+    deal = match.current
+    where = (f"deal {len(match.deals)}, action {len(deal.history) + 1}" if deal is not None
+             else f"before deal {len(match.deals) + 1}")
+    intro = [
+        f"Resuming match {match_id}: {rules.name} rules, first side to {rules.target} wins; {where}."
+        f"  Score NS {match.score[0]}, EW {match.score[1]}.",
+        f"You sit {seat}; your partner {seat.partner} and the opponents {seat.left} and {seat.partner.left}"
+        f" are played by the {' and '.join(names)} bot{'s' * (len(names) > 1)}.",
+        "Type help at any prompt for the input forms and commands.",
+    ]
+    save = None
+    if save_path is not None:
+        def save(m: Match, _path=save_path) -> None:
+            save_record(m, _path)
+
+        intro.append(f"The game record is saved to {save_path} after every move.")
+    return PlainGame(match, seat, bots, inp=inp, out=out, save=save,
+                     save_name=None if save_path is None else str(save_path), symbols=symbols, intro=intro,
+                     library=library, match_id=match_id)
 
 
 __all__ = [
     "Command", "Choice", "Narrator", "PlainGame", "Problem", "Stop", "action_text", "card_text", "cards_text",
-    "hand_text", "interpret", "new_game", "result_lines", "save_record",
+    "hand_text", "interpret", "new_game", "result_lines", "resume_game", "save_record",
 ]

@@ -43,12 +43,12 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Iterable, Sequence
 
 from cinch.cards import CARDS, TRUMP_TABLES, Card, CardSet, Seat, Suit, Team, bits
-from cinch.rules import Follow, High, Low, Rules, ThrownPoints
+from cinch.rules import Follow, Low, Rules
 from cinch.scoring import PointScheme, settle
 
 __all__ = [
@@ -454,7 +454,6 @@ class _Core:
         tt = self.tt
         tt_get = tt.get
         block = lay.block
-        strength = lay.strength
         fmask = lay.block_mask
         TR = fmask[_TRUMP_BLOCK]
         PLAIN = fmask[:_TRUMP_BLOCK]
@@ -520,13 +519,10 @@ class _Core:
                 led = block[a]
                 fm = fmask[led]
                 wm = WM[led]
-                ruff = led != _TRUMP_BLOCK and not strict
-                m1 = h1 & fm
-                if m1:
-                    if ruff:
-                        m1 |= h1 & TR
-                else:
-                    m1 = h1
+                fx = fm | TR if led != _TRUMP_BLOCK and not strict else fm
+                m1 = h1 & fx if h1 & fm else h1
+                l2 = h2 & fx if h2 & fm else h2
+                l3 = h3 & fx if h3 & fm else h3
                 v1 = INF if mx else -INF
                 a1 = alpha
                 b1 = beta
@@ -541,12 +537,7 @@ class _Core:
                         best1 = a
                         w1 = leader
                     t1 = va + val[x1]
-                    m2 = h2 & fm
-                    if m2:
-                        if ruff:
-                            m2 |= h2 & TR
-                    else:
-                        m2 = h2
+                    m2 = l2
                     v2 = -INF if mx else INF
                     a2 = a1
                     b2 = b1
@@ -561,12 +552,7 @@ class _Core:
                             best2 = best1
                             w2 = w1
                         t2 = t1 + val[x2]
-                        m3 = h3 & fm
-                        if m3:
-                            if ruff:
-                                m3 |= h3 & TR
-                        else:
-                            m3 = h3
+                        m3 = l3
                         v3 = INF if mx else -INF
                         r2 = rem ^ (ba | c1 | c2)
                         while m3:
@@ -739,14 +725,10 @@ class _Core:
                     led = block[c]
                     fm = fmask[led]
                     wm = WM[led]
-                    ruff = led != _TRUMP_BLOCK and not strict
-                    m1 = h1 & fm
-                    if m1:
-                        if ruff:
-                            m1 |= h1 & TR
-                    else:
-                        m1 = h1
-                    m1 &= nred
+                    fx = fm | TR if led != _TRUMP_BLOCK and not strict else fm
+                    m1 = (h1 & fx if h1 & fm else h1) & nred
+                    l2 = (h2 & fx if h2 & fm else h2) & nred
+                    l3 = (h3 & fx if h3 & fm else h3) & nred
                     win1 = m1 & -(2 << c) & wm
                     x = m1 & NPT or m1
                     x1 = (x & -x).bit_length() - 1
@@ -763,13 +745,7 @@ class _Core:
                             best1 = c
                             w1 = leader
                         t1 = va + val[x1]
-                        m2 = h2 & fm
-                        if m2:
-                            if ruff:
-                                m2 |= h2 & TR
-                        else:
-                            m2 = h2
-                        m2 &= nred
+                        m2 = l2
                         win2 = m2 & -(2 << best1) & wm
                         if w1 == s1:  # the other side wins so far
                             x = (win2 & NPT or win2) if win2 else (m2 & NPT or m2)
@@ -789,13 +765,7 @@ class _Core:
                                 best2 = best1
                                 w2 = w1
                             t2 = t1 + val[x2]
-                            m3 = h3 & fm
-                            if m3:
-                                if ruff:
-                                    m3 |= h3 & TR
-                            else:
-                                m3 = h3
-                            m3 &= nred
+                            m3 = l3
                             win3 = m3 & -(2 << best2) & wm
                             if (w2 ^ s3) & 1:
                                 x = (win3 & NPT or win3) if win3 else (m3 & NPT or m3)
@@ -1258,7 +1228,7 @@ class _Solver:
         if card_values:
             guess = 0
             for ci in _order(reps):
-                v = _mtdf(lambda a, b: self.child(core, hands, seat, trick, tl, ci, red, a, b), guess)
+                v = _mtdf(lambda a, b, ci=ci: self.child(core, hands, seat, trick, tl, ci, red, a, b), guess)
                 values[ci] = base + v
                 guess = v
             best = (max if maxi else min)(values.values())

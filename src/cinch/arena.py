@@ -1,0 +1,780 @@
+"""The duplicate arena: two bots play the same deals from both sides, so the luck of the cards cancels.
+
+Deal pair ``i`` shuffles one deck from the run's seed and plays it twice: first
+with bot A in N and S and bot B in E and W, then with the teams swapped (A in E
+and W).  A's *net* on the pair is the mean, over its two deals, of A's side's
+score change minus B's side's.  A pair's deck, dealer (``Seat(i % 4)``), new
+stock (when one is formed) and each seat's bot seed depend only on the seed, the
+pair and the seat, never on which bot sits there nor on the worker that plays
+it: a bot against itself nets exactly 0, and a run gives the same results on
+any number of workers.
+
+With ``matches=True`` each pair is a whole match to the target instead, played
+twice from the same sequence of decks with the teams swapped.
+
+>>> result = run_duplicate("basic", "basic", "pagat", deals=2, seed=1, workers=1)
+>>> result.net_points_per_deal, result.ci95
+(0.0, (0.0, 0.0))
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import inspect
+import json
+import math
+import os
+import random
+import time
+from array import array
+from collections.abc import Callable, Mapping
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cinch.actions import Action
+from cinch.bots.base import BOT_MODULES, BOTS, Bot, make_bot
+from cinch.cards import CARDS, Card, Seat, Team
+from cinch.deal import DealResult
+from cinch.errors import CinchError
+from cinch.match import Match
+from cinch.record import dumps, to_record
+from cinch.rules import Rules
+from cinch.view import Phase
+
+__all__ = [
+    "ArenaResult", "BotSpec", "DealStat", "LegOutcome", "PairOutcome", "Problem",
+    "bot_class", "bot_accepts", "derive_seed", "parse_option_value", "run_duplicate", "split_bot_options",
+]
+
+SIDES = ("a", "b")
+PEDROS = ("Right Pedro", "Left Pedro")
+MAX_MATCH_DEALS = 1000  # a match still undecided after this many deals counts as unfinished
+PROBLEMS_KEPT = 1000  # problems logged in full; the counts are always exact
+FORMAT = "cinch-arena/1"
+
+
+# ---------------------------------------------------------------------------
+# Bots and their options
+# ---------------------------------------------------------------------------
+def bot_class(name: str) -> type[Bot]:
+    """The class ``make_bot(name)`` would build, loading its module on first use (raises CinchError)."""
+    key = name.strip().lower()
+    if key not in BOTS and key in BOT_MODULES:
+        try:
+            importlib.import_module(BOT_MODULES[key])
+        except ImportError as e:
+            raise CinchError(f"bot {name!r} cannot be loaded: {e}") from None
+    if key not in BOTS:
+        names = sorted(set(BOT_MODULES) | set(BOTS))
+        raise CinchError(f"unknown bot {name!r}; the bots are {', '.join(names)}")
+    return BOTS[key]  # type: ignore[return-value]
+
+
+def bot_accepts(cls: Callable[..., Bot], key: str) -> bool:
+    """Whether the bot's constructor takes the keyword ``key`` (or any keyword)."""
+    try:
+        params = inspect.signature(cls).parameters
+    except (TypeError, ValueError):
+        return False
+    p = params.get(key)
+    if p is not None and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
+        return True
+    return any(q.kind is q.VAR_KEYWORD for q in params.values())
+
+
+def parse_option_value(text: str) -> Any:
+    """``200`` -> 200, ``0.5`` -> 0.5, ``true`` -> True, ``none`` -> None, anything else stays text."""
+    low = text.strip().lower()
+    if low in ("none", "null"):
+        return None
+    if low in ("true", "false"):
+        return low == "true"
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text.strip()
+
+
+def split_bot_options(
+    name_a: str, name_b: str, options: Mapping[str, Any], time_budget: float | None = None,
+) -> tuple[dict[str, Any], dict[str, Any], list[str]]:
+    """Give each bot the options its constructor accepts.
+
+    Returns A's options, B's options and notes for the user.  An option that
+    neither bot accepts is an error (a typo, most likely); a time budget that
+    neither accepts is only a note.
+    """
+    cls_a, cls_b = bot_class(name_a), bot_class(name_b)
+    opts_a: dict[str, Any] = {}
+    opts_b: dict[str, Any] = {}
+    notes: list[str] = []
+    wanted = dict(options)
+    if time_budget is not None:
+        wanted["time_budget"] = time_budget
+    for key, value in wanted.items():
+        took = False
+        for cls, opts in ((cls_a, opts_a), (cls_b, opts_b)):
+            if bot_accepts(cls, key):
+                opts[key] = value
+                took = True
+        if took:
+            continue
+        if key == "time_budget" and key not in options:
+            notes.append(f"neither {name_a} nor {name_b} takes a time budget: --time-per-decision is ignored")
+        else:
+            raise CinchError(f"bot option {key!r} is accepted by neither {name_a} nor {name_b}")
+    return opts_a, opts_b, notes
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A bot by name with the options given to its constructor."""
+
+    name: str
+    options: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def of(cls, bot: str | BotSpec, options: Mapping[str, Any] | None = None) -> BotSpec:
+        if isinstance(bot, BotSpec):
+            return bot if not options else cls(bot.name, tuple({**dict(bot.options), **options}.items()))
+        return cls(bot.strip().lower(), tuple((options or {}).items()))
+
+    def make(self, seed: int | None) -> Bot:
+        return make_bot(self.name, seed=seed, **dict(self.options))
+
+    def check(self) -> None:
+        """Build the bot once, so that a bad option fails before any deal is played."""
+        bot_class(self.name)
+        try:
+            self.make(0)
+        except CinchError:
+            raise
+        except Exception as e:  # a bot refusing an option value
+            shown = ", ".join(f"{k}={v!r}" for k, v in self.options) or "no options"
+            raise CinchError(f"bot {self.name!r} cannot be made with {shown}: {type(e).__name__}: {e}") from None
+
+
+# ---------------------------------------------------------------------------
+# Seeds
+# ---------------------------------------------------------------------------
+def derive_seed(seed: int, *parts: object) -> int:
+    """A 63-bit seed for one purpose of one run (``derive_seed(7, "deck", 12)``), the same on every machine."""
+    text = ":".join(str(p) for p in (seed, *parts))
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big") >> 1
+
+
+def _deck(seed: int, *parts: object) -> list[Card]:
+    deck = list(CARDS)
+    random.Random(derive_seed(seed, *parts)).shuffle(deck)
+    return deck
+
+
+# ---------------------------------------------------------------------------
+# Outcomes
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class DealStat:
+    """One deal seen from side A."""
+
+    a_change: int  # A's side's score change
+    b_change: int
+    thrown_in: bool
+    maker_side: str | None  # "a" or "b"
+    bid: int | None
+    made: bool | None
+    pedros_a: int  # Pedros (cards) awarded to A's side
+    pedros_b: int
+
+    @property
+    def net(self) -> int:
+        return self.a_change - self.b_change
+
+    @classmethod
+    def of(cls, r: DealResult, a_team: Team) -> DealStat:
+        a, b = r.score_change[a_team], r.score_change[a_team.other]
+        if r.thrown_in:
+            return cls(a, b, True, None, None, None, 0, 0)
+        pa = sum(1 for w in r.awards if w.name in PEDROS and w.team == a_team)
+        pb = sum(1 for w in r.awards if w.name in PEDROS and w.team != a_team)
+        side = "a" if r.makers == a_team else "b"
+        return cls(a, b, False, side, r.bid, r.made, pa, pb)
+
+
+@dataclass(frozen=True)
+class LegOutcome:
+    """One of a pair's two plays: a deal (or a match) with A's side in ``a_seats``."""
+
+    a_seats: str  # "NS" or "EW"
+    deals: tuple[DealStat, ...]
+    winner: str | None = None  # matches: "a", "b", or None if unfinished
+    record: str | None = None  # the record's path, relative to the output folder
+
+    @property
+    def net(self) -> int:
+        return sum(d.net for d in self.deals)
+
+
+@dataclass(frozen=True)
+class PairOutcome:
+    index: int
+    dealer: str  # the (first) dealer of both legs
+    legs: tuple[LegOutcome, LegOutcome]
+
+    @property
+    def net(self) -> int:
+        """A's score change minus B's, summed over every deal of both legs."""
+        return self.legs[0].net + self.legs[1].net
+
+    @property
+    def deals(self) -> int:
+        return len(self.legs[0].deals) + len(self.legs[1].deals)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "pair": self.index,
+            "dealer": self.dealer,
+            "net_per_deal": self.net / self.deals,
+            "deals": self.deals,
+            "legs": [{"a_seats": leg.a_seats, "net": leg.net, "deals": len(leg.deals),
+                      "a_change": sum(d.a_change for d in leg.deals),
+                      "b_change": sum(d.b_change for d in leg.deals),
+                      "winner": leg.winner, "record": leg.record} for leg in self.legs],
+        }
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A decision a bot got wrong: it raised (``crashed``) or returned an action not legal there."""
+
+    pair: int
+    leg: str  # "A-NS" or "A-EW"
+    deal: int  # deal number within the leg (1 for single deals)
+    action: int  # action number within the deal
+    seat: str
+    side: str
+    bot: str
+    kind: str  # "crashed" or "illegal"
+    detail: str
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+# ---------------------------------------------------------------------------
+# Playing (in the worker processes)
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Job:
+    a: BotSpec
+    b: BotSpec
+    rules: Any  # Rules.to_json(): plain data, cheap to send
+    seed: int
+    matches: bool
+    out_dir: str | None
+
+
+@dataclass
+class _ChunkResult:
+    pairs: list[PairOutcome] = field(default_factory=list)
+    times: dict[str, array] = field(default_factory=lambda: {"a": array("d"), "b": array("d")})
+    counts: dict[str, dict[str, int]] = field(
+        default_factory=lambda: {s: {"illegal": 0, "crashed": 0} for s in SIDES})
+    problems: list[Problem] = field(default_factory=list)
+
+
+class _Player:
+    """Plays the pairs of one chunk, collecting times and problems."""
+
+    def __init__(self, job: _Job, out: _ChunkResult):
+        self.job = job
+        self.rules = Rules.from_json(job.rules)
+        self.out = out
+
+    def pair(self, index: int) -> PairOutcome:
+        legs = (self.leg(index, Team.NS), self.leg(index, Team.EW))
+        return PairOutcome(index, Seat(index % 4).name, legs)
+
+    def leg(self, index: int, a_team: Team) -> LegOutcome:
+        job, seed = self.job, self.job.seed
+        kind = "match" if job.matches else "deal"
+        first = Seat(index % 4)
+        bots, fallbacks = {}, {}
+        for seat in Seat:
+            spec = job.a if seat.team == a_team else job.b
+            bots[seat] = spec.make(derive_seed(seed, kind, "bot", index, int(seat)))
+            fallbacks[seat] = random.Random(derive_seed(seed, kind, "fallback", index, int(seat)))
+        leg_name = f"A-{a_team.name}"
+        match = Match(self.rules, first_dealer=first)  # no player names: views are the same in both legs
+        stats = []
+        if not job.matches:
+            match.rng = random.Random(derive_seed(seed, "deal", "restock", index))
+            match.start_deal(deck=_deck(seed, "deal", "deck", index))
+            self.play_deal(match, bots, fallbacks, a_team, index, leg_name)
+            stats.append(DealStat.of(match.deals[-1].result, a_team))
+        else:
+            while not match.is_over and len(match.deals) < MAX_MATCH_DEALS:
+                k = len(match.deals)
+                match.rng = random.Random(derive_seed(seed, "match", "restock", index, k))
+                match.start_deal(deck=_deck(seed, "match", "deck", index, k))
+                self.play_deal(match, bots, fallbacks, a_team, index, leg_name)
+                stats.append(DealStat.of(match.deals[-1].result, a_team))
+        winner = None
+        if match.winner is not None:
+            winner = "a" if match.winner == a_team else "b"
+        record = self.save(match, index, a_team) if job.out_dir is not None else None
+        return LegOutcome(a_team.name, tuple(stats), winner, record)
+
+    def play_deal(self, match: Match, bots, fallbacks, a_team: Team, index: int, leg_name: str) -> None:
+        deal = match.deals[-1]
+        times, counts = self.out.times, self.out.counts
+        while not deal.is_over:
+            if deal.phase is Phase.RESTOCK:
+                match.resolve_chance()
+                continue
+            seat = deal.to_act
+            assert seat is not None
+            side = "a" if seat.team == a_team else "b"
+            view = match.view(seat)
+            problem = None
+            start = time.perf_counter()
+            try:
+                action = bots[seat].choose(view)
+            except Exception as e:  # a bot's bug must not stop the run
+                times[side].append(time.perf_counter() - start)
+                problem = ("crashed", f"{type(e).__name__}: {e}")
+            else:
+                times[side].append(time.perf_counter() - start)
+                try:
+                    legal = isinstance(action, Action) and deal.is_legal(action)
+                except Exception:
+                    legal = False
+                if not legal:
+                    problem = ("illegal", f"returned {_show(action)}, which is not legal here")
+            if problem is not None:
+                counts[side][problem[0]] += 1
+                if len(self.out.problems) < PROBLEMS_KEPT:
+                    spec = self.job.a if side == "a" else self.job.b
+                    self.out.problems.append(Problem(
+                        index, leg_name, len(match.deals), len(deal.history) + 1, seat.name, side, spec.name,
+                        problem[0], problem[1][:300]))
+                action = fallbacks[seat].choice(view.legal)  # the run goes on with a random legal action
+            match.apply(action, seat)
+
+    def save(self, match: Match, index: int, a_team: Team) -> str:
+        job = self.job
+        match.players = {s: f"{job.a.name if s.team == a_team else job.b.name} ({'A' if s.team == a_team else 'B'})"
+                         for s in Seat}
+        meta = {"pair": index, "a_seats": a_team.name, "bot_a": job.a.name, "bot_b": job.b.name,
+                "seed": job.seed, "mode": "matches" if job.matches else "deals"}
+        rel = record_path(index, a_team.name)
+        path = Path(job.out_dir) / rel  # type: ignore[arg-type]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(dumps(to_record(match, arena=meta)), encoding="utf-8")
+        return rel
+
+
+def record_path(index: int, a_seats: str) -> str:
+    """Where pair ``index``'s record with A in ``a_seats`` is saved, relative to the output folder."""
+    return f"records/{index // 1000:03d}/{index:06d}-A-{a_seats}.json"
+
+
+def _show(action: object) -> str:
+    try:
+        return repr(str(action)) if isinstance(action, Action) else repr(action)[:100]
+    except Exception:
+        return f"a {type(action).__name__} that cannot be shown"
+
+
+def _run_chunk(job: _Job, start: int, stop: int) -> _ChunkResult:
+    out = _ChunkResult()
+    player = _Player(job, out)
+    for index in range(start, stop):
+        out.pairs.append(player.pair(index))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Statistics
+# ---------------------------------------------------------------------------
+_T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
+         2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
+         2.045, 2.042)
+
+
+def t975(df: int) -> float:
+    """The 97.5% quantile of Student's t (a two-sided 95% interval); 1.96 in the limit."""
+    if df < 1:
+        raise ValueError("degrees of freedom must be at least 1")
+    if df <= len(_T975):
+        return _T975[df - 1]
+    z = 1.959964
+    return (z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
+            + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * df**3))
+
+
+def ratio_interval(totals: list[float], counts: list[int]) -> tuple[float, tuple[float, float] | tuple[None, None]]:
+    """Mean per unit (sum of totals / sum of counts) and its 95% t interval over the pairs.
+
+    With a count of 2 for every pair (single deals) this is the usual interval
+    mean +- t * sd / sqrt(pairs) of the pair means.
+    """
+    m = len(totals)
+    n = sum(counts)
+    mean = sum(totals) / n if n else 0.0
+    if m < 2:
+        return mean, (None, None)
+    nbar = n / m
+    ss = math.fsum((x - mean * k) ** 2 for x, k in zip(totals, counts))
+    se = math.sqrt(ss / (m - 1) / m) / nbar
+    half = t975(m - 1) * se
+    return mean, (mean - half, mean + half)
+
+
+def _quantile(data: list[float], q: float) -> float:
+    """Linear interpolation between the closest ranks of sorted ``data``."""
+    if not data:
+        return 0.0
+    pos = q * (len(data) - 1)
+    lo = int(pos)
+    hi = min(lo + 1, len(data) - 1)
+    return data[lo] + (data[hi] - data[lo]) * (pos - lo)
+
+
+# ---------------------------------------------------------------------------
+# The result
+# ---------------------------------------------------------------------------
+@dataclass
+class ArenaResult:
+    """Everything one arena run found; ``to_json()`` for programs, ``to_markdown()`` for people."""
+
+    bot_a: str
+    bot_b: str
+    options_a: dict[str, Any]
+    options_b: dict[str, Any]
+    rules: Rules
+    mode: str  # "deals" or "matches"
+    seed: int
+    workers: int
+    pairs: list[PairOutcome]
+    times: dict[str, array]  # seconds per decision, per side
+    counts: dict[str, dict[str, int]]  # illegal and crashed decisions per side
+    problems: list[Problem]
+    elapsed_s: float = 0.0
+    out_dir: str | None = None
+
+    # ---- the figures -----------------------------------------------------
+    @property
+    def deals(self) -> int:
+        return sum(p.deals for p in self.pairs)
+
+    @property
+    def all_deals(self) -> list[DealStat]:
+        return [d for p in self.pairs for leg in p.legs for d in leg.deals]
+
+    def _net(self) -> tuple[float, tuple[float, float] | tuple[None, None]]:
+        return ratio_interval([p.net for p in self.pairs], [p.deals for p in self.pairs])
+
+    @property
+    def net_points_per_deal(self) -> float:
+        """A's side's score change minus B's, averaged over every deal played."""
+        return self._net()[0]
+
+    @property
+    def ci95(self) -> tuple[float, float] | tuple[None, None]:
+        return self._net()[1]
+
+    def contracts(self) -> dict[str, dict[str, Any]]:
+        out: dict[str, dict[str, Any]] = {}
+        deals = self.all_deals
+        for side in SIDES:
+            mine = [d for d in deals if d.maker_side == side]
+            bids = [d.bid for d in mine if d.bid is not None]
+            out[side] = {
+                "made": sum(1 for d in mine if d.made),
+                "set": sum(1 for d in mine if not d.made),
+                "average_bid": sum(bids) / len(bids) if bids else None,
+            }
+        return out
+
+    def pedros(self) -> dict[str, int]:
+        deals = self.all_deals
+        return {"captured_by_a": sum(d.pedros_a for d in deals), "lost_by_a": sum(d.pedros_b for d in deals)}
+
+    def thrown_in(self) -> int:
+        return sum(1 for d in self.all_deals if d.thrown_in)
+
+    def think_time_ms(self) -> dict[str, dict[str, Any]]:
+        out = {}
+        for side in SIDES:
+            data = sorted(self.times[side])
+            out[side] = {
+                "decisions": len(data),
+                "mean": 1000 * sum(data) / len(data) if data else 0.0,
+                "p50": 1000 * _quantile(data, 0.50),
+                "p95": 1000 * _quantile(data, 0.95),
+                "max": 1000 * data[-1] if data else 0.0,
+            }
+        return out
+
+    def match_figures(self) -> dict[str, Any] | None:
+        if self.mode != "matches":
+            return None
+        legs = [leg for p in self.pairs for leg in p.legs]
+        scores = [sum(1.0 if leg.winner == "a" else 0.5 if leg.winner is None else 0.0 for leg in p.legs)
+                  for p in self.pairs]
+        rate, ci = ratio_interval(scores, [2] * len(scores))
+        if ci[0] is not None:
+            ci = (max(0.0, ci[0]), min(1.0, ci[1]))  # type: ignore[arg-type]
+        return {
+            "played": len(legs),
+            "a_wins": sum(1 for leg in legs if leg.winner == "a"),
+            "b_wins": sum(1 for leg in legs if leg.winner == "b"),
+            "unfinished": sum(1 for leg in legs if leg.winner is None),
+            "win_rate_a": rate,
+            "ci95": list(ci),
+            "average_deals": sum(len(leg.deals) for leg in legs) / len(legs) if legs else 0.0,
+        }
+
+    @property
+    def command(self) -> str:
+        """The command line that repeats this run."""
+        parts = ["cinch", "arena", self.bot_a, self.bot_b, "--rules", self.rules.preset_name]
+        spec = self.rules.to_json()
+        if isinstance(spec, dict):
+            for key, value in spec.items():
+                if key != "preset":
+                    shown = "none" if value is None else str(value).lower() if isinstance(value, bool) else value
+                    parts += ["-o", f"{key}={shown}"]
+        parts += ["--deals", str(len(self.pairs)), "--seed", str(self.seed)]
+        if self.mode == "matches":
+            parts.append("--matches")
+        shared = {**self.options_b, **self.options_a}  # each option went to every bot that takes it
+        budget = shared.pop("time_budget", None)
+        if budget is not None:
+            parts += ["--time-per-decision", str(budget)]
+        for key, value in shared.items():
+            parts += ["--bot-option", f"{key}={value}"]
+        return " ".join(parts)
+
+    # ---- output -------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        net, ci = self._net()
+        deals = self.all_deals
+        n = len(deals)
+        return {
+            "format": FORMAT,
+            "bot_a": self.bot_a,
+            "bot_b": self.bot_b,
+            "bot_options": {"a": self.options_a, "b": self.options_b},
+            "rules": self.rules.to_json(),
+            "mode": self.mode,
+            "pairs": len(self.pairs),
+            "deals": n,
+            "seed": self.seed,
+            "net_points_per_deal": net,
+            "ci95": list(ci),
+            "score_change_per_deal": {
+                "a": sum(d.a_change for d in deals) / n if n else 0.0,
+                "b": sum(d.b_change for d in deals) / n if n else 0.0,
+            },
+            "thrown_in": self.thrown_in(),
+            "contracts": self.contracts(),
+            "pedros": self.pedros(),
+            "think_time_ms": self.think_time_ms(),
+            "problems": {side: dict(self.counts[side]) for side in SIDES},
+            "problem_examples": [p.to_json() for p in self.problems[:20]],
+            "matches": self.match_figures(),
+            "workers": self.workers,
+            "elapsed_s": self.elapsed_s,
+            "out_dir": self.out_dir,
+            "command": self.command,
+        }
+
+    def to_markdown(self) -> str:
+        net, ci = self._net()
+        a, b = self.bot_a, self.bot_b
+        label_a, label_b = f"{a} (A)", f"{b} (B)"
+        unit = "match" if self.mode == "matches" else "deal"
+        lines = [f"### {a} vs {b}: {self.rules.name}, {len(self.pairs)} duplicate {unit} pairs", ""]
+        interval = ("no interval from one pair" if ci[0] is None
+                    else f"95% CI {_signed(ci[0])} to {_signed(ci[1])}")  # type: ignore[arg-type]
+        lines.append(f"Net points per deal for {a} (A) against {b} (B): **{_signed(net)}** ({interval}), "
+                     f"over {self.deals} deals.")
+        m = self.match_figures()
+        if m is not None:
+            mci = m["ci95"]
+            where = "" if mci[0] is None else f" (95% CI {100 * mci[0]:.1f}% to {100 * mci[1]:.1f}%)"
+            lines.append("")
+            lines.append(f"Match win rate for {a}: **{100 * m['win_rate_a']:.1f}%**{where}: won {m['a_wins']}, "
+                         f"lost {m['b_wins']}, unfinished {m['unfinished']} of {m['played']} matches "
+                         f"({m['average_deals']:.1f} deals a match).")
+        c = self.contracts()
+        ped = self.pedros()
+        tt = self.think_time_ms()
+        deals = self.all_deals
+        n = max(1, len(deals))
+
+        def bid(side: str) -> str:
+            v = c[side]["average_bid"]
+            return "-" if v is None else f"{v:.2f}"
+
+        def made_pct(side: str) -> str:
+            total = c[side]["made"] + c[side]["set"]
+            return "-" if not total else f"{100 * c[side]['made'] / total:.1f}%"
+
+        def think(side: str) -> str:
+            t = tt[side]
+            return f"{_ms(t['p50'])} / {_ms(t['p95'])} / {_ms(t['max'])}"
+
+        rows = [
+            ("Score change per deal", f"{sum(d.a_change for d in deals) / n:+.2f}",
+             f"{sum(d.b_change for d in deals) / n:+.2f}"),
+            ("Contracts made", str(c["a"]["made"]), str(c["b"]["made"])),
+            ("Contracts set", str(c["a"]["set"]), str(c["b"]["set"])),
+            ("Made, of contracts", made_pct("a"), made_pct("b")),
+            ("Average winning bid", bid("a"), bid("b")),
+            ("Pedros captured", str(ped["captured_by_a"]), str(ped["lost_by_a"])),
+            ("Think time p50 / p95 / max (ms)", think("a"), think("b")),
+            ("Illegal / crashed decisions", f"{self.counts['a']['illegal']} / {self.counts['a']['crashed']}",
+             f"{self.counts['b']['illegal']} / {self.counts['b']['crashed']}"),
+        ]
+        lines += ["", f"| | {label_a} | {label_b} |", "| --- | ---: | ---: |"]
+        lines += [f"| {name} | {x} | {y} |" for name, x, y in rows]
+        lines += ["", f"Thrown-in deals: {self.thrown_in()} of {len(deals)}. "
+                  f"{self.workers} worker{'s' if self.workers != 1 else ''}, {self.elapsed_s:.1f} s.",
+                  "", f"Run: `{self.command}`"]
+        return "\n".join(lines) + "\n"
+
+    def save(self, out_dir: str | Path) -> None:
+        """Write summary.json, summary.md, pairs.jsonl and (if any) problems.jsonl into ``out_dir``."""
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "summary.json").write_text(json.dumps(self.to_json(), indent=2) + "\n", encoding="utf-8")
+        (out / "summary.md").write_text(self.to_markdown(), encoding="utf-8")
+        with (out / "pairs.jsonl").open("w", encoding="utf-8") as f:
+            for p in self.pairs:
+                f.write(json.dumps(p.to_json()) + "\n")
+        if self.problems:
+            with (out / "problems.jsonl").open("w", encoding="utf-8") as f:
+                for p in self.problems:
+                    f.write(json.dumps(p.to_json()) + "\n")
+
+
+def _signed(x: float) -> str:
+    return f"{x:+.2f}" if x else "0.00"
+
+
+def _ms(x: float) -> str:
+    return f"{x:.3g}" if x < 100 else f"{x:.0f}"
+
+
+# ---------------------------------------------------------------------------
+# Running
+# ---------------------------------------------------------------------------
+ProgressFn = Callable[[int, int, int, int], None]
+"""``progress(pairs_done, pairs_total, deals_played, net_so_far)``: net_so_far is A's minus B's score change."""
+
+
+def default_workers() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
+
+
+def run_duplicate(
+    bot_a: str | BotSpec,
+    bot_b: str | BotSpec,
+    rules: Rules | str = "pagat",
+    deals: int = 100,
+    seed: int = 0,
+    workers: int | None = None,
+    *,
+    matches: bool = False,
+    out_dir: str | Path | None = None,
+    save_records: bool = True,
+    options_a: Mapping[str, Any] | None = None,
+    options_b: Mapping[str, Any] | None = None,
+    chunk_size: int | None = None,
+    progress: ProgressFn | None = None,
+) -> ArenaResult:
+    """Play ``deals`` duplicate pairs (of deals, or of matches with ``matches=True``) of A against B.
+
+    ``workers``: processes to use (None: every core; 1 plays in this process).
+    ``out_dir``: where to save each leg's ``cinch/1`` record (unless ``save_records``
+    is false) and the summary; None saves nothing.  The result is the same for
+    any ``workers`` and ``chunk_size``, except the think times.
+    """
+    if isinstance(rules, str):
+        rules = Rules.preset(rules)
+    if deals < 1:
+        raise CinchError(f"deals must be at least 1, not {deals}")
+    workers = default_workers() if workers is None else workers
+    if workers < 1:
+        raise CinchError(f"workers must be at least 1, not {workers}")
+    spec_a, spec_b = BotSpec.of(bot_a, options_a), BotSpec.of(bot_b, options_b)
+    spec_a.check()
+    spec_b.check()
+    if out_dir is not None:
+        Path(out_dir).mkdir(parents=True, exist_ok=True)
+    records_dir = str(out_dir) if out_dir is not None and save_records else None
+    job = _Job(spec_a, spec_b, rules.to_json(), seed, matches, records_dir)
+    if chunk_size is None:
+        chunk_size = 1 if matches else max(1, min(50, deals // (workers * 8)))
+    chunks = [(s, min(s + chunk_size, deals)) for s in range(0, deals, chunk_size)]
+    started = time.perf_counter()
+    results: dict[int, _ChunkResult] = {}
+    tally = [0, 0, 0]  # pairs done, deals played, net
+
+    def done(start: int, res: _ChunkResult) -> None:
+        results[start] = res
+        tally[0] += len(res.pairs)
+        tally[1] += sum(p.deals for p in res.pairs)
+        tally[2] += sum(p.net for p in res.pairs)
+        if progress is not None:
+            progress(tally[0], deals, tally[1], tally[2])
+
+    if workers == 1 or len(chunks) == 1:
+        if progress is not None:
+            progress(0, deals, 0, 0)
+        for start, stop in chunks:
+            done(start, _run_chunk(job, start, stop))
+    else:
+        pool = ProcessPoolExecutor(max_workers=min(workers, len(chunks)))
+        try:
+            pending: dict[Future, int] = {pool.submit(_run_chunk, job, s, e): s for s, e in chunks}
+            # The processes exist now: a progress display may start its own threads safely.
+            if progress is not None:
+                progress(0, deals, 0, 0)
+            while pending:
+                finished, _ = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+                for fut in finished:
+                    done(pending.pop(fut), fut.result())
+                if not finished and progress is not None:
+                    progress(tally[0], deals, tally[1], tally[2])  # keep the clock moving
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown()
+
+    merged = _ChunkResult()
+    for start in sorted(results):
+        res = results[start]
+        merged.pairs.extend(res.pairs)
+        for side in SIDES:
+            merged.times[side].extend(res.times[side])
+            for kind in ("illegal", "crashed"):
+                merged.counts[side][kind] += res.counts[side][kind]
+        merged.problems.extend(res.problems[: max(0, PROBLEMS_KEPT - len(merged.problems))])
+    result = ArenaResult(
+        bot_a=spec_a.name, bot_b=spec_b.name, options_a=dict(spec_a.options), options_b=dict(spec_b.options),
+        rules=rules, mode="matches" if matches else "deals", seed=seed, workers=workers, pairs=merged.pairs,
+        times=merged.times, counts=merged.counts, problems=merged.problems,
+        elapsed_s=time.perf_counter() - started, out_dir=None if out_dir is None else str(out_dir),
+    )
+    if out_dir is not None:
+        result.save(out_dir)
+    return result

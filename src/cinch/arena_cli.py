@@ -1,0 +1,191 @@
+"""``cinch arena BOT_A BOT_B``: duplicate deals between two bots, on every core, with the statistics.
+
+The work is done by :mod:`cinch.arena`; this module reads the command line,
+shows a progress bar on standard error and prints the report (Markdown, or one
+JSON object with ``--json``) on standard output.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from cinch.errors import CinchError
+
+
+class ArenaCommand(click.Command):
+    """A command-line mistake is one line on standard error and exit status 2, never a usage dump."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as e:
+            click.echo(f"cinch: {e.format_message()} (see `cinch arena --help`)", err=True)
+            sys.exit(2)
+
+
+class RichProgress:
+    """The progress bar: deal pairs done, deals, elapsed time, ETA and A's running net per deal.
+
+    It starts on its first update, which the arena sends only once its worker
+    processes exist (so no display thread is running when they are forked),
+    and it refreshes only when updated (the arena updates it twice a second).
+    """
+
+    def __init__(self, unit: str):
+        self.unit = unit
+        self.progress = None
+        self.task = None
+
+    def __call__(self, done: int, total: int, deals: int, net: int) -> None:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        if self.progress is None:
+            console = Console(stderr=True)
+            if not console.is_terminal:
+                self.progress = False  # nothing to animate in a log file
+                return
+            self.progress = Progress(
+                TextColumn("arena"), BarColumn(), MofNCompleteColumn(), TextColumn(f"{self.unit} pairs"),
+                TextColumn("{task.fields[deals]} deals"), TimeElapsedColumn(), TextColumn("ETA"),
+                TimeRemainingColumn(), TextColumn("net A {task.fields[net]}/deal"),
+                console=console, auto_refresh=False, transient=True,
+            )
+            self.progress.start()
+            self.task = self.progress.add_task("arena", total=total, deals=0, net="-")
+        if self.progress is False:
+            return
+        self.progress.update(self.task, completed=done, deals=deals, net=f"{net / deals:+.2f}" if deals else "-")
+        self.progress.refresh()
+
+    def close(self) -> None:
+        if self.progress:
+            self.progress.stop()
+
+
+def _bot_options(items: tuple[str, ...]) -> dict[str, object]:
+    from cinch.arena import parse_option_value
+
+    options: dict[str, object] = {}
+    for item in items:
+        if "=" not in item:
+            raise CinchError(f"--bot-option {item!r} must be written KEY=VALUE, for example simulations=200")
+        key, value = item.split("=", 1)
+        key = key.strip().replace("-", "_")
+        if not key.isidentifier():
+            raise CinchError(f"--bot-option {item!r}: {key!r} is not an option name")
+        options[key] = parse_option_value(value)
+    return options
+
+
+def _default_out(bot_a: str, bot_b: str) -> Path:
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    safe = lambda s: re.sub(r"[^A-Za-z0-9_.-]+", "_", s.strip().lower())
+    base = Path("arena-out") / f"{stamp}-{safe(bot_a)}-vs-{safe(bot_b)}"
+    out, n = base, 2
+    while out.exists():
+        out = base.with_name(f"{base.name}-{n}")
+        n += 1
+    return out
+
+
+@click.command("arena", cls=ArenaCommand)
+@click.argument("bot_a", metavar="BOT_A")
+@click.argument("bot_b", metavar="BOT_B")
+@click.option("--deals", type=int, default=100, show_default=True, metavar="N",
+              help="Duplicate pairs to play: each deck twice, teams swapped (with --matches: pairs of matches).")
+@click.option("--workers", type=int, default=None, metavar="K",
+              help="Processes to play on  [default: every core]")
+@click.option("--seed", type=int, default=None, metavar="S",
+              help="Seed of the decks and the bots; the same seed repeats the run  [default: a random one, "
+                   "reported]")
+@click.option("--out", "out", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="Where to save the records and the summary  [default: arena-out/<time>-<A>-vs-<B>/]")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the Markdown report.")
+@click.option("--matches", is_flag=True,
+              help="Play whole matches to the target (duplicated, same decks) and report the match win rate.")
+@click.option("--time-per-decision", "time_budget", type=float, default=None, metavar="SECONDS",
+              help="Passed as time_budget to the bots that take one.")
+@click.option("--bot-option", "bot_options", multiple=True, metavar="KEY=VALUE",
+              help="An option for the bots that take it, e.g. simulations=200 (repeatable).")
+@click.option("--no-records", is_flag=True, help="Save only the summary, not every deal's record.")
+def arena_command(bot_a: str, bot_b: str, preset: str, options: tuple[str, ...], deals: int, workers: int | None,
+                  seed: int | None, out: str | None, as_json: bool, matches: bool, time_budget: float | None,
+                  bot_options: tuple[str, ...], no_records: bool) -> None:
+    """Duplicate deals between BOT_A and BOT_B: each deck is played twice, with the teams swapped,
+    so the luck of the cards cancels.  Reports BOT_A's net points per deal with a 95% interval."""
+    try:
+        _arena(bot_a, bot_b, preset, options, deals, workers, seed, out, as_json, matches, time_budget,
+               bot_options, no_records)
+    except CinchError as e:
+        click.echo(f"cinch: {e}", err=True)
+        sys.exit(2)
+
+
+def _arena(bot_a: str, bot_b: str, preset: str, options: tuple[str, ...], deals: int, workers: int | None,
+           seed: int | None, out: str | None, as_json: bool, matches: bool, time_budget: float | None,
+           bot_options: tuple[str, ...], no_records: bool) -> None:
+    from cinch.arena import run_duplicate, split_bot_options
+    from cinch.cli import make_rules
+
+    rules = make_rules(preset, options)
+    if deals < 1:
+        raise CinchError(f"--deals must be at least 1, not {deals}")
+    if workers is not None and workers < 1:
+        raise CinchError(f"--workers must be at least 1, not {workers}")
+    if time_budget is not None and not time_budget > 0:
+        raise CinchError(f"--time-per-decision must be a positive number of seconds, not {time_budget}")
+    opts_a, opts_b, notes = split_bot_options(bot_a, bot_b, _bot_options(bot_options), time_budget)
+    for note in notes:
+        click.echo(f"cinch: note: {note}", err=True)
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    out_dir = Path(out) if out is not None else _default_out(bot_a, bot_b)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise CinchError(f"cannot write to {out_dir}: {e.strerror or e}") from None
+    bar = RichProgress("match" if matches else "deal")
+    try:
+        result = run_duplicate(bot_a, bot_b, rules, deals, seed, workers, matches=matches, out_dir=out_dir,
+                               save_records=not no_records, options_a=opts_a, options_b=opts_b, progress=bar)
+    except KeyboardInterrupt:
+        bar.close()  # before the message, so the bar does not overwrite it
+        click.echo("\nInterrupted: no summary written.", err=True)
+        sys.exit(130)
+    except OSError as e:
+        raise CinchError(f"cannot save the records in {out_dir}: {e.strerror or e}") from None
+    finally:
+        bar.close()
+    if as_json:
+        click.echo(json.dumps(result.to_json()))
+    else:
+        click.echo(result.to_markdown(), nl=False)
+    bad = {side: sum(result.counts[side].values()) for side in ("a", "b")}
+    for side, name in (("a", result.bot_a), ("b", result.bot_b)):
+        if bad[side]:
+            click.echo(f"cinch: warning: {name} ({side.upper()}) made {bad[side]} illegal or crashed decisions "
+                       f"(played at random instead); see {out_dir / 'problems.jsonl'}", err=True)
+    what = "summary" if no_records else "records and summary"
+    click.echo(f"cinch: {what} saved in {out_dir}", err=True)
+
+
+# --rules PRESET and -o KEY=VALUE come from cinch.cli, which imports this module at its end: by the time
+# the import below runs, arena_command exists, so the circle closes whichever module is imported first.
+from cinch.cli import rules_options  # noqa: E402
+
+arena_command.params[2:2] = reversed(rules_options(lambda: None).__click_params__)

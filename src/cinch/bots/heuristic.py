@@ -1,0 +1,508 @@
+"""The heuristic player: a hand evaluation fitted on playouts, and card play by the table's tips.
+
+Bidding.  A nine-card hand is valued, suit by suit, by a linear model of the points the
+partnership takes as makers with that suit as trumps: Pedros held and their guards (the
+higher trumps that protect each five), the top trumps, Jack and Game, trump length, side
+aces, the Low, and who robs the pack (the dealer, or the dealer's partner).  The weights
+were fitted per preset by ``benchmarks/heuristic_calibration.py``: it deals random hands,
+makes one seat the maker, plays the deal out with this bot's own discard, rob and card
+play, and regresses the partnership's points on these features, so a bid is judged by
+imperfect-information playouts, not optimism.  The fit also gives the spread of the points
+around that estimate, so each bid has a chance of being made and an expected value: a
+made bid is worth ``2 x points - total`` to the makers against the defenders (under both
+settlements), a set ``points - bid - total``.  The bot bids where that beats passing, which
+depends on who holds the bid (partner or opponent), who is still to speak, the score (near
+the target; bidder goes out) and the preset (total points, stuck dealer, auction).
+
+Discard and rob.  Point trumps and their guards first, then the high trumps; a side ace
+is kept over a draw only when the stock is poor in trumps; thrown trumps (keep-six) are
+the least useful ones; a defender never throws a point card the makers would score.
+
+Card play.  Every card is tracked (:mod:`cinch.bots.knowledge`): played cards, shown
+trumps, face-up and own discards, the stock the dealer saw, voids shown in play and the
+trumps a player must still hold.  Leading, the bot draws trumps with the boss trump while
+an opponent may hold one, cashes a Pedro once it is the boss, and otherwise leads where
+its point cards are not exposed.  Following, each legal card is scored by what the trick
+is worth times the chance the partnership wins it, less what the card would be worth kept:
+so it feeds a Pedro to a trick its partner has won for sure, never drops a point card
+under an opponent's winning card when it has anything else, wins a trick holding points
+as cheaply as it safely can, brings the Low home where it scores for its capturer, and
+does not spend an ace or a high trump on an empty trick.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from cinch.actions import Action, Bid, Keep, NameTrump, Pass, Play
+from cinch.bots.base import Bot, register
+from cinch.bots.knowledge import Knowledge, capture_values, seat_order_after
+from cinch.cards import SUITS, TRUMP_TABLES, CardSet, Suit, bit_list
+from cinch.keep import KeepOptions
+from cinch.rules import AboveSix, AllPass, Bidding, High, Low, Rules, Settlement, ThrownPoints
+from cinch.view import Phase, SeatView
+
+# ---------------------------------------------------------------------------------------------
+# Hand evaluation
+# ---------------------------------------------------------------------------------------------
+FEATURES = (
+    "bias", "ace", "king", "queen", "jack", "game", "pedro_bare", "pedro_guard1", "pedro_guard2",
+    "length", "low", "side_aces", "dealer", "partner_deals", "extra_bare", "extra_guarded",
+)
+
+# Fitted by benchmarks/heuristic_calibration.py (points taken by the makers' side, per preset).
+# Each row: the weights of FEATURES, then the spread (standard deviation) of the points around the fit.
+COEFFICIENTS: dict[str, tuple[float, ...]] = {
+    "pagat": (1.6, 1.3, 0.8, 0.5, 1.0, 0.8, 2.2, 3.2, 4.0, 0.35, 0.8, 0.1, 1.4, 0.6, 0.0, 0.0, 3.8),
+    "difference": (1.6, 1.3, 0.8, 0.5, 1.0, 0.8, 2.2, 3.2, 4.0, 0.35, 0.4, 0.1, 1.4, 0.6, 0.0, 0.0, 3.8),
+    "additive": (1.6, 1.3, 0.8, 0.5, 1.0, 0.8, 2.2, 3.2, 4.0, 0.35, 0.4, 0.1, 1.4, 0.6, 0.0, 0.0, 3.8),
+    "official": (1.6, 1.3, 0.8, 0.5, 1.0, 0.8, 2.2, 3.2, 4.0, 0.35, 0.4, 0.1, 1.4, 0.6, 0.0, 0.0, 3.8),
+    "double-pedro": (1.6, 1.3, 0.8, 0.5, 1.0, 0.8, 2.2, 3.2, 4.0, 0.35, 0.4, 0.1, 1.4, 0.6, 0.0, 0.0, 3.8),
+}
+# Variants fitted separately: nine tricks without the draw, and the extra point cards (Sancho, Dom).
+VARIANT_COEFFICIENTS: dict[str, tuple[float, ...]] = {}
+
+
+def rules_key(rules: Rules) -> str:
+    """Which fitted model serves these rules."""
+    if rules.no_draw:
+        key = "no-draw"
+    elif rules.sancho or rules.dom_pedro:
+        key = "extra"
+    else:
+        return rules.preset_name
+    return key if key in VARIANT_COEFFICIENTS else rules.preset_name
+
+
+def hand_features(hand: int, suit: int, rules: Rules, position: int) -> tuple[float, ...]:
+    """The evaluation features of ``hand`` with ``suit`` as trumps; ``position`` is the seat's
+    place after the dealer (0 the dealer, 1 his left, 2 his partner, 3 his right)."""
+    t = TRUMP_TABLES[suit]
+    trumps = hand & t.trumps
+    base = suit * 13
+    has = lambda c: float(hand >> c & 1)  # noqa: E731
+    power = t.power
+    powers = sorted((power[c] for c in bit_list(trumps)), reverse=True)
+
+    def guards(card: int) -> int:
+        p = power[card]
+        return sum(1 for q in powers if q > p)
+
+    bare = g1 = g2 = 0.0
+    for pedro in (t.right_pedro, t.left_pedro):
+        if trumps >> pedro & 1:
+            g = guards(pedro)
+            if g == 0:
+                bare += 1
+            elif g == 1:
+                g1 += 1
+            else:
+                g2 += 1
+    extra_bare = extra_guarded = 0.0  # Sancho (9) and Dom (3), weighted by their points
+    extras = []
+    if rules.sancho:
+        extras.append((base + 5, 9))
+    if rules.dom_pedro:
+        extras.append((base + 11, 3))
+    for card, points in extras:
+        if trumps >> card & 1:
+            if guards(card) >= 1:
+                extra_guarded += points / 5
+            else:
+                extra_bare += points / 5
+    if rules.low is Low.TWO_HOLDER or rules.low is Low.TWO_CAPTURER:
+        low = has(base + 12)
+    else:
+        low = 1.0 if powers and powers[-1] <= 2 else 0.0  # the 2 or the 3: likely lowest in play
+    side_aces = sum(1 for s in range(4) if s != suit and hand >> (s * 13) & 1)
+    no_rob = rules.no_draw
+    return (
+        1.0, has(base), has(base + 1), has(base + 2), has(base + 3), has(base + 4),
+        bare, g1, g2, float(len(powers)), low, float(side_aces),
+        0.0 if no_rob else float(position == 0), 0.0 if no_rob else float(position == 2),
+        extra_bare, extra_guarded,
+    )
+
+
+def expected_points(hand: int, suit: int, rules: Rules, position: int) -> float:
+    """The points the partnership takes as makers with ``suit`` as trumps (the fitted model)."""
+    coef = COEFFICIENTS.get(rules_key(rules)) or VARIANT_COEFFICIENTS.get(rules_key(rules))
+    if coef is None:
+        coef = COEFFICIENTS["difference"]
+    f = hand_features(hand, suit, rules, position)
+    value = sum(w * x for w, x in zip(coef, f))
+    if rules.key_total if False else False:  # pragma: no cover - placeholder for scaled variants
+        pass
+    total = rules.total_points
+    if rules_key(rules) not in VARIANT_COEFFICIENTS and total != 14:
+        # A model fitted on 14 points: the extra point cards are priced by their features,
+        # the rest of the deal scales with the points held.
+        value += 0.0
+    return max(0.0, min(float(total), value))
+
+
+def spread(rules: Rules) -> float:
+    coef = COEFFICIENTS.get(rules_key(rules)) or VARIANT_COEFFICIENTS.get(rules_key(rules))
+    if coef is None:
+        coef = COEFFICIENTS["difference"]
+    return coef[-1] * math.sqrt(rules.total_points / 14)
+
+
+def best_suit(hand: int, rules: Rules, position: int) -> tuple[Suit, float]:
+    best, value = SUITS[0], -1.0
+    for s in SUITS:
+        v = expected_points(hand, s, rules, position)
+        if v > value:
+            best, value = s, v
+    return best, value
+
+
+def point_distribution(mean: float, sd: float, total: int) -> list[float]:
+    """A discretised normal over 0..total (the chance of taking each number of points)."""
+    sd = max(sd, 0.5)
+    cdf = [0.5 * (1 + math.erf((k + 0.5 - mean) / (sd * math.sqrt(2)))) for k in range(total + 1)]
+    probs = [cdf[0]] + [cdf[k] - cdf[k - 1] for k in range(1, total + 1)]
+    probs[-1] += 1 - cdf[-1]
+    return probs
+
+
+def bid_value(probs: list[float], bid: int, total: int) -> float:
+    """Expected (makers - defenders) score change of a contract at ``bid``."""
+    v = 0.0
+    for k, p in enumerate(probs):
+        v += p * ((2 * k - total) if k >= bid else (k - bid - total))
+    return v
+
+
+def make_chance(probs: list[float], bid: int) -> float:
+    return sum(probs[bid:])
+
+
+# ---------------------------------------------------------------------------------------------
+# Keeping cards
+# ---------------------------------------------------------------------------------------------
+def keep_worth(card: int, suit: int, rules: Rules, values: list[int], defender: bool) -> float:
+    """How much a card is worth keeping (trumps far above plain cards)."""
+    t = TRUMP_TABLES[suit]
+    power = t.power[card]
+    if power:
+        points = values[card]
+        if card == suit * 13 + 12 and rules.low is Low.TWO_HOLDER:
+            points += 1.2  # a sure point for its holder
+        if rules.high is High.HIGHEST and power == 14:
+            points += 1
+        if rules.low is Low.LOWEST_CAPTURER and power <= 2:
+            points += 0.3
+        if defender and rules.thrown_points is ThrownPoints.DEFENDERS_TO_MAKERS and points:
+            points += 5  # thrown, the makers would score it
+        return 100 + 6 * points + power
+    rank = card % 13  # 0 = ace
+    if rank == 0:
+        return 10.0
+    return (13 - rank) / 4
+
+
+def choose_keep(options: KeepOptions, worth: dict[int, float], keep_plain_above: float) -> Keep:
+    """The legal keep of the most worth: the cards of ``must``, then the best of the rest.
+
+    Plain cards beyond ``lo`` are kept only when worth more than ``keep_plain_above``.
+    """
+    kept = int(options.must)
+    free = sorted(bit_list(options.pool & ~kept), key=lambda c: -worth[c])
+    need_trumps = options.min_trumps - (kept & options.trumps).bit_count()
+    avail_trumps = sum(1 for c in free if options.trumps >> c & 1)
+    for c in free:
+        n = kept.bit_count()
+        if n >= options.hi:
+            break
+        is_trump = bool(options.trumps >> c & 1)
+        if n >= options.lo and worth[c] <= keep_plain_above:
+            continue
+        if need_trumps > 0 and not is_trump and options.hi - n <= need_trumps:
+            continue
+        kept |= 1 << c
+        if is_trump:
+            need_trumps -= 1
+            avail_trumps -= 1
+    if options.violation(kept) is not None:
+        # Repair: fill up to lo with the most worth, trumps first when trumps are short.
+        kept = int(options.must)
+        for c in sorted(free, key=lambda c: (-(options.trumps >> c & 1), -worth[c])):
+            if kept.bit_count() >= options.lo:
+                break
+            kept |= 1 << c
+    if options.violation(kept) is None:
+        return Keep(CardSet(kept))
+    return options[0]  # pragma: no cover - the constraints always leave the greedy a way
+
+
+# ---------------------------------------------------------------------------------------------
+# The player
+# ---------------------------------------------------------------------------------------------
+@register("heuristic")
+class HeuristicBot(Bot):
+    """Hand evaluation fitted on playouts; card play from the tips of the rule texts."""
+
+    def choose(self, view: SeatView) -> Action:
+        legal = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        phase = view.phase
+        if phase is Phase.BIDDING:
+            return self._bid(view)
+        if phase is Phase.TRUMP:
+            suit, _ = best_suit(int(view.hand), view.rules, self._position(view))
+            return NameTrump(suit)
+        if isinstance(legal, KeepOptions):
+            return self._keep(view, legal)
+        return self._play(view)
+
+    @staticmethod
+    def _position(view: SeatView) -> int:
+        return (view.seat - view.dealer) & 3
+
+    # ---- bidding ---------------------------------------------------------------------------
+    def _bid(self, view: SeatView) -> Action:
+        legal = view.legal
+        bids = [a for a in legal if isinstance(a, Bid)]
+        can_pass = any(isinstance(a, Pass) for a in legal)
+        if not bids:
+            return legal[0]
+        if not can_pass:
+            return bids[0]
+        rules = view.rules
+        total = rules.total_points
+        seat = view.seat
+        _, mean = best_suit(int(view.hand), rules, self._position(view))
+        sd = spread(rules)
+
+        high_bid, high_seat = 0, None
+        partner_bid = 0
+        for s, a in view.auction:
+            if isinstance(a, Bid):
+                high_bid, high_seat = a.amount, s
+                if s == seat.partner:
+                    partner_bid = max(partner_bid, a.amount)
+        if partner_bid:
+            mean += 0.6 + 0.1 * max(0, partner_bid - rules.min_bid)  # a partner's bid shows strength
+
+        # Who still speaks after this seat (one circuit: up to the dealer).
+        later_opps = 0
+        if rules.bidding is Bidding.ONE_CIRCUIT:
+            s = seat
+            while s != view.dealer:
+                s = s.left
+                if s.team != seat.team:
+                    later_opps += 1
+        auction = rules.bidding is Bidding.AUCTION
+
+        # The value of passing.
+        if high_seat is None:
+            if later_opps == 0 and not auction and seat == view.dealer:
+                v_pass = 0.0 if rules.all_pass is AllPass.THROW_IN else 0.0
+            else:
+                v_pass = -0.5 * later_opps
+        elif high_seat.team == seat.team:
+            v_pass = 2.0
+        else:
+            v_pass = -2.0 - 0.3 * max(0, high_bid - rules.min_bid)
+
+        # The score: near the target, passing to opponents who can go out is worse.
+        if view.score is not None and view.target is not None:
+            ours, theirs = view.score[seat.team], view.score[seat.team.other]
+            need_us, need_them = view.target - ours, view.target - theirs
+            if view.bidder_goes_out:
+                v_pass -= 6.0 if high_seat is None or high_seat.team != seat.team else 0.0
+            elif need_them <= total // 2 and (high_seat is None or high_seat.team != seat.team):
+                v_pass -= 3.0
+            if need_us <= 0:
+                pass
+            del need_us
+
+        probs = point_distribution(mean, sd, total)
+        worth = [(b, bid_value(probs, b.amount, total)) for b in bids]
+        ok = [(b, v) for b, v in worth if v > v_pass]
+        if not ok:
+            return next(a for a in legal if isinstance(a, Pass))
+        if auction or later_opps == 0:
+            return ok[0][0]
+        # Later opponents may overcall: bid up to the value of the hand.
+        target_bid = ok[0][0]
+        for b, _v in ok:
+            if make_chance(probs, b.amount) >= 0.62:
+                target_bid = b
+        return target_bid
+
+    # ---- discard and rob -----------------------------------------------------------------
+    def _keep(self, view: SeatView, options: KeepOptions) -> Keep:
+        forced = options.forced
+        if forced is not None:
+            return forced
+        assert view.trump is not None
+        rules = view.rules
+        suit = int(view.trump)
+        values = capture_values(rules, view.trump)
+        defender = view.maker is not None and view.maker.team != view.seat.team
+        worth = {c: keep_worth(c, suit, rules, values, defender) for c in bit_list(options.pool)}
+        # Plain cards beyond what must be kept: a side ace against a draw from the stock.
+        t = TRUMP_TABLES[suit]
+        known = int(view.known_elsewhere) | options.pool
+        unseen = ((1 << 52) - 1) & ~known
+        unseen_trumps = (unseen & t.trumps).bit_count()
+        p_trump = unseen_trumps / max(1, unseen.bit_count())
+        draw_worth = 10.0 if p_trump >= 0.22 else 5.0  # a side ace (10) beats a trump-poor draw
+        if view.phase is Phase.ROB or view.seat == view.dealer:
+            draw_worth = 0.0  # robbing: the hand is filled from what is there
+        return choose_keep(options, worth, draw_worth)
+
+    # ---- card play -------------------------------------------------------------------------
+    def _play(self, view: SeatView) -> Action:
+        plays = [a for a in view.legal if isinstance(a, Play)]
+        ctx = _Table(view)
+        cards = sorted({int(p.card) for p in plays})
+        card = ctx.lead(cards) if not view.current_trick else ctx.follow(cards)
+        options = [p for p in plays if p.card == card]
+        if len(options) == 1:
+            return options[0]
+        # Bury the cards least worth keeping.
+        return min(options, key=lambda p: sum(ctx.keep_score(c) for c in bit_list(int(p.bury))))
+
+
+class _Table:
+    """One play decision: the trick, the cards out, and what each card is worth."""
+
+    def __init__(self, view: SeatView):
+        k = Knowledge(view)
+        self.k = k
+        self.view = view
+        t = k.t
+        self.t = t
+        self.rules = view.rules
+        self.values = k.trick_values()
+        self.hand = int(view.hand)
+        self.seat = view.seat
+        self.partner = view.seat.partner
+        self.trick = view.current_trick
+        self.later = seat_order_after(view)
+        self.later_opps = [s for s in self.later if (s - self.seat) & 1]
+        self.partner_later = self.partner in self.later
+        self.makers = view.maker is not None and view.maker.team == view.seat.team
+        self.opps = [s for s in k.others if s != self.partner]
+        if self.trick:
+            led = t.effective_suit[self.trick[0].card]
+            self.led = led
+            strength = t.strength[led]
+            self.strength = strength
+            best = max(self.trick, key=lambda p: strength[p.card])
+            self.best_card, self.winner = int(best.card), best.seat
+            self.pts = sum(self.values[p.card] for p in self.trick)
+        else:
+            self.led = -1
+            self.pts = 0
+        # Points still to be won that this seat does not hold.
+        self.points_out = sum(self.values[c] for c in bit_list(k.unseen)) if True else 0
+
+    # ---- what a card is worth in hand ------------------------------------------------------
+    def hold_worth(self, card: int) -> float:
+        """The trick-taking worth of keeping ``card`` (its own points apart)."""
+        t, k = self.t, self.k
+        power = t.power[card]
+        if power:
+            higher = k.higher_trumps(card).bit_count()
+            lower = sum(1 for c in bit_list(k.unseen_trumps) if t.power[c] < power)
+            n = higher + lower
+            share = lower / n if n else 1.0
+            boss = 1.0 if higher == 0 else 0.0
+            return 0.25 + 0.9 * share + 0.6 * boss
+        rank = card % 13
+        suit_left = k.unseen & t.follow_masks[t.effective_suit[card]]
+        if not suit_left:
+            return 0.05
+        return {0: 0.45, 1: 0.2, 2: 0.1}.get(rank, 0.02 * (13 - rank) / 13)
+
+    def safety(self, card: int) -> float:
+        """The chance that a point card kept in hand ends in this side's tricks."""
+        t, k = self.t, self.k
+        if not t.power[card]:
+            return 0.5
+        higher = k.higher_trumps(card)
+        if not higher:
+            return 1.0
+        p_opp = 1 - math.prod(1 - k.p_holds_any(o, higher) for o in self.opps)
+        my_higher = sum(1 for c in bit_list(self.hand & t.trumps) if t.power[c] > t.power[card])
+        cover = 0.35 + 0.2 * min(my_higher, 3)
+        return max(0.05, 1 - p_opp * (1 - cover))
+
+    def keep_score(self, card: int) -> float:
+        return self.hold_worth(card) + 3 * self.values[card]
+
+    # ---- leading ---------------------------------------------------------------------------
+    def lead(self, cards: list[int]) -> int:
+        t, k = self.t, self.k
+        power = t.power
+        values = self.values
+        trumps = [c for c in cards if power[c]]
+        plain = [c for c in cards if not power[c]]
+        trumps.sort(key=lambda c: -power[c])
+        outstanding = k.unseen_trumps
+        p_opp_trump = 1 - math.prod(1 - k.p_has_trump(o) for o in self.opps)
+        p_partner_trump = k.p_has_trump(self.partner)
+        unseen_points = any(values[c] for c in bit_list(outstanding))
+        bosses = [c for c in trumps if k.is_boss(c)]
+        if bosses and outstanding:
+            if p_opp_trump > 0.1 or (unseen_points and p_partner_trump > 0.3):
+                return bosses[0]  # draw trumps with the top one
+        # A point card that no trump can beat any more: cash it.
+        safe_points = [c for c in trumps if values[c] and k.is_boss(c)]
+        if safe_points:
+            return max(safe_points, key=lambda c: values[c])
+        if bosses and not plain:
+            return bosses[-1]
+        # Plain leads: a side ace where the suit is still out, else the lowest card.
+        if plain:
+            def lead_key(c: int) -> tuple:
+                return (self.hold_worth(c) >= 0.45, -self.hold_worth(c), c % 13)
+
+            aces = [c for c in plain if c % 13 == 0 and k.unseen & t.follow_masks[t.effective_suit[c]]]
+            if aces and p_opp_trump < 0.5:
+                return aces[0]
+            return min(plain, key=lambda c: (self.hold_worth(c), -(c % 13)))
+        # Only trumps, none the boss: the least at risk.
+        return min(trumps, key=lambda c: (values[c] * self.safety(c) * 0 + values[c], power[c]))
+
+    # ---- following ---------------------------------------------------------------------------
+    def follow(self, cards: list[int]) -> int:
+        k = self.k
+        strength = self.strength
+        led = self.led
+        best = strength[self.best_card]
+        partner_wins = self.winner == self.partner
+        values = self.values
+        scored = []
+        for c in cards:
+            if strength[c] > best:
+                p_ours = 1 - k.p_any_beats(self.later_opps, c, led)
+            elif partner_wins:
+                p_ours = 1 - k.p_any_beats(self.later_opps, self.best_card, led)
+            elif self.partner_later:
+                p_ours = 0.6 * k.p_beats(self.partner, self.best_card, led)
+                others = [s for s in self.later_opps if self.later.index(s) > self.later.index(self.partner)]
+                if others and p_ours:
+                    p_ours *= 0.8
+            else:
+                p_ours = 0.0
+            v = values[c]
+            stake = self.pts + v
+            ev = (2 * p_ours - 1) * stake - self.hold_worth(c)
+            if v:
+                ev -= (2 * self.safety(c) - 1) * v
+            scored.append((ev, -v, c, p_ours))
+        scored.sort(reverse=True)
+        choice = scored[0]
+        # Never drop a point card where it is likely lost when anything else will do.
+        if values[choice[2]] and choice[3] < 0.5:
+            rest = [s for s in scored if not values[s[2]]]
+            if rest:
+                choice = rest[0]
+        return choice[2]

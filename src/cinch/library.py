@@ -1,0 +1,570 @@
+"""The local game library: every match played, finished or not, in one SQLite file.
+
+Each match is kept as its ``cinch/1`` record (``shared/RECORD.md``) with a row of
+metadata beside it: when it was played, the rules, who sat where, the seed, the
+front end, its status, the score, the winner and the position last saved.  The
+record is rewritten after every action, each write one transaction, so a crash
+or Ctrl-C loses nothing and two programs may use the library at once (the file
+is in WAL mode and a writer waits for another's transaction to end).
+
+>>> import tempfile, os
+>>> from cinch import Rules, Seat
+>>> from cinch.match import Match
+>>> lib = Library.open(os.path.join(tempfile.mkdtemp(), "games.sqlite3"))
+>>> m = Match(Rules.preset("pagat"), players={s: "you" if s is Seat.S else "basic" for s in Seat}, rng=3)
+>>> match_id = lib.new_match(m, human_seat=Seat.S, seed=3, frontend="plain", players=m.players)
+>>> _ = m.start_deal(); lib.save(match_id, m)
+>>> stored = lib.get(match_id)
+>>> stored.status, stored.position, stored.score, stored.record["format"]
+('in_progress', (1, 0), (0, 0), 'cinch/1')
+>>> lib.resume(match_id).current.to_act == m.current.to_act
+True
+>>> lib.close()
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from cinch.cards import Seat, Team
+from cinch.errors import CinchError, RecordError, RulesError
+from cinch.match import Match
+from cinch.record import dumps, loads, replay, to_record
+
+SCHEMA_VERSION = 1
+ENV_VAR = "CINCH_DB"
+FILE_NAME = "games.sqlite3"
+BUSY_TIMEOUT_MS = 15_000  # how long a writer waits for another program's transaction
+
+IN_PROGRESS = "in_progress"
+FINISHED = "finished"
+ABANDONED = "abandoned"
+STATUSES = (IN_PROGRESS, FINISHED, ABANDONED)
+STATUS_WORDS = {IN_PROGRESS: "in progress", FINISHED: "finished", ABANDONED: "abandoned"}
+
+
+# ---- errors ----------------------------------------------------------------------------------------
+class LibraryError(CinchError):
+    """The game library cannot be opened, read or written."""
+
+
+class UnknownMatch(LibraryError):
+    """No match with that id is in the library."""
+
+
+class DamagedRecord(LibraryError):
+    """A stored record that is not valid JSON or does not replay."""
+
+
+# ---- where the library lives ---------------------------------------------------------------------------
+def default_path() -> Path:
+    """``$CINCH_DB`` if set, else ``games.sqlite3`` in the user's data folder for cinch."""
+    env = os.environ.get(ENV_VAR, "").strip()
+    if env:
+        return Path(env).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("cinch", appauthor=False)) / FILE_NAME
+
+
+def resolve_path(path: str | os.PathLike[str] | None = None) -> Path:
+    """The library file: ``path`` if given (``--db``), else :func:`default_path`."""
+    return Path(path).expanduser() if path is not None and str(path) != "" else default_path()
+
+
+# ---- schema ------------------------------------------------------------------------------------------
+def _migrate_0_to_1(conn: sqlite3.Connection) -> None:
+    conn.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    conn.execute(
+        """CREATE TABLE matches (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused, so `cinch replay 12` stays 12
+            created TEXT NOT NULL,                 -- ISO 8601, UTC
+            updated TEXT NOT NULL,
+            rules TEXT NOT NULL,                   -- the rules' name: a preset, with + when options change
+            rules_json TEXT NOT NULL,              -- the record's "rules": a preset name or an object
+            players TEXT NOT NULL,                 -- JSON {"N": "basic", "S": "you", ...}
+            human_seat TEXT,                       -- N E S W, or NULL when no one plays
+            seed INTEGER,
+            frontend TEXT NOT NULL,                -- plain, tui, ...
+            status TEXT NOT NULL,                  -- in_progress, finished, abandoned
+            score_ns INTEGER NOT NULL,
+            score_ew INTEGER NOT NULL,
+            winner TEXT,                           -- NS, EW or NULL
+            deals INTEGER NOT NULL,
+            deal_number INTEGER NOT NULL,          -- the position last saved: the deal ...
+            action_number INTEGER NOT NULL,        -- ... and the number of its actions
+            first_dealer TEXT,                     -- N E S W: a record with no deal yet does not say
+            record TEXT NOT NULL                   -- the cinch/1 record
+        )"""
+    )
+    conn.execute("CREATE INDEX matches_by_update ON matches (status, updated)")
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_migrate_0_to_1]
+"""``MIGRATIONS[i]`` takes a library from schema version ``i`` to ``i + 1``: a new version appends
+a step (``ALTER TABLE ...``) here and raises :data:`SCHEMA_VERSION`; :func:`migrate` runs the steps
+a library lacks when it is opened."""
+assert len(MIGRATIONS) == SCHEMA_VERSION
+
+
+def schema_version(conn: sqlite3.Connection) -> int:
+    """The version written in ``meta``; 0 for an empty file."""
+    has_meta = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").fetchone()
+    if not has_meta:
+        others = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'")
+        if others.fetchone():
+            raise LibraryError("the file is an SQLite database but not a cinch game library (it has no meta table)")
+        return 0
+    row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    try:
+        return int(row[0]) if row else 0
+    except (TypeError, ValueError):
+        raise LibraryError(f"the library's schema_version is {row[0]!r}, not a number") from None
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Bring the schema to :data:`SCHEMA_VERSION`, in one transaction; returns the version found before."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        found = schema_version(conn)
+        if found > SCHEMA_VERSION:
+            raise LibraryError(f"the library has schema version {found}, newer than this cinch knows "
+                               f"({SCHEMA_VERSION}): upgrade cinch to use it")
+        for step in MIGRATIONS[found:]:
+            step(conn)
+        if found < SCHEMA_VERSION:
+            conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)",
+                         (str(SCHEMA_VERSION),))
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+    return found
+
+
+# ---- what a row holds ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class StoredMatch:
+    """One match of the library: its metadata and its ``cinch/1`` record."""
+
+    id: int
+    created: datetime
+    updated: datetime
+    rules: str  # the rules' name: "pagat", "official+" (options changed)
+    rules_json: Any  # the record's "rules": a preset name or {"preset": NAME, ...}
+    players: dict[Seat, str]
+    human_seat: Seat | None
+    seed: int | None
+    frontend: str
+    status: str  # IN_PROGRESS, FINISHED or ABANDONED
+    score: tuple[int, int]  # (NS, EW)
+    winner: Team | None
+    deals: int
+    position: tuple[int, int]  # (deal number, number of actions in that deal) last saved
+    first_dealer: Seat | None
+    record_text: str = field(repr=False)
+
+    @property
+    def record(self) -> dict[str, Any]:
+        """The record as a dict; :class:`DamagedRecord` if the stored text is not a record."""
+        try:
+            return loads(self.record_text)
+        except RecordError as e:
+            raise DamagedRecord(f"match {self.id}: the stored record is damaged: {e}") from None
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status == FINISHED
+
+    @property
+    def preset(self) -> str:
+        spec = self.rules_json
+        return spec.get("preset", self.rules) if isinstance(spec, dict) else str(spec)
+
+    def describe(self) -> str:
+        """``match 12 (pagat, deal 3, NS 20 EW 14)``."""
+        return (f"match {self.id} ({self.rules}, deal {max(self.position[0], 1)}, "
+                f"NS {self.score[0]} EW {self.score[1]})")
+
+    def to_json(self) -> dict[str, Any]:
+        """The metadata (not the record) as JSON, for ``cinch history --json``."""
+        return {
+            "id": self.id,
+            "created": self.created.isoformat(),
+            "updated": self.updated.isoformat(),
+            "rules": self.rules_json,
+            "players": {s.name: self.players[s] for s in Seat if s in self.players},
+            "human_seat": None if self.human_seat is None else self.human_seat.name,
+            "seed": self.seed,
+            "frontend": self.frontend,
+            "status": self.status,
+            "score": {"NS": self.score[0], "EW": self.score[1]},
+            "winner": None if self.winner is None else self.winner.name,
+            "deals": self.deals,
+            "position": {"deal": self.position[0], "action": self.position[1]},
+        }
+
+
+_COLUMNS = ("id, created, updated, rules, rules_json, players, human_seat, seed, frontend, status, score_ns, "
+            "score_ew, winner, deals, deal_number, action_number, first_dealer, record")
+
+
+def _row_to_match(row: tuple) -> StoredMatch:
+    (id_, created, updated, rules, rules_json, players, human, seed, frontend, status, ns, ew, winner, deals,
+     deal_number, action_number, first_dealer, record) = row
+    # The metadata is read leniently: a damaged field must not hide the rest of the library.
+    return StoredMatch(
+        id=int(id_), created=_time(created), updated=_time(updated), rules=str(rules),
+        rules_json=_json_or(rules_json, str(rules)), players=_players(players), human_seat=_seat_or_none(human),
+        seed=seed if isinstance(seed, int) else None, frontend=str(frontend), status=str(status),
+        score=(_int(ns), _int(ew)), winner=Team[winner] if winner in ("NS", "EW") else None, deals=_int(deals),
+        position=(_int(deal_number), _int(action_number)), first_dealer=_seat_or_none(first_dealer),
+        record_text=record if isinstance(record, str) else "",
+    )
+
+
+def _time(text: Any) -> datetime:
+    try:
+        return datetime.fromisoformat(str(text))
+    except ValueError:
+        return datetime.fromtimestamp(0, UTC)
+
+
+def _json_or(text: Any, default: Any) -> Any:
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError):
+        return default
+
+
+def _players(text: Any) -> dict[Seat, str]:
+    value = _json_or(text, {})
+    if not isinstance(value, dict):
+        return {}
+    return {Seat[k]: str(v) for k, v in value.items() if k in ("N", "E", "S", "W")}
+
+
+def _seat_or_none(text: Any) -> Seat | None:
+    return Seat[text] if text in ("N", "E", "S", "W") else None
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) else 0
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def position_of(match: Match) -> tuple[int, int]:
+    """(deal number, number of actions in it): where the match stands."""
+    if not match.deals:
+        return (0, 0)
+    return (len(match.deals), len(match.deals[-1].history))
+
+
+def resume_seed(seed: int | None, match_id: int, position: tuple[int, int], what: str = "match") -> int:
+    """A seed for the match's shuffles (or a bot) from the stored seed and the position resumed at.
+
+    Resuming the same stored position twice gives the same continuation.
+    """
+    base = seed if seed is not None else f"id{match_id}"
+    return random.Random(f"cinch-resume:{base}:{position[0]}:{position[1]}:{what}").randrange(2**31)
+
+
+# ---- the library -------------------------------------------------------------------------------------------
+class Library:
+    """An open game library.  Use :meth:`open`; close it with :meth:`close` (or ``with``)."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path):
+        self._conn = conn
+        self.path = path
+        self._lock = threading.RLock()  # one connection, usable from a front end's worker threads
+
+    # ---- opening --------------------------------------------------------------------------------------
+    @classmethod
+    def open(cls, path: str | os.PathLike[str] | None = None) -> Library:
+        """Open (creating it and its folders if need be) the library at ``path``, ``$CINCH_DB`` or the default."""
+        target = resolve_path(path)
+        if target.is_dir():
+            raise LibraryError(f"cannot open the game library {target}: it is a folder")
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise LibraryError(f"cannot create the folder for the game library {target}: {e.strerror or e}") from None
+        try:
+            conn = sqlite3.connect(target, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
+                                   check_same_thread=False)
+        except sqlite3.Error as e:
+            raise LibraryError(f"cannot open the game library {target}: {e}") from None
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            _wal(conn)
+            conn.execute("PRAGMA synchronous = NORMAL")  # with WAL: safe against a crash of the program
+            migrate(conn)
+        except LibraryError as e:
+            conn.close()
+            raise LibraryError(f"cannot use the game library {target}: {e}") from None
+        except sqlite3.Error as e:
+            conn.close()
+            raise LibraryError(f"cannot use the game library {target}: {_sqlite_reason(e)}") from None
+        return cls(conn, target)
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> Library:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Library({str(self.path)!r})"
+
+    # ---- transactions -------------------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction: all of it is saved, or (on any error) none of it."""
+        with self._lock, self._errors():
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    self._conn.execute("ROLLBACK")
+                raise
+            try:
+                self._conn.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    self._conn.execute("ROLLBACK")
+                raise
+
+    @contextlib.contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        with self._lock, self._errors():
+            yield self._conn
+
+    @contextlib.contextmanager
+    def _errors(self) -> Iterator[None]:
+        try:
+            yield
+        except sqlite3.Error as e:
+            raise LibraryError(f"the game library {self.path}: {_sqlite_reason(e)}") from None
+
+    # ---- writing ------------------------------------------------------------------------------------------
+    def new_match(
+        self, match: Match, *, human_seat: Seat | None, seed: int | None, frontend: str,
+        players: Mapping[Seat, str] | None = None,
+    ) -> int:
+        """Store a match just begun (or any match); returns its id."""
+        names = dict(players if players is not None else match.players)
+        now = _now()
+        row = self._row(match)
+        with self._write() as conn:
+            cur = conn.execute(
+                "INSERT INTO matches (created, updated, rules, rules_json, players, human_seat, seed, frontend, "
+                "status, score_ns, score_ew, winner, deals, deal_number, action_number, first_dealer, record) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (now, now, match.rules.name, json.dumps(match.rules.to_json()),
+                 json.dumps({s.name: str(names[s]) for s in Seat if s in names}),
+                 None if human_seat is None else Seat(human_seat).name, seed, frontend, row["status"],
+                 row["score_ns"], row["score_ew"], row["winner"], row["deals"], row["deal_number"],
+                 row["action_number"], match.first_dealer.name, row["record"]),
+            )
+            match_id = cur.lastrowid
+        assert match_id is not None
+        return int(match_id)
+
+    def save(self, match_id: int, match: Match) -> None:
+        """Rewrite the match's record and metadata (call after every action).  One transaction."""
+        self._update(match_id, self._row(match))
+
+    def finish(self, match_id: int, match: Match) -> None:
+        """Save a match that is over, with its winner."""
+        if not match.is_over:
+            raise LibraryError(f"match {match_id} is not over: it cannot be marked finished")
+        self._update(match_id, self._row(match))
+
+    def abandon(self, match_id: int) -> None:
+        """Mark an unfinished match abandoned (``cinch resume`` still continues it)."""
+        with self._write() as conn:
+            status = self._status(conn, match_id)
+            if status != FINISHED:
+                conn.execute("UPDATE matches SET status = ?, updated = ? WHERE id = ?", (ABANDONED, _now(), match_id))
+
+    def delete(self, match_id: int) -> None:
+        with self._write() as conn:
+            self._status(conn, match_id)
+            conn.execute("DELETE FROM matches WHERE id = ?", (match_id,))
+
+    def _row(self, match: Match) -> dict[str, Any]:
+        deal, action = position_of(match)
+        return {
+            "status": FINISHED if match.is_over else IN_PROGRESS,
+            "score_ns": match.score[0], "score_ew": match.score[1],
+            "winner": None if match.winner is None else match.winner.name,
+            "deals": len(match.deals), "deal_number": deal, "action_number": action,
+            "record": dumps(to_record(match)),
+        }
+
+    def _update(self, match_id: int, row: dict[str, Any]) -> None:
+        with self._write() as conn:
+            self._status(conn, match_id)
+            conn.execute(
+                "UPDATE matches SET updated = ?, status = ?, score_ns = ?, score_ew = ?, winner = ?, deals = ?, "
+                "deal_number = ?, action_number = ?, record = ? WHERE id = ?",
+                (_now(), row["status"], row["score_ns"], row["score_ew"], row["winner"], row["deals"],
+                 row["deal_number"], row["action_number"], row["record"], match_id),
+            )
+
+    def _status(self, conn: sqlite3.Connection, match_id: int) -> str:
+        found = conn.execute("SELECT status FROM matches WHERE id = ?", (_id(match_id),)).fetchone()
+        if found is None:
+            raise UnknownMatch(f"no match {match_id} in the game library {self.path}")
+        return found[0]
+
+    # ---- reading ------------------------------------------------------------------------------------------
+    def get(self, match_id: int) -> StoredMatch:
+        with self._read() as conn:
+            row = conn.execute(f"SELECT {_COLUMNS} FROM matches WHERE id = ?", (_id(match_id),)).fetchone()
+        if row is None:
+            raise UnknownMatch(f"no match {match_id} in the game library {self.path}")
+        return _row_to_match(row)
+
+    def list(self, limit: int | None = None, status: str | None = None) -> list[StoredMatch]:
+        """Matches, the most recently played first; ``status`` keeps only those with that status."""
+        if status is not None and status not in STATUSES:
+            raise LibraryError(f"unknown status {status!r}; the statuses are {', '.join(STATUSES)}")
+        sql = f"SELECT {_COLUMNS} FROM matches"
+        args: list[Any] = []
+        if status is not None:
+            sql += " WHERE status = ?"
+            args.append(status)
+        sql += " ORDER BY updated DESC, id DESC"
+        if limit is not None:
+            sql += " LIMIT ?"
+            args.append(int(limit))
+        with self._read() as conn:
+            rows = conn.execute(sql, args).fetchall()
+        return [_row_to_match(r) for r in rows]
+
+    def unfinished(self) -> list[StoredMatch]:
+        """The matches in progress, the most recently played first."""
+        return self.list(status=IN_PROGRESS)
+
+    def count(self) -> int:
+        with self._read() as conn:
+            return int(conn.execute("SELECT count(*) FROM matches").fetchone()[0])
+
+    def record_text(self, match_id: int) -> str:
+        """The stored ``cinch/1`` record, checked to be a JSON object (``cinch export``)."""
+        stored = self.get(match_id)
+        stored.record  # noqa: B018 -- raises DamagedRecord if it is not
+        return stored.record_text
+
+    def replay(self, match_id: int) -> Match:
+        """The stored match, replayed to where it was saved (finished or not)."""
+        return self._replayed(self.get(match_id))
+
+    def _replayed(self, stored: StoredMatch) -> Match:
+        try:
+            match = replay(stored.record).match
+        except RecordError as e:
+            raise DamagedRecord(f"match {stored.id}: the stored record does not replay: {e}") from None
+        except RulesError as e:
+            raise DamagedRecord(f"match {stored.id}: the stored record's rules: {e}") from None
+        if not match.deals and stored.first_dealer is not None:
+            match.first_dealer = stored.first_dealer
+        return match
+
+    def resume(self, match_id: int) -> Match:
+        """The stored match, ready to go on from the exact action where it stopped.
+
+        Its rng (for the next shuffles) is derived from the stored seed and the position, so
+        resuming the same position twice deals the same cards.  If the deal waits for a new
+        stock's order, it is shuffled now.  An abandoned match is marked in progress again.
+        """
+        stored = self.get(match_id)
+        match = self._replayed(stored)
+        if match.is_over:
+            assert match.winner is not None
+            raise LibraryError(f"match {match_id} is over: {match.winner} won, {match.score[0]} to "
+                               f"{match.score[1]}; `cinch replay {match_id}` shows it")
+        match.rng = random.Random(resume_seed(stored.seed, stored.id, position_of(match)))
+        match.resolve_chance()
+        if stored.status != IN_PROGRESS:
+            with self._write() as conn:
+                conn.execute("UPDATE matches SET status = ?, updated = ? WHERE id = ?",
+                             (IN_PROGRESS, _now(), stored.id))
+        return match
+
+    def resume_bots(self, match_id: int, match: Match | None = None) -> dict:
+        """The bots for the seats nobody plays by hand, by the names stored, seeded from seed and position."""
+        from cinch.bots import make_bot
+
+        stored = self.get(match_id)
+        position = position_of(match) if match is not None else stored.position
+        bots = {}
+        for seat in Seat:
+            if seat == stored.human_seat:
+                continue
+            name = stored.players.get(seat)
+            if name is None:
+                raise DamagedRecord(f"match {match_id}: no player is stored for seat {seat}")
+            try:
+                bots[seat] = make_bot(name, seed=resume_seed(stored.seed, stored.id, position, seat.name))
+            except CinchError as e:
+                raise LibraryError(f"match {match_id}: seat {seat} is played by {name!r}: {e}") from None
+        return bots
+
+
+def _id(match_id: Any) -> int:
+    try:
+        return int(match_id)
+    except (TypeError, ValueError):
+        raise UnknownMatch(f"{match_id!r} is not a match id (a number, as 12)") from None
+
+
+def parse_match_id(text: str) -> int | None:
+    """``12`` or ``#12`` as a match id; None for anything else."""
+    t = text.strip()
+    if t.startswith("#"):
+        t = t[1:]
+    return int(t) if t.isdigit() and len(t) < 19 else None
+
+
+def _wal(conn: sqlite3.Connection) -> None:
+    """Switch to WAL (kept in the file); a file system without it keeps the rollback journal."""
+    mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
+    if str(mode).lower() != "wal":
+        conn.execute("PRAGMA journal_mode = WAL").fetchone()
+
+
+def _sqlite_reason(e: sqlite3.Error) -> str:
+    text = str(e)
+    if "file is not a database" in text or "malformed" in text:
+        return f"the file is damaged or not a cinch game library ({text})"
+    if "locked" in text or "busy" in text:
+        return f"another program holds the library too long ({text}); try again"
+    if "readonly" in text or "read-only" in text:
+        return f"the library cannot be written ({text})"
+    return text
+
+
+__all__ = [
+    "ABANDONED", "DamagedRecord", "FINISHED", "IN_PROGRESS", "Library", "LibraryError", "SCHEMA_VERSION",
+    "StoredMatch", "UnknownMatch", "default_path", "migrate", "parse_match_id", "position_of", "resume_seed",
+]

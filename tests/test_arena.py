@@ -1,0 +1,423 @@
+"""The duplicate arena (``cinch.arena``, ``cinch arena``): statistics, determinism, symmetry, broken bots, the CLI."""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing
+import statistics
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cinch import CARDS, PRESET_NAMES, Bid, Pass, Play, Seat, Team
+from cinch.arena import (
+    ArenaResult,
+    PairOutcome,
+    bot_accepts,
+    derive_seed,
+    parse_option_value,
+    ratio_interval,
+    record_path,
+    run_duplicate,
+    split_bot_options,
+    t975,
+)
+from cinch.bots import BOTS, Bot, register
+from cinch.cli import main
+from cinch.errors import CinchError
+from cinch.record import loads, replay
+from cinch.view import Phase
+
+PAIRS = 8
+RUN_DEPENDENT = ("think_time_ms", "elapsed_s", "workers", "out_dir")  # the only fields that may differ between runs
+
+
+def without_records(pairs: list[PairOutcome]) -> list[PairOutcome]:
+    return [replace(p, legs=tuple(replace(leg, record=None) for leg in p.legs)) for p in pairs]
+
+
+def outcome(result: ArenaResult) -> dict:
+    data = result.to_json()
+    for key in RUN_DEPENDENT:
+        data.pop(key)
+    return data
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory) -> tuple[ArenaResult, Path]:
+    out = tmp_path_factory.mktemp("arena")
+    return run_duplicate("basic", "random", "pagat", deals=PAIRS, seed=11, workers=1, out_dir=out), out
+
+
+# ---------------------------------------------------------------------------
+# The statistics, checked against the saved records
+# ---------------------------------------------------------------------------
+def replayed(out: Path) -> list[tuple[dict, object]]:
+    files = sorted((out / "records").rglob("*.json"))
+    return [(rec, replay(rec)) for rec in (loads(f.read_text(encoding="utf-8")) for f in files)]
+
+
+def test_records_replay_to_the_reported_net(saved):
+    result, out = saved
+    games = replayed(out)
+    assert len(games) == 2 * PAIRS
+    per_pair: dict[int, list[int]] = {}
+    for rec, rep in games:
+        a_team = Team[rec["arena"]["a_seats"]]
+        (summary,) = rep.match.summaries  # one deal per record
+        change = summary.result.score_change
+        per_pair.setdefault(rec["arena"]["pair"], []).append(change[a_team] - change[a_team.other])
+    assert sorted(per_pair) == list(range(PAIRS)) and all(len(v) == 2 for v in per_pair.values())
+    pair_means = [sum(v) / 2 for v in per_pair.values()]
+    assert result.net_points_per_deal == pytest.approx(statistics.fmean(pair_means))
+    assert result.deals == 2 * PAIRS
+    low, high = result.ci95
+    assert low <= result.net_points_per_deal <= high
+    half = 1.96 * statistics.stdev(pair_means) / math.sqrt(PAIRS)
+    assert high - low >= 2 * half  # a t interval is a little wider than the normal one
+    assert (high - low) / 2 == pytest.approx(t975(PAIRS - 1) * statistics.stdev(pair_means) / math.sqrt(PAIRS))
+
+
+def test_each_pair_plays_one_deck_from_both_sides(saved):
+    result, out = saved
+    for p in result.pairs:
+        ns, ew = (loads((out / leg.record).read_text(encoding="utf-8")) for leg in p.legs)
+        assert [leg.a_seats for leg in p.legs] == ["NS", "EW"]
+        assert ns["deals"][0]["deck"] == ew["deals"][0]["deck"]
+        assert ns["deals"][0]["dealer"] == ew["deals"][0]["dealer"] == Seat(p.index % 4).name
+        assert ns["players"]["N"] == "basic (A)" and ew["players"]["N"] == "random (B)"
+        assert p.legs[0].record == record_path(p.index, "NS")
+    decks = {loads((out / p.legs[0].record).read_text())["deals"][0]["deck"] for p in result.pairs}
+    assert len(decks) == PAIRS
+
+
+def test_contracts_pedros_and_throw_ins_add_up(saved):
+    result, out = saved
+    data = result.to_json()
+    c = data["contracts"]
+    made_set = c["a"]["made"] + c["a"]["set"] + c["b"]["made"] + c["b"]["set"]
+    assert made_set == data["deals"] - data["thrown_in"]
+    captured = lost = 0
+    made = {"a": 0, "b": 0}
+    bids = {"a": [], "b": []}
+    for rec, rep in replayed(out):
+        a_team = Team[rec["arena"]["a_seats"]]
+        r = rep.match.summaries[0].result
+        if r.thrown_in:
+            continue
+        side = "a" if r.makers == a_team else "b"
+        made[side] += bool(r.made)
+        bids[side].append(r.bid)
+        for award in r.awards:
+            if "Pedro" in award.name:
+                captured += award.team == a_team
+                lost += award.team != a_team
+    assert data["pedros"] == {"captured_by_a": captured, "lost_by_a": lost}
+    assert captured + lost <= 2 * data["deals"]
+    assert {s: c[s]["made"] for s in "ab"} == made
+    for s in "ab":
+        assert c[s]["average_bid"] == (pytest.approx(statistics.fmean(bids[s])) if bids[s] else None)
+    assert data["problems"] == {"a": {"illegal": 0, "crashed": 0}, "b": {"illegal": 0, "crashed": 0}}
+    assert data["score_change_per_deal"]["a"] - data["score_change_per_deal"]["b"] == pytest.approx(
+        data["net_points_per_deal"])
+
+
+def test_summary_files(saved):
+    result, out = saved
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary == json.loads(json.dumps(result.to_json()))
+    lines = (out / "pairs.jsonl").read_text().splitlines()
+    assert [json.loads(line)["pair"] for line in lines] == list(range(PAIRS))
+    assert (out / "summary.md").read_text() == result.to_markdown()
+    assert not (out / "problems.jsonl").exists()
+
+
+def test_think_times_are_measured(saved):
+    result, _ = saved
+    tt = result.to_json()["think_time_ms"]
+    for side in "ab":
+        assert tt[side]["decisions"] > 0
+        assert 0 <= tt[side]["p50"] <= tt[side]["p95"] <= tt[side]["max"]
+
+
+# ---------------------------------------------------------------------------
+# Determinism and duplicate symmetry
+# ---------------------------------------------------------------------------
+def test_same_results_on_any_number_of_workers(saved):
+    result, _ = saved
+    two = run_duplicate("basic", "random", "pagat", deals=PAIRS, seed=11, workers=2, chunk_size=3)
+    one_by_one = run_duplicate("basic", "random", "pagat", deals=PAIRS, seed=11, workers=2, chunk_size=1)
+    for other in (two, one_by_one):
+        assert other.pairs == without_records(result.pairs)
+        assert outcome(other) == outcome(result)
+    assert two.workers == 2
+
+
+def test_another_seed_gives_other_deals():
+    a = run_duplicate("basic", "random", "pagat", deals=4, seed=1, workers=1)
+    b = run_duplicate("basic", "random", "pagat", deals=4, seed=2, workers=1)
+    assert [p.legs for p in a.pairs] != [p.legs for p in b.pairs]
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+@pytest.mark.parametrize("bot", ["basic", "random"])
+def test_a_bot_against_itself_nets_exactly_zero(preset, bot):
+    result = run_duplicate(bot, bot, preset, deals=6, seed=3, workers=1)
+    assert all(p.net == 0 for p in result.pairs)
+    assert result.net_points_per_deal == 0.0
+    assert result.ci95 == (0.0, 0.0)
+    c = result.contracts()
+    assert c["a"] == c["b"]
+
+
+def test_seeds_do_not_drift():
+    # Decks and bot seeds come from this function: changing it changes every published figure.
+    assert derive_seed(0, "deal", "deck", 0) == derive_seed(0, "deal", "deck", 0)
+    assert derive_seed(0, "deal", "deck", 0) != derive_seed(0, "deal", "deck", 1)
+    assert derive_seed(7, "deal", "deck", 3) == 5900315336670863810
+    assert 0 <= derive_seed(123, "x") < 2**63
+
+
+# ---------------------------------------------------------------------------
+# Matches
+# ---------------------------------------------------------------------------
+def test_matches_are_duplicated_and_counted(tmp_path):
+    result = run_duplicate("basic", "random", "difference", deals=3, seed=2, workers=1, matches=True,
+                           out_dir=tmp_path)
+    m = result.to_json()["matches"]
+    assert m["played"] == 6 and m["a_wins"] + m["b_wins"] + m["unfinished"] == 6
+    assert 0 <= m["ci95"][0] <= m["win_rate_a"] <= m["ci95"][1] <= 1
+    for p in result.pairs:
+        legs = [loads((tmp_path / leg.record).read_text()) for leg in p.legs]
+        n = min(len(rec["deals"]) for rec in legs)
+        assert [d["deck"] for d in legs[0]["deals"][:n]] == [d["deck"] for d in legs[1]["deals"][:n]]
+        for leg, rec in zip(p.legs, legs):
+            rep = replay(rec)
+            assert len(rep.match.summaries) == len(leg.deals)
+            a_team = Team[leg.a_seats]
+            assert leg.winner == ("a" if rep.match.winner == a_team else "b")
+    assert "Match win rate for basic" in result.to_markdown()
+    total = sum(p.net for p in result.pairs)
+    assert result.net_points_per_deal == pytest.approx(total / result.deals)
+
+
+def test_matches_self_play_is_zero():
+    result = run_duplicate("basic", "basic", "pagat", deals=2, seed=9, workers=1, matches=True)
+    assert result.net_points_per_deal == 0.0
+    assert result.match_figures()["win_rate_a"] == 0.5
+
+
+# ---------------------------------------------------------------------------
+# Broken bots
+# ---------------------------------------------------------------------------
+class Crasher(Bot):
+    """Raises on the second trick's decisions; plays the first legal action otherwise."""
+
+    def choose(self, view):
+        if view.phase is Phase.PLAY and len(view.tricks) == 1:
+            raise RuntimeError("boom")
+        return view.legal[0]
+
+
+class Cheater(Bot):
+    """Bids beyond the limit and plays a card it does not hold."""
+
+    def choose(self, view):
+        if view.phase is Phase.BIDDING:
+            return Bid(99)
+        if view.phase is Phase.PLAY and len(view.tricks) == 2:
+            return Play(next(c for c in CARDS if c not in view.hand))
+        if view.phase is Phase.TRUMP:
+            return "trump H"  # not an Action at all
+        return view.legal[0]
+
+
+class Shy(Bot):
+    """Passes four times in five; otherwise any legal action, at random."""
+
+    def choose(self, view):
+        if view.phase is Phase.BIDDING and self.rng.random() < 0.8 and Pass() in view.legal:
+            return Pass()
+        return self.rng.choice(view.legal)
+
+
+class Budgeted(Bot):
+    def __init__(self, seed=None, time_budget=None, simulations=10):
+        super().__init__(seed)
+        if not isinstance(simulations, int) or simulations < 1:
+            raise ValueError("simulations must be a positive whole number")
+        self.time_budget, self.simulations = time_budget, simulations
+
+    def choose(self, view):
+        return view.legal[0]
+
+
+@pytest.fixture
+def test_bots():
+    names = {"test-crasher": Crasher, "test-cheater": Cheater, "test-budgeted": Budgeted, "test-shy": Shy}
+    for name, cls in names.items():
+        register(name)(cls)
+    yield
+    for name in names:
+        BOTS.pop(name, None)
+
+
+@pytest.mark.usefixtures("test_bots")
+@pytest.mark.parametrize("workers", [1, 2])
+def test_broken_bots_are_counted_and_the_run_goes_on(tmp_path, workers):
+    if workers > 1 and multiprocessing.get_start_method() != "fork":
+        pytest.skip("bots registered in a test reach worker processes only when they are forked")
+    result = run_duplicate("test-crasher", "test-cheater", "pagat", deals=4, seed=1, workers=workers,
+                           chunk_size=2, out_dir=tmp_path)
+    counts = result.counts
+    assert counts["a"]["crashed"] > 0 and counts["a"]["illegal"] == 0
+    assert counts["b"]["illegal"] > 0 and counts["b"]["crashed"] == 0
+    assert result.deals == 8 and len(result.pairs) == 4
+    kinds = {(p.bot, p.kind) for p in result.problems}
+    assert kinds == {("test-crasher", "crashed"), ("test-cheater", "illegal")}
+    assert len(result.problems) == counts["a"]["crashed"] + counts["b"]["illegal"]
+    details = " ".join(p.detail for p in result.problems)
+    assert "RuntimeError: boom" in details and "'bid 99'" in details and "'trump H'" in details
+    logged = (tmp_path / "problems.jsonl").read_text().splitlines()
+    assert len(logged) == len(result.problems)
+    for rec, _ in replayed(tmp_path):  # the random legal stand-ins made legal records
+        assert rec["format"] == "cinch/1"
+    data = result.to_json()
+    assert data["problems"]["a"]["crashed"] == counts["a"]["crashed"]
+    assert "Illegal / crashed decisions" in result.to_markdown()
+
+
+@pytest.mark.usefixtures("test_bots")
+def test_broken_bot_against_itself_still_nets_zero():
+    result = run_duplicate("test-cheater", "test-cheater", "official", deals=4, seed=4, workers=1)
+    assert result.net_points_per_deal == 0.0
+    assert result.counts["a"]["illegal"] == result.counts["b"]["illegal"] > 0
+
+
+@pytest.mark.usefixtures("test_bots")
+def test_throw_ins_and_new_stocks(tmp_path):
+    # Stock-outs (the discards reshuffled into a new stock) and thrown-in deals, in self-play and against basic.
+    same = run_duplicate("test-shy", "test-shy", "difference", deals=40, seed=5, workers=1, out_dir=tmp_path)
+    assert same.net_points_per_deal == 0.0 and all(p.net == 0 for p in same.pairs)
+    assert 0 < same.thrown_in() < same.deals
+    assert any('"restock"' in f.read_text() for f in (tmp_path / "records").rglob("*.json"))
+    other = run_duplicate("test-shy", "basic", "difference", deals=40, seed=5, workers=1)
+    c = other.contracts()
+    assert other.thrown_in() == 0  # basic always bids
+    assert sum(c[s]["made"] + c[s]["set"] for s in "ab") == other.deals
+    c = same.contracts()
+    assert sum(c[s]["made"] + c[s]["set"] for s in "ab") == same.deals - same.thrown_in()
+
+
+# ---------------------------------------------------------------------------
+# Bot options
+# ---------------------------------------------------------------------------
+@pytest.mark.usefixtures("test_bots")
+def test_bot_options_go_to_the_bots_that_take_them():
+    assert bot_accepts(Budgeted, "time_budget") and not bot_accepts(BOTS["basic"], "time_budget")
+    a, b, notes = split_bot_options("test-budgeted", "basic", {"simulations": 5}, time_budget=0.5)
+    assert a == {"simulations": 5, "time_budget": 0.5} and b == {} and notes == []
+    a, b, notes = split_bot_options("basic", "random", {}, time_budget=0.5)
+    assert a == b == {} and "time budget" in notes[0]
+    with pytest.raises(CinchError, match="accepted by neither"):
+        split_bot_options("basic", "random", {"simulations": 5})
+    result = run_duplicate("test-budgeted", "basic", "pagat", deals=2, seed=1, workers=1,
+                           options_a={"simulations": 5})
+    assert result.to_json()["bot_options"] == {"a": {"simulations": 5}, "b": {}}
+    assert "--bot-option simulations=5" in result.command
+    with pytest.raises(CinchError, match="cannot be made"):
+        run_duplicate("test-budgeted", "basic", "pagat", deals=1, workers=1, options_a={"simulations": 0})
+
+
+def test_option_values():
+    assert parse_option_value("200") == 200
+    assert parse_option_value("0.25") == 0.25
+    assert parse_option_value("true") is True and parse_option_value("None") is None
+    assert parse_option_value("uct") == "uct"
+
+
+def test_statistics_helpers():
+    assert t975(1) == 12.706 and t975(30) == 2.042
+    assert t975(31) == pytest.approx(2.0395, abs=2e-3) and t975(120) == pytest.approx(1.9799, abs=1e-3)
+    assert t975(10**6) == pytest.approx(1.96, abs=1e-3)
+    totals, counts = [4, -2, 6, 0, 2], [2] * 5
+    mean, (low, high) = ratio_interval(totals, counts)
+    means = [x / 2 for x in totals]
+    assert mean == statistics.fmean(means)
+    assert high - mean == pytest.approx(t975(4) * statistics.stdev(means) / math.sqrt(5))
+    assert ratio_interval([3], [2]) == (1.5, (None, None))
+
+
+# ---------------------------------------------------------------------------
+# The command
+# ---------------------------------------------------------------------------
+def run_cli(*args: str):
+    return CliRunner().invoke(main, ["arena", *args], catch_exceptions=False)
+
+
+def test_cli_json(tmp_path):
+    res = run_cli("basic", "random", "--rules", "difference", "--deals", "3", "--seed", "5", "--workers", "1",
+                  "--out", str(tmp_path), "--json")
+    assert res.exit_code == 0, res.stderr
+    assert res.stdout.count("\n") == 1
+    data = json.loads(res.stdout)
+    assert isinstance(data["net_points_per_deal"], float)
+    assert isinstance(data["ci95"], list) and len(data["ci95"]) == 2
+    for key in ("contracts", "pedros", "thrown_in", "think_time_ms", "problems", "seed", "deals", "pairs",
+                "bot_a", "bot_b", "rules", "matches"):
+        assert key in data
+    assert data["pairs"] == 3 and data["deals"] == 6 and data["rules"] == "difference"
+    assert set(data["think_time_ms"]["a"]) >= {"p50", "p95", "max"}
+    assert str(tmp_path) in res.stderr
+    assert len(list((tmp_path / "records").rglob("*.json"))) == 6
+    assert json.loads((tmp_path / "summary.json").read_text())["net_points_per_deal"] == data[
+        "net_points_per_deal"]
+
+
+def test_cli_markdown_and_self_play(tmp_path):
+    res = run_cli("basic", "basic", "--deals", "4", "--seed", "1", "--workers", "2", "--out", str(tmp_path),
+                  "--rules", "difference", "-o", "target=42", "--no-records")
+    assert res.exit_code == 0, res.stderr
+    text = res.stdout
+    assert "| --- | ---: | ---: |" in text and "**0.00**" in text
+    assert "`cinch arena basic basic --rules difference -o target=42 --deals 4 --seed 1`" in text
+    assert not (tmp_path / "records").exists() and (tmp_path / "summary.json").exists()
+    res = run_cli("basic", "basic", "--deals", "4", "--seed", "1", "--workers", "1", "--out", str(tmp_path),
+                  "--json", "--time-per-decision", "0.1")
+    assert json.loads(res.stdout)["net_points_per_deal"] == 0.0
+    assert "time budget" in res.stderr
+
+
+def test_cli_default_out_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    res = run_cli("random", "basic", "--deals", "1", "--workers", "1", "--json")
+    assert res.exit_code == 0, res.stderr
+    (folder,) = (tmp_path / "arena-out").iterdir()
+    assert folder.name.endswith("-random-vs-basic")
+    assert json.loads(res.stdout)["ci95"] == [None, None]  # one pair: no interval
+    assert isinstance(json.loads(res.stdout)["seed"], int)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["nobot", "random"], "unknown bot 'nobot'"),
+    (["basic", "random", "--rules", "bridge"], "unknown preset 'bridge'"),
+    (["basic", "random", "-o", "target=abc"], "target"),
+    (["basic", "random", "-o", "colour=red"], "colour"),
+    (["basic", "random", "--deals", "0"], "--deals must be at least 1"),
+    (["basic", "random", "--deals", "ten"], "'ten' is not a valid integer"),
+    (["basic", "random", "--workers", "0"], "--workers must be at least 1"),
+    (["basic", "random", "--bot-option", "simulations"], "KEY=VALUE"),
+    (["basic", "random", "--bot-option", "simulations=20"], "accepted by neither"),
+    (["basic", "random", "--time-per-decision", "0"], "positive"),
+    (["basic"], "Missing argument"),
+])
+def test_cli_errors_are_one_line(tmp_path, args, message):
+    res = run_cli(*args, "--out", str(tmp_path / "out"))
+    assert res.exit_code == 2
+    assert res.stdout == ""
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("cinch: ") and message in lines[0]
+    assert not (tmp_path / "out").exists()

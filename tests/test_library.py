@@ -1,0 +1,421 @@
+"""The game library: the SQLite file that keeps every match, its commands, and `cinch play` saving into it."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cinch import Rules, Seat
+from cinch import play_cli as play_cli_module
+from cinch.bots import make_bot
+from cinch.cli import main
+from cinch.library import (
+    ABANDONED,
+    FINISHED,
+    IN_PROGRESS,
+    SCHEMA_VERSION,
+    DamagedRecord,
+    Library,
+    LibraryError,
+    UnknownMatch,
+    default_path,
+    position_of,
+)
+from cinch.match import Match
+from cinch.record import dumps, loads, replay, to_record
+
+PLAYERS = {Seat.N: "basic", Seat.E: "random", Seat.S: "you", Seat.W: "basic"}
+
+
+def bots_for(seed: int) -> dict:
+    return {s: make_bot("basic" if s is Seat.S else PLAYERS[s], seed=seed + s) for s in Seat}
+
+
+def step(match: Match, bots: dict) -> None:
+    """One action (a new deal when none is going on)."""
+    deal = match.current or match.start_deal()
+    if deal.to_act is None:
+        match.resolve_chance()
+        return
+    seat = deal.to_act
+    match.apply(bots[seat].choose(match.view(seat)), seat)
+
+
+def stored_match(lib: Library, actions: int, *, seed: int = 5, preset: str = "pagat") -> tuple[int, Match]:
+    """A match in the library, saved after each of ``actions`` actions."""
+    match = Match(Rules.preset(preset), players=PLAYERS, rng=seed)
+    match_id = lib.new_match(match, human_seat=Seat.S, seed=seed, frontend="plain", players=PLAYERS)
+    bots = bots_for(seed)
+    for _ in range(actions):
+        step(match, bots)
+        lib.save(match_id, match)
+    return match_id, match
+
+
+def next_decision(match: Match) -> tuple:
+    deal = match.current
+    assert deal is not None
+    return deal.to_act, deal.phase, [str(a) for a in deal.legal_actions()]
+
+
+@pytest.fixture
+def lib(tmp_path):
+    with Library.open(tmp_path / "games.sqlite3") as library:
+        yield library
+
+
+def one_line(result) -> str:
+    assert result.exit_code == 2, (result.exit_code, result.output)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "Traceback" not in result.output
+    return lines[0]
+
+
+# ---- the API ------------------------------------------------------------------------------------------
+def test_save_list_get_and_export_round_trip(lib, tmp_path):
+    first, m1 = stored_match(lib, 40)
+    second, m2 = stored_match(lib, 3, seed=8, preset="official")
+    got = lib.get(first)
+    assert got.record == loads(dumps(to_record(m1)))
+    assert got.record_text == dumps(to_record(m1))
+    assert (got.rules, got.players, got.human_seat, got.seed, got.frontend) == ("pagat", PLAYERS, Seat.S, 5, "plain")
+    assert got.status == IN_PROGRESS and got.winner is None
+    assert got.position == position_of(m1) and got.deals == len(m1.deals) and got.score == m1.score
+    assert got.created <= got.updated
+    assert [m.id for m in lib.list()] == [second, first]  # the most recently saved first
+    assert [m.id for m in lib.list(limit=1)] == [second]
+    assert [m.id for m in lib.unfinished()] == [second, first]
+    lib.abandon(first)
+    assert [m.id for m in lib.list(status=ABANDONED)] == [first]
+    assert [m.id for m in lib.unfinished()] == [second]
+
+    runner = CliRunner()
+    out = runner.invoke(main, ["export", str(first), "--db", str(lib.path)])
+    assert out.exit_code == 0 and out.stdout == dumps(to_record(m1))
+    target = tmp_path / "out.json"
+    assert runner.invoke(main, ["export", f"#{second}", "--db", str(lib.path), "-o", str(target)]).exit_code == 0
+    assert replay(loads(target.read_text(encoding="utf-8"))).match.score == m2.score
+
+    lib.delete(second)
+    with pytest.raises(UnknownMatch, match=f"no match {second} in the game library"):
+        lib.get(second)
+
+
+def test_resume_continues_at_the_exact_action_and_finishing_records_the_winner(lib):
+    match_id, original = stored_match(lib, 57)
+    resumed = lib.resume(match_id)
+    assert next_decision(resumed) == next_decision(original)
+    assert to_record(resumed) == to_record(original)
+    # Resuming the same position twice continues the same way (rng and bots from the seed and the position).
+    again = lib.resume(match_id)
+    runs = []
+    for m in (resumed, again):
+        bots = lib.resume_bots(match_id, m)
+        bots[Seat.S] = make_bot("basic", seed=99)
+        m.play_out(lambda v, b=bots: b[v.seat].choose(v))
+        runs.append(to_record(m))
+    assert runs[0] == runs[1]
+    lib.finish(match_id, resumed)
+    done = lib.get(match_id)
+    assert done.status == FINISHED and done.winner == resumed.winner is not None
+    assert done.score == resumed.score and done.deals == len(resumed.deals)
+    with pytest.raises(LibraryError, match=f"match {match_id} is over"):
+        lib.resume(match_id)
+
+
+def test_a_match_with_no_deal_yet_resumes_with_its_own_first_dealer(lib):
+    match = Match(Rules.preset("pagat"), players=PLAYERS, rng=4)
+    match_id = lib.new_match(match, human_seat=Seat.S, seed=4, frontend="tui", players=PLAYERS)
+    resumed = lib.resume(match_id)
+    assert resumed.first_dealer == match.first_dealer and not resumed.deals
+    assert lib.get(match_id).frontend == "tui"
+
+
+def test_a_failed_write_keeps_what_was_saved(tmp_path, monkeypatch):
+    monkeypatch.setattr("cinch.library.BUSY_TIMEOUT_MS", 50)
+    lib = Library.open(tmp_path / "g.sqlite3")
+    match_id, match = stored_match(lib, 10)
+    before = lib.get(match_id).record_text
+    blocker = sqlite3.connect(lib.path, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")  # another program holds the write lock
+    step(match, bots_for(5))
+    with pytest.raises(LibraryError, match="another program holds the library"):
+        lib.save(match_id, match)
+    blocker.execute("ROLLBACK")
+    blocker.close()
+    assert lib.get(match_id).record_text == before
+    lib.save(match_id, match)
+    assert lib.get(match_id).position == position_of(match)
+    lib.close()
+
+
+def test_schema_is_versioned_and_a_newer_or_foreign_file_is_refused(tmp_path):
+    path = tmp_path / "g.sqlite3"
+    Library.open(path).close()
+    conn = sqlite3.connect(path)
+    assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == (str(SCHEMA_VERSION),)
+    assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    conn.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
+    conn.commit()
+    conn.close()
+    with pytest.raises(LibraryError, match="newer than this cinch knows"):
+        Library.open(path)
+    other = tmp_path / "other.sqlite3"
+    sqlite3.connect(other).execute("CREATE TABLE t (x)").connection.close()
+    with pytest.raises(LibraryError, match="not a cinch game library"):
+        Library.open(other)
+    text = tmp_path / "notes.txt"
+    text.write_text("hello " * 200)
+    result = CliRunner().invoke(main, ["history", "--db", str(text)])
+    assert "not a cinch game library" in one_line(result)
+
+
+def test_cinch_db_is_honoured(tmp_path, monkeypatch):
+    path = tmp_path / "deep" / "folder" / "mine.sqlite3"
+    monkeypatch.setenv("CINCH_DB", str(path))
+    assert default_path() == path
+    result = CliRunner().invoke(main, ["play", "--seed", "3"], input="1\n1\n")
+    assert result.exit_code == 0, result.output
+    assert "This is match 1 of your game library" in result.stdout
+    assert path.is_file()
+    with Library.open() as lib:
+        assert lib.path == path and [m.id for m in lib.list()] == [1]
+    monkeypatch.delenv("CINCH_DB")
+    assert default_path().name == "games.sqlite3" and default_path() != path
+
+
+# ---- the commands -------------------------------------------------------------------------------------
+def test_history_text_and_json(lib):
+    match_id, match = stored_match(lib, 30)
+    done, finished = stored_match(lib, 0, seed=2)
+    bots = bots_for(2)
+    while not finished.is_over:
+        step(finished, bots)
+    lib.finish(done, finished)
+    runner = CliRunner()
+    text = runner.invoke(main, ["history", "--db", str(lib.path)])
+    assert text.exit_code == 0, text.output
+    lines = text.stdout.splitlines()
+    assert lines[0].split() == ["ID", "Date", "Rules", "You", "Bots", "Score", "Status", "Deals"]
+    winner = finished.winner.name
+    assert lines[1].split()[0] == str(done) and f"{winner} won" in lines[1]
+    assert lines[2].split()[0] == str(match_id) and "in progress" in lines[2]
+    assert "N basic, E random, W basic" in lines[2] and f"NS {match.score[0]} EW {match.score[1]}" in lines[2]
+    data = [json.loads(line) for line in runner.invoke(main, ["history", "--json", "--db", str(lib.path)]).stdout
+            .splitlines()]
+    assert [d["id"] for d in data] == [done, match_id]
+    assert data[0]["status"] == "finished" and data[0]["winner"] == winner
+    assert data[1] == {**data[1], "rules": "pagat", "human_seat": "S", "seed": 5, "frontend": "plain",
+                       "status": "in_progress", "winner": None, "deals": len(match.deals),
+                       "players": {"N": "basic", "E": "random", "S": "you", "W": "basic"},
+                       "position": {"deal": len(match.deals), "action": len(match.deals[-1].history)}}
+    empty = runner.invoke(main, ["history", "--db", str(Path(lib.path).with_name("empty.sqlite3"))])
+    assert empty.exit_code == 0 and "No matches yet" in empty.stdout
+
+
+def test_replay_takes_a_match_id_as_well_as_a_file(lib, tmp_path, monkeypatch):
+    match_id, match = stored_match(lib, 25)
+    runner = CliRunner()
+    expected = replay(to_record(match)).to_json()
+    for name in (str(match_id), f"#{match_id}"):
+        result = runner.invoke(main, ["replay", "--json", "--db", str(lib.path), name])
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout) == json.loads(json.dumps(expected))
+    # A file of that name wins over the library.
+    monkeypatch.chdir(tmp_path)
+    Path(str(match_id)).write_text(dumps(to_record(Match(Rules.preset("official"), rng=1))), encoding="utf-8")
+    result = runner.invoke(main, ["replay", "--json", "--db", str(lib.path), str(match_id)])
+    assert json.loads(result.stdout)["rules"] == "official"
+    assert "no match 77 in the game library" in one_line(runner.invoke(main, ["replay", "--db", str(lib.path), "77"]))
+
+
+def test_damaged_record_and_unknown_id_give_exit_2_and_one_line(lib):
+    match_id, _ = stored_match(lib, 12)
+    illegal_id, _ = stored_match(lib, 12, seed=6)
+    conn = sqlite3.connect(lib.path)
+    conn.execute("UPDATE matches SET record = '{\"format\": \"cinch/1\", \"rules\": ' WHERE id = ?", (match_id,))
+    record = lib.get(illegal_id).record
+    record["deals"][0]["actions"][0] = "bid 99"
+    conn.execute("UPDATE matches SET record = ? WHERE id = ?", (json.dumps(record), illegal_id))
+    conn.commit()
+    conn.close()
+    db = ["--db", str(lib.path)]
+    runner = CliRunner()
+    for args in (["resume", str(match_id)], ["replay", str(match_id)], ["export", str(match_id)]):
+        line = one_line(runner.invoke(main, [*args, *db]))
+        assert f"match {match_id}: the stored record is damaged: not valid JSON" in line, args
+    line = one_line(runner.invoke(main, ["resume", str(illegal_id), *db]))
+    assert f"match {illegal_id}: the stored record does not replay: deal 1, action 1: 'bid 99' is illegal" in line
+    for args in (["resume", "404"], ["export", "404"], ["replay", "404"]):
+        assert "no match 404 in the game library" in one_line(runner.invoke(main, [*args, *db])), args
+    assert "'x1' is not a match id" in one_line(runner.invoke(main, ["resume", "x1", *db]))
+    with pytest.raises(DamagedRecord):
+        lib.resume(match_id)
+    assert [m.id for m in lib.list()] == [illegal_id, match_id]  # the rest of the library still reads
+
+
+# ---- cinch play and cinch resume ------------------------------------------------------------------------
+def test_play_saves_every_action_and_resume_finishes_the_match(tmp_path):
+    db = tmp_path / "g.sqlite3"
+    runner = CliRunner()
+    first = runner.invoke(main, ["play", "--plain", "--db", str(db), "--seed", "21", "--save",
+                                 str(tmp_path / "m.json")], input="1\n" * 9)
+    assert first.exit_code == 0, first.output
+    assert "`cinch resume 1` continues it." in first.stdout
+    with Library.open(db) as lib:
+        stored = lib.get(1)
+        assert stored.record_text == (tmp_path / "m.json").read_text(encoding="utf-8")
+        assert stored.status == IN_PROGRESS and stored.seed == 21
+        assert stored.players == {Seat.N: "basic", Seat.E: "basic", Seat.S: "you", Seat.W: "basic"}
+        before = next_decision(lib.replay(1))
+    assert before[0] is Seat.S
+    second = runner.invoke(main, ["resume", "1", "--db", str(db), "--plain"], input="1\n" * 3000)
+    assert second.exit_code == 0, second.output
+    assert second.stdout.startswith("Resuming match 1: pagat rules")
+    assert "win the match" in second.stdout and "match 1 of your game library" in second.stdout
+    with Library.open(db) as lib:
+        done = lib.get(1)
+        match = lib.replay(1)
+    assert done.status == FINISHED and done.winner == match.winner is not None
+    # The resumed match goes on from the action where the first run stopped.
+    old, new = stored.record["deals"], to_record(match)["deals"]
+    assert len(old) == stored.position[0] and len(old[-1]["actions"]) == stored.position[1]
+    for before_deal, after_deal in zip(old, new):
+        assert after_deal["deck"] == before_deal["deck"]
+        assert after_deal["actions"][:len(before_deal["actions"])] == before_deal["actions"]
+    assert "is over" in one_line(runner.invoke(main, ["resume", "1", "--db", str(db)]))
+    none = runner.invoke(main, ["play", "--no-library", "--db", str(db)], input="1\n")
+    assert none.exit_code == 0 and "game library" not in none.stdout
+    with Library.open(db) as lib:
+        assert lib.count() == 1
+
+
+def test_play_offers_to_resume_the_latest_unfinished_match(tmp_path, monkeypatch):
+    db = str(tmp_path / "g.sqlite3")
+    runner = CliRunner()
+    assert runner.invoke(main, ["play", "--db", db, "--seed", "4"], input="1\n" * 5).exit_code == 0
+    # Standard input is not a terminal here: no question, a new match.
+    assert "Resume match" not in runner.invoke(main, ["play", "--db", db, "--seed", "5"], input="1\n").stdout
+    monkeypatch.setattr(play_cli_module, "_stdin_is_terminal", lambda: True)
+    yes = runner.invoke(main, ["play", "--db", db], input="\n1\n")
+    assert yes.stdout.startswith("Resume match 2 (pagat, deal 1, NS 0 EW 0)? [Y/n] \nResuming match 2:")
+    no = runner.invoke(main, ["play", "--db", db, "--seed", "6"], input="n\n1\n")
+    assert no.stdout.startswith("Resume match 2 (pagat, deal 1, NS 0 EW 0)? [Y/n] n\nCinch, pagat rules")
+    assert "This is match 3 of your game library" in no.stdout
+    skip = runner.invoke(main, ["play", "--db", db, "--new", "--seed", "7"], input="1\n")
+    assert "Resume match" not in skip.stdout and "This is match 4" in skip.stdout
+    with Library.open(db) as lib:
+        assert lib.get(2).status == ABANDONED  # declined: not offered again, `cinch resume 2` still works
+        assert lib.resume(2) is not None and lib.get(2).status == IN_PROGRESS
+
+
+def _read_until(proc: subprocess.Popen, needle: bytes, count: int, deadline: float) -> bytes:
+    seen = b""
+    while seen.count(needle) < count:
+        assert time.monotonic() < deadline, seen[-2000:]
+        chunk = os.read(proc.stdout.fileno(), 65536)
+        assert chunk, seen[-2000:]
+        seen += chunk
+    return seen
+
+
+def test_a_killed_match_is_in_the_library_up_to_its_last_action_and_resumes(tmp_path):
+    db = tmp_path / "g.sqlite3"
+    env = {**os.environ, "CINCH_DB": str(tmp_path / "not-this.sqlite3"), "PYTHONUNBUFFERED": "1"}
+    command = [sys.executable, "-c", "from cinch.cli import main; main()",
+               "play", "--plain", "--db", str(db), "--seed", "13"]
+    proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    try:
+        answers = 7
+        proc.stdin.write(b"1\n" * answers)
+        proc.stdin.flush()
+        # Wait for the prompt after the last answer: every action before it is applied and saved.
+        _read_until(proc, b", help]: ", answers + 1, time.monotonic() + 60)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            stream.close()
+    assert proc.returncode == -signal.SIGKILL
+    # The same answers in this process: the library holds exactly the match up to the pending decision.
+    from cinch.play_plain import new_game
+
+    class Answers:
+        def __init__(self, n):
+            self.n = n
+
+        def readline(self):
+            self.n -= 1
+            return "1\n" if self.n >= 0 else ""
+
+    import io
+
+    game = new_game(Rules.preset("pagat"), seed=13, inp=Answers(answers), out=io.StringIO())
+    assert game.run() == "eof"
+    with Library.open(db) as lib:
+        stored = lib.get(1)
+        assert stored.status == IN_PROGRESS
+        assert stored.record == to_record(game.match)
+        assert next_decision(lib.replay(1))[0] is Seat.S
+    result = CliRunner().invoke(main, ["resume", "1", "--db", str(db)], input="1\n" * 3000)
+    assert result.exit_code == 0, result.output
+    with Library.open(db) as lib:
+        assert lib.get(1).status == FINISHED and lib.get(1).winner is not None
+    assert not (tmp_path / "not-this.sqlite3").exists()
+
+
+WRITER = """
+import sys
+from cinch import Rules, Seat
+from cinch.bots import make_bot
+from cinch.library import Library
+from cinch.match import Match
+path, seed = sys.argv[1], int(sys.argv[2])
+lib = Library.open(path)
+for n in range(3):
+    m = Match(Rules.preset("pagat"), rng=seed + n)
+    i = lib.new_match(m, human_seat=None, seed=seed + n, frontend="test", players={s: "basic" for s in Seat})
+    bots = {s: make_bot("basic", seed=seed + s) for s in Seat}
+    while not m.is_over:
+        deal = m.current or m.start_deal()
+        s = deal.to_act
+        m.apply(bots[s].choose(m.view(s)), s)
+        lib.save(i, m)
+        lib.list(limit=5)
+        if len(m.deals) > 2 and m.current is None:
+            break
+    print(i, len(m.deals), sum(len(d.history) for d in m.deals), flush=True)
+"""
+
+
+def test_two_processes_writing_at_once_leave_a_consistent_library(tmp_path):
+    db = tmp_path / "g.sqlite3"
+    Library.open(db).close()
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(db), str(seed)], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for seed in (100, 200)]
+    outs = [p.communicate(timeout=120) for p in procs]
+    for p, (_, err) in zip(procs, outs):
+        assert p.returncode == 0, err
+    written = {int(i): (int(d), int(a)) for out, _ in outs for i, d, a in (line.split() for line in out.splitlines())}
+    assert sorted(written) == list(range(1, 7))
+    conn = sqlite3.connect(db)
+    assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    conn.close()
+    with Library.open(db) as lib:
+        for match_id, (deals, actions) in written.items():
+            stored = lib.get(match_id)
+            match = lib.replay(match_id)
+            assert (len(match.deals), sum(len(d.history) for d in match.deals)) == (deals, actions)
+            assert stored.position == position_of(match) and stored.score == match.score

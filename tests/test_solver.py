@@ -1,0 +1,390 @@
+"""The double-dummy solver (cinch.solver) and ``cinch solve`` (cinch.solve_cli).
+
+The solver is checked against a plain, obviously correct minimax written here on the Deal's
+own API (``copy``, ``legal_actions``, ``apply``, ``result``): on small endings from random
+deals under every preset and under strict following, in every place of a trick, with uneven
+hands, with Sancho and Dom Pedro; per card; and by playing the solver's own line out to the
+end of full deals, where the Deal's result must be the par the solver announced.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from click.testing import CliRunner
+
+from cinch import PRESET_NAMES, Card, CardSet, Deal, Phase, Play, Rules, Seat, Team
+from cinch.cli import main
+from cinch.solver import Position, can_reach, makers_can_make, par, solve, window
+from helpers import rules
+
+FOLLOWS = ["all-fours", "strict"]
+
+
+# ---- the reference: plain minimax on the Deal ----------------------------------------------
+def brute(deal: Deal) -> tuple[int, tuple[int, int]]:
+    """Final NS-EW points with best play by both sides, by trying every legal action, and the
+    points (NS, EW) of the line found."""
+    if deal.phase is Phase.DONE:
+        p = deal.result.points
+        return p[0] - p[1], p
+    best = None
+    ns = deal.to_act.team is Team.NS
+    for action in deal.legal_actions():
+        child = deal.copy()
+        child.apply(action)
+        got = brute(child)
+        if best is None or (got[0] > best[0] if ns else got[0] < best[0]):
+            best = got
+    return best
+
+
+def brute_children(deal: Deal) -> dict[str, tuple[int, tuple[int, int]]]:
+    """The minimax value and points after each legal action (record notation)."""
+    out = {}
+    for action in deal.legal_actions():
+        child = deal.copy()
+        child.apply(action)
+        out[str(action)] = brute(child)
+    return out
+
+
+def to_play(rule_set: Rules, rng: random.Random, keep=None) -> Deal:
+    """A deal brought to the play by random legal bids, discards and robs."""
+    while True:
+        d = Deal.shuffled(rule_set, Seat(rng.randrange(4)), rng)
+        while d.phase not in (Phase.PLAY, Phase.DONE):
+            legal = d.legal_actions()
+            if keep is not None and d.phase in (Phase.DISCARD, Phase.ROB):
+                d.apply(keep(d, legal))
+            else:
+                d.apply(rng.choice(legal))
+        if d.phase is Phase.PLAY:
+            return d
+
+
+def ending(rule_set: Rules, rng: random.Random, cards_left: int, keep=None) -> Deal:
+    """A deal in the play with at most ``cards_left`` cards in hands, reached by random play."""
+    while True:
+        d = to_play(rule_set, rng, keep)
+        while d.phase is Phase.PLAY and sum(h.bit_count() for h in d.hands) > cards_left:
+            d.apply(rng.choice(d.legal_actions()))
+        if d.phase is Phase.PLAY:
+            return d
+
+
+def check_exact(d: Deal) -> None:
+    """The solver's par, per-card values and points against the brute force."""
+    pos = Position.from_deal(d)
+    res = solve(pos)
+    children = brute_children(d)
+    pick = max if d.to_act.team is Team.NS else min
+    best, points = pick(children.values(), key=lambda vp: vp[0])
+    where = pos.describe()
+    assert res.value == best, where
+    assert par(pos) == best, where
+    assert res.points == points, where
+    assert res.value == res.points[0] - res.points[1]
+    actions = d.legal_actions()
+    assert {str(a.card) for a in actions} == {str(c) for c in res.card_values}
+    for action in actions:
+        value, pts = children[str(action)]
+        assert res.card_values[action.card] == value, (where, str(action))
+        assert res.points_after(action.card) == pts, (where, str(action))
+    assert set(res.best_cards) == {c for c, v in res.card_values.items() if v == best}
+
+
+# ---- exactness on endings ---------------------------------------------------------------------
+@pytest.mark.parametrize("follow", FOLLOWS)
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_endings_match_brute_force(preset, follow):
+    rng = random.Random(10 * PRESET_NAMES.index(preset) + FOLLOWS.index(follow))
+    rule_set = rules(preset, follow=follow)
+    for _ in range(10):
+        d = ending(rule_set, rng, cards_left=rng.choice([5, 6, 7, 8, 9, 10, 11, 12]))
+        check_exact(d)
+
+
+@pytest.mark.parametrize("in_trick", [0, 1, 2, 3])
+def test_every_place_in_the_trick(in_trick):
+    """Positions with 0 to 3 cards already in the current trick."""
+    rng = random.Random(100 + in_trick)
+    found = 0
+    while found < 8:
+        preset = rng.choice(PRESET_NAMES)
+        d = ending(rules(preset), rng, cards_left=12)
+        while d.phase is Phase.PLAY and len(d.trick) != in_trick:
+            d.apply(rng.choice(d.legal_actions()))
+        if d.phase is not Phase.PLAY or sum(h.bit_count() for h in d.hands) > 11:
+            continue
+        check_exact(d)
+        found += 1
+
+
+@pytest.mark.parametrize("options", [{"sancho": True}, {"sancho": True, "dom_pedro": True}, {"dom_pedro": True}])
+@pytest.mark.parametrize("preset", ["additive", "official", "pagat"])
+def test_sancho_and_dom_pedro(preset, options):
+    rng = random.Random(7)
+    rule_set = rules(preset, **options)
+    for _ in range(5):
+        check_exact(ending(rule_set, rng, cards_left=rng.choice([6, 8, 10])))
+
+
+def test_relative_high_and_low_with_other_settings():
+    """High = highest in play, Low = lowest in play or 2 to holder, mixed across presets."""
+    rng = random.Random(11)
+    for preset, options in [("pagat", {"high": "highest"}), ("difference", {"low": "lowest-capturer"}),
+                            ("official", {"low": "two-holder"}), ("double-pedro", {"high": "ace"})]:
+        rule_set = rules(preset, **options)
+        for _ in range(4):
+            check_exact(ending(rule_set, rng, cards_left=rng.choice([7, 9, 11])))
+
+
+def _short_keep(d: Deal, legal):
+    """Keep as few cards as the rules allow, so that the stock runs out (the share rule)."""
+    return min(legal, key=lambda k: int(k.cards).bit_count())
+
+
+def test_uneven_hands_after_the_stock_is_shared():
+    """Additive (002): the stock shared out leaves short hands; empty hands are skipped."""
+    rng = random.Random(5)
+    seen = 0
+    tries = 0
+    while seen < 6 and tries < 3000:
+        tries += 1
+        d = to_play(rules("additive"), rng, keep=_short_keep)
+        sizes = [h.bit_count() for h in d.hands]
+        if len(set(sizes)) == 1:
+            continue
+        while d.phase is Phase.PLAY and sum(h.bit_count() for h in d.hands) > 10:
+            d.apply(rng.choice(d.legal_actions()))
+        if d.phase is not Phase.PLAY:
+            continue
+        check_exact(d)
+        seen += 1
+    assert seen == 6
+
+
+def test_uneven_hands_built_explicitly():
+    """Position.build with a hand emptied early: the lead passes left from an empty hand."""
+    rule_set = rules("additive")
+    hands = [CardSet.parse("AH 2H"), CardSet.parse("KH"), CardSet.parse("5D 3C"), CardSet.parse("")]
+    pos = Position.build(rule_set, "H", Seat.S, hands, leader=Seat.W)
+    assert pos.to_act == Seat.N
+    res = solve(pos)
+    # N leads AH (E must play KH) then 2H: NS take everything in play
+    assert res.card_values[Card.parse("AH")] == res.value
+
+
+# ---- playing the solver's line out -----------------------------------------------------------
+def play_solver_line(d: Deal) -> None:
+    """Play to the end taking the first best card each time (and its best burial)."""
+    while d.phase is Phase.PLAY:
+        res = solve(Position.from_deal(d))
+        card = res.best_cards[0]
+        d.apply(Play(card, res.buries.get(card, CardSet(0))))
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_full_deal_played_out_gives_the_par(preset):
+    rng = random.Random(21)
+    for _ in range(2):
+        d = to_play(rules(preset), rng)
+        res = solve(Position.from_deal(d))
+        play_solver_line(d)
+        assert d.result.points == res.points
+        assert (d.result.made, d.result.score_change) == (res.made, res.score_change)
+
+
+def test_par_holds_along_the_line():
+    rng = random.Random(4)
+    d = to_play(rules("double-pedro", follow="strict"), rng)
+    value = solve(Position.from_deal(d)).value
+    while d.phase is Phase.PLAY:
+        res = solve(Position.from_deal(d))
+        assert res.value == value
+        d.apply(Play(res.best_cards[-1]))
+    assert d.result.points[0] - d.result.points[1] == value
+
+
+# ---- trick 1 with burials (000's buried excess) ------------------------------------------------
+def bury_deal(rule_set: Rules, rng: random.Random) -> Deal:
+    """A deal where someone holds more than six cards at the start of the play."""
+    while True:
+        d = to_play(rule_set, rng)
+        if Position.from_deal(d).bury_pending():
+            return d
+
+
+def trick_one_value(d: Deal) -> int:
+    """Minimax over the rest of trick 1 with the Deal's actions, then the solver from trick 2.
+
+    The solver's ordinary search is checked against brute force above; this checks the burial
+    layer on top of it: legality, the buried cards' points and who holds what.
+    """
+    if d.phase is Phase.DONE:
+        return d.result.points[0] - d.result.points[1]
+    if d.tricks:
+        return solve(Position.from_deal(d), card_values=False).value
+    values = []
+    for action in d.legal_actions():
+        child = d.copy()
+        child.apply(action)
+        values.append(trick_one_value(child))
+    return max(values) if d.to_act.team is Team.NS else min(values)
+
+
+@pytest.mark.parametrize("options", [{}, {"high": "highest"}, {"low": "lowest-capturer"}, {"sancho": True}])
+def test_burials_on_trick_one(options):
+    rng = random.Random(3)
+    rule_set = rules("pagat", **options)
+    checked = 0
+    while checked < 2:
+        d = bury_deal(rule_set, rng)
+        # play on until the burier is among the last two to play to trick 1
+        while d.phase is Phase.PLAY and not d.tricks and len(d.trick) < 2:
+            d.apply(rng.choice(d.legal_actions()))
+        pos = Position.from_deal(d)
+        if d.tricks or not pos.bury_pending():
+            continue
+        res = solve(pos)
+        children = {}
+        for action in d.legal_actions():
+            child = d.copy()
+            child.apply(action)
+            v = trick_one_value(child)
+            card = action.card
+            better = max if d.to_act.team is Team.NS else min
+            children[card] = v if card not in children else better(children[card], v)
+        best = (max if d.to_act.team is Team.NS else min)(children.values())
+        assert res.value == best, pos.describe()
+        assert res.card_values == children, pos.describe()
+        # the line the solver picks, burials included, gives its points
+        play_solver_line(d)
+        assert d.result.points == res.points
+        checked += 1
+
+
+def test_position_with_cards_already_buried():
+    """A burier has played: the buried cards ride with the trick to its winner."""
+    rng = random.Random(8)
+    while True:
+        d = bury_deal(rules("pagat"), rng)
+        while d.phase is Phase.PLAY and not d.tricks and not any(p.buried for p in d.trick):
+            d.apply(rng.choice(d.legal_actions()))
+        if d.tricks or Position.from_deal(d).bury_pending():
+            continue
+        break
+    pos = Position.from_deal(d)
+    assert pos.trick_buried
+    res = solve(pos)
+    assert res.value == trick_one_value(d)
+    play_solver_line(d)
+    assert d.result.points == res.points
+
+
+# ---- other queries ---------------------------------------------------------------------------------
+def test_window_and_thresholds_agree_with_the_par():
+    rng = random.Random(9)
+    for preset in PRESET_NAMES:
+        d = ending(rules(preset), rng, cards_left=16)
+        pos = Position.from_deal(d)
+        res = solve(pos, card_values=False)
+        v = res.value
+        assert window(pos, v - 1, v + 1) == v
+        assert window(pos, v, v + 5) <= v
+        assert window(pos, v - 5, v) >= v
+        for team in (Team.NS, Team.EW):
+            got = res.points[team]
+            assert can_reach(pos, team, got)
+            assert not can_reach(pos, team, got + 1)
+        assert makers_can_make(pos) == res.made
+        assert makers_can_make(pos, 1) == (res.points[pos.makers] >= 1)
+
+
+def test_position_from_view_matches_from_deal():
+    rng = random.Random(12)
+    for preset in PRESET_NAMES:
+        d = ending(rules(preset), rng, cards_left=rng.choice([9, 14, 19]))
+        view = d.view(d.to_act)
+        a = Position.from_deal(d)
+        b = Position.from_view(view, d.hands)
+        assert a == b
+        assert solve(a).value == solve(b).value
+
+
+def test_solved_position_needs_a_player_to_act():
+    pos = Position.build(rules("pagat"), "H", Seat.N, [0, 0, 0, 0])
+    with pytest.raises(ValueError):
+        solve(pos)
+
+
+# ---- cinch solve ------------------------------------------------------------------------------
+def _record(preset: str, seed: int, stop) -> dict:
+    from cinch.match import Match
+    from cinch.record import to_record
+
+    rng = random.Random(seed)
+    m = Match(rules(preset), first_dealer=Seat.N, rng=rng)
+    d = m.start_deal()
+    while not stop(d):
+        m.apply(rng.choice(d.legal_actions()))
+        if d.is_over:
+            break
+    return to_record(m)
+
+
+def _write(tmp_path, record: dict) -> str:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    return str(path)
+
+
+def test_cli_solve_in_the_play(tmp_path):
+    record = _record("official", 3, lambda d: d.phase is Phase.PLAY and len(d.history) > 0 and len(d.trick) == 1)
+    path = _write(tmp_path, record)
+    out = CliRunner().invoke(main, ["solve", path])
+    assert out.exit_code == 0, out.output
+    assert "Par with best play: NS" in out.output and "Best for " in out.output
+    data = json.loads(CliRunner().invoke(main, ["solve", path, "--json"]).output)
+    assert data["par"]["NS"] - data["par"]["EW"] == data["difference"]
+    assert set(data["best"]) <= {c["card"] for c in data["cards"]}
+    assert data["made"] == (data["par"][data["makers"]] >= data["bid"])
+    # the numbers are the solver's on the replayed deal
+    from cinch.record import replay
+
+    deal = replay(record).match.current
+    res = solve(Position.from_deal(deal))
+    assert data["difference"] == res.value and data["par"] == {"NS": res.points[0], "EW": res.points[1]}
+
+
+@pytest.mark.parametrize("stop, words", [
+    (lambda d: d.phase is Phase.BIDDING and len(d.history) == 1, "stops in the bidding of deal 1"),
+    (lambda d: d.phase is Phase.DONE, "between deals"),
+])
+def test_cli_solve_outside_the_play(tmp_path, stop, words):
+    path = _write(tmp_path, _record("difference", 5, stop))
+    out = CliRunner().invoke(main, ["solve", path])
+    assert out.exit_code == 2
+    assert words in out.stderr and not out.stdout
+    assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("content, words", [
+    ("{not json", "not valid JSON"),
+    ('{"format": "cinch/1", "rules": "pagat", "deals": []}', "has no deals"),
+    ('{"format": "cinch/1", "rules": "nope", "deals": []}', "unknown preset"),
+])
+def test_cli_solve_bad_records(tmp_path, content, words):
+    path = tmp_path / "bad.json"
+    path.write_text(content, encoding="utf-8")
+    out = CliRunner().invoke(main, ["solve", str(path)])
+    assert out.exit_code == 2
+    assert words in out.output and "Traceback" not in out.output
+
+
+def test_cli_solve_missing_file(tmp_path):
+    out = CliRunner().invoke(main, ["solve", str(tmp_path / "none.json")])
+    assert out.exit_code == 2 and "cannot read the file" in out.output
