@@ -307,7 +307,7 @@ class _Player:
             bots[seat] = spec.make(derive_seed(seed, kind, "bot", index, int(seat)))
             fallbacks[seat] = random.Random(derive_seed(seed, kind, "fallback", index, int(seat)))
         leg_name = f"A-{a_team.name}"
-        match = Match(self.rules, first_dealer=first)  # no player names: views are the same in both legs
+        match = Match(self.rules, first_dealer=first, rng=0)  # no player names: views are the same in both legs
         stats = []
         if not job.matches:
             match.rng = random.Random(derive_seed(seed, "deal", "restock", index))

@@ -60,16 +60,16 @@ class RichProgress:
                 self.progress = False  # nothing to animate in a log file
                 return
             self.progress = Progress(
-                TextColumn("arena"), BarColumn(), MofNCompleteColumn(), TextColumn(f"{self.unit} pairs"),
+                BarColumn(bar_width=24), MofNCompleteColumn(), TextColumn(f"{self.unit} pairs,"),
                 TextColumn("{task.fields[deals]} deals"), TimeElapsedColumn(), TextColumn("ETA"),
-                TimeRemainingColumn(), TextColumn("net A {task.fields[net]}/deal"),
+                TimeRemainingColumn(), TextColumn("net A {task.fields[net]}"),
                 console=console, auto_refresh=False, transient=True,
             )
             self.progress.start()
             self.task = self.progress.add_task("arena", total=total, deals=0, net="-")
         if self.progress is False:
             return
-        self.progress.update(self.task, completed=done, deals=deals, net=f"{net / deals:+.2f}" if deals else "-")
+        self.progress.update(self.task, completed=done, deals=deals, net=f"{net / deals:+.2f}/deal" if deals else "-")
         self.progress.refresh()
 
     def close(self) -> None:

@@ -1,8 +1,10 @@
 """``cinch play``: a whole match against the computer, in the terminal.
 
-The way the match is shown is a *front end*.  ``--plain`` (a line prompt, the
-screen-reader and scripting mode) is the only one today; a richer table will
-join it in ``FRONTENDS`` and become the default by changing ``DEFAULT_FRONTEND``.
+The way the match is shown is a *front end*: the card table drawn with Textual
+(``table``, :mod:`cinch.tui`, the default) or ``--plain``, a line prompt for
+screen readers and scripts.  The table needs a terminal: when standard input or
+output is not one (a pipe, a script, a test runner) the match is played at the
+line prompt instead.
 
 Every match is kept in the game library (:mod:`cinch.library`) as it is played;
 a front end given ``PlaySetup.resume`` continues that stored match instead of
@@ -11,6 +13,7 @@ dealing a new one (``cinch resume ID`` and the offer at the start of ``cinch pla
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,6 +39,9 @@ class PlaySetup:
     save: str | None
     library: Library | None = None  # where the match is kept as it is played (None: nowhere)
     resume: int | None = None  # a match of the library to continue instead of dealing a new one
+    offer_resume: bool = False  # the front end offers the library's unfinished matches itself (the table)
+    pause: float = 0.6  # at the table: seconds between two bot plays
+    theme: str = "classic"  # at the table: "classic" or "colour-blind"
 
 
 def run_plain(setup: PlaySetup) -> int:
@@ -60,8 +66,38 @@ def run_plain(setup: PlaySetup) -> int:
     return 0
 
 
-FRONTENDS: dict[str, Callable[[PlaySetup], int]] = {"plain": run_plain}
-DEFAULT_FRONTEND = "plain"  # the one line to change when the Textual table arrives
+def run_table(setup: PlaySetup) -> int:
+    """The Textual card table; the line prompt when standard input or output is not a terminal."""
+    if not (_stdin_is_terminal() and _isatty(sys.stdout)):
+        if setup.offer_resume and setup.library is not None and _stdin_is_terminal():
+            setup = dataclasses.replace(setup, resume=offer_resume(setup.library), offer_resume=False)
+        return run_plain(setup)
+    from cinch.tui.app import run
+    from cinch.tui.game import TableSetup
+    from cinch.tui.screens import Settings
+    from cinch.tui.storage import Saver
+
+    bots = setup.bots if setup.resume is None else "basic"  # a resumed match brings its own bots
+    table = TableSetup.uniform(setup.rules, seat=setup.seat, bots=bots, seed=setup.seed)
+    saver = Saver(setup.library, save_path=setup.save)
+    status = run(table, saver=saver, settings=Settings(pause=setup.pause, theme=setup.theme),
+                 offer_resume=setup.offer_resume, resume_id=setup.resume)
+    if setup.save:
+        click.echo(f"The game record is saved in {setup.save}.")
+    if setup.library is not None and saver.match_id is not None:
+        click.echo(f"This was match {saver.match_id} of your game library (`cinch history`, `cinch resume`).")
+    return status
+
+
+def _isatty(stream: object) -> bool:
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError):
+        return False
+
+
+FRONTENDS: dict[str, Callable[[PlaySetup], int]] = {"plain": run_plain, "table": run_table}
+DEFAULT_FRONTEND = "table"  # the one line to change when the Textual table arrives
 
 
 @click.command("play")
@@ -79,8 +115,15 @@ DEFAULT_FRONTEND = "plain"  # the one line to change when the Textual table arri
               help="The game library that keeps every match (default: $CINCH_DB, else your data folder).")
 @click.option("--no-library", "no_library", is_flag=True, help="Keep this match out of the game library.")
 @click.option("--new", "new", is_flag=True, help="Start a new match without offering to resume one.")
+@click.option("--table", "frontend", flag_value="table",
+              help="The card table (the default; it needs a terminal).")
+@click.option("--pause", type=click.FloatRange(0, 10), default=0.6, show_default=True, metavar="SECONDS",
+              help="At the table: the pause between two bot plays, so you can follow them.")
+@click.option("--theme", type=click.Choice(["classic", "colour-blind"], case_sensitive=False), default="classic",
+              show_default=True, help="At the table: the card colours (colour-blind: four colour-blind-safe suits).")
 def play_command(preset: str, options: tuple[str, ...], seed: int | None, save: str | None, seat: str,
-                 bots: str, frontend: str, db: str | None, no_library: bool, new: bool) -> None:
+                 bots: str, frontend: str, db: str | None, no_library: bool, new: bool, pause: float,
+                 theme: str) -> None:
     """Play a match against the computer: you type bids, trumps and cards."""
     from cinch.bots import make_bot
     from cinch.cli import make_rules
@@ -98,10 +141,12 @@ def play_command(preset: str, options: tuple[str, ...], seed: int | None, save: 
             raise LibraryError(f"{e} (--no-library plays without it)") from None
     try:
         resume = None
-        if library is not None and not new and _stdin_is_terminal():
+        table_offers = frontend == "table"  # the table offers the unfinished matches on its own screen
+        if library is not None and not new and not table_offers and _stdin_is_terminal():
             resume = offer_resume(library)
         setup = PlaySetup(rules=rules, seat=Seat.parse(seat), bots=bots.strip().lower(), seed=seed, save=save,
-                          library=library, resume=resume)
+                          library=library, resume=resume, offer_resume=table_offers and library is not None and not new,
+                          pause=pause, theme=theme.lower())
         status = FRONTENDS[frontend](setup)
     finally:
         if library is not None:

@@ -54,9 +54,9 @@ FEATURES = (
 # Fitted by benchmarks/heuristic_calibration.py (points taken by the makers' side, per preset).
 # Each row: the weights of FEATURES, then the spread (standard deviation) of the points around the fit.
 COEFFICIENTS: dict[str, tuple[float, ...]] = {
-    "pagat": (1.6, 1.3, 0.8, 0.5, 1.0, 0.8, 2.2, 3.2, 4.0, 0.35, 0.8, 0.1, 1.4, 0.6, 0.0, 0.0, 3.8),
-    "difference": (1.6, 1.3, 0.8, 0.5, 1.0, 0.8, 2.2, 3.2, 4.0, 0.35, 0.4, 0.1, 1.4, 0.6, 0.0, 0.0, 3.8),
-    "additive": (1.6, 1.3, 0.8, 0.5, 1.0, 0.8, 2.2, 3.2, 4.0, 0.35, 0.4, 0.1, 1.4, 0.6, 0.0, 0.0, 3.8),
+    "pagat": (3.86, 2.02, 1.10, 0.92, 0.38, 0.22, 0.64, 0.36, 0.19, 0.51, 0.52, 0.03, 0.63, 0.38, 0.0, 0.0, 3.99),
+    "difference": (3.78, 2.16, 1.08, 0.87, 0.50, 0.28, 0.83, 0.28, 0.13, 0.63, -0.51, -0.03, 0.62, 0.45, 0.0, 0.0, 4.09),
+    "additive": (3.90, 2.19, 1.18, 0.86, 0.53, 0.24, 0.71, 0.43, 0.11, 0.60, -0.33, -0.06, 0.59, 0.29, 0.0, 0.0, 4.08),
     "official": (1.6, 1.3, 0.8, 0.5, 1.0, 0.8, 2.2, 3.2, 4.0, 0.35, 0.4, 0.1, 1.4, 0.6, 0.0, 0.0, 3.8),
     "double-pedro": (1.6, 1.3, 0.8, 0.5, 1.0, 0.8, 2.2, 3.2, 4.0, 0.35, 0.4, 0.1, 1.4, 0.6, 0.0, 0.0, 3.8),
 }
@@ -132,21 +132,17 @@ def expected_points(hand: int, suit: int, rules: Rules, position: int) -> float:
         coef = COEFFICIENTS["difference"]
     f = hand_features(hand, suit, rules, position)
     value = sum(w * x for w, x in zip(coef, f))
-    if rules.key_total if False else False:  # pragma: no cover - placeholder for scaled variants
-        pass
-    total = rules.total_points
-    if rules_key(rules) not in VARIANT_COEFFICIENTS and total != 14:
-        # A model fitted on 14 points: the extra point cards are priced by their features,
-        # the rest of the deal scales with the points held.
-        value += 0.0
-    return max(0.0, min(float(total), value))
+    return max(0.0, min(float(rules.total_points), value))
 
 
-def spread(rules: Rules) -> float:
+def spread(rules: Rules, mean: float) -> float:
+    """The spread of the points around ``mean``: narrower for strong hands, near the ceiling."""
     coef = COEFFICIENTS.get(rules_key(rules)) or VARIANT_COEFFICIENTS.get(rules_key(rules))
     if coef is None:
         coef = COEFFICIENTS["difference"]
-    return coef[-1] * math.sqrt(rules.total_points / 14)
+    total = rules.total_points
+    room = (total - mean) / (total * 3 / 7)  # 1 at 8 of 14 points
+    return coef[-1] * math.sqrt(total / 14) * math.sqrt(min(1.0, max(0.3, room)))
 
 
 def best_suit(hand: int, rules: Rules, position: int) -> tuple[Suit, float]:
@@ -237,12 +233,37 @@ def choose_keep(options: KeepOptions, worth: dict[int, float], keep_plain_above:
     return options[0]  # pragma: no cover - the constraints always leave the greedy a way
 
 
+# Tuning constants of the card play and the bidding (measured by duplicate deals).
+PARAMS: dict[str, float] = {
+    "trump_base": 0.25,  # worth of keeping a trump: a base,
+    "trump_share": 0.9,  # plus the share of the unseen trumps it beats,
+    "trump_boss": 0.6,  # plus a bonus when nothing unseen beats it
+    "plain_ace": 0.45,  # worth of keeping a side ace whose suit is still out
+    "cover_base": 0.35,  # a point card's cover: its chance to survive higher trumps out,
+    "cover_step": 0.2,  # more with each higher trump held
+    "pass_partner": 2.0,  # bidding: the value of passing when the partner holds the bid
+    "pass_opponent": -2.0,  # ... when an opponent holds it
+    "pass_open": -0.5,  # ... per opponent still to speak when nobody has bid
+    "make_chance": 0.62,  # bidding up to the hand's value: the chance to make it
+    "partner_bid": 0.6,  # points a partner's bid adds to the hand's value
+}
+
 # ---------------------------------------------------------------------------------------------
 # The player
 # ---------------------------------------------------------------------------------------------
 @register("heuristic")
 class HeuristicBot(Bot):
-    """Hand evaluation fitted on playouts; card play from the tips of the rule texts."""
+    """Hand evaluation fitted on playouts; card play from the tips of the rule texts.
+
+    ``params`` override the tuning constants of :data:`PARAMS` (for experiments).
+    """
+
+    def __init__(self, seed: int | None = None, **params: float):
+        super().__init__(seed)
+        unknown = set(params) - set(PARAMS)
+        if unknown:
+            raise ValueError(f"unknown heuristic parameters: {', '.join(sorted(unknown))}")
+        self.params = {**PARAMS, **params}
 
     def choose(self, view: SeatView) -> Action:
         legal = view.legal
@@ -270,12 +291,12 @@ class HeuristicBot(Bot):
         if not bids:
             return legal[0]
         if not can_pass:
-            return bids[0]
+            return bids[0]  # a stuck dealer
         rules = view.rules
+        p = self.params
         total = rules.total_points
         seat = view.seat
         _, mean = best_suit(int(view.hand), rules, self._position(view))
-        sd = spread(rules)
 
         high_bid, high_seat = 0, None
         partner_bid = 0
@@ -285,54 +306,63 @@ class HeuristicBot(Bot):
                 if s == seat.partner:
                     partner_bid = max(partner_bid, a.amount)
         if partner_bid:
-            mean += 0.6 + 0.1 * max(0, partner_bid - rules.min_bid)  # a partner's bid shows strength
+            mean += p["partner_bid"]  # a partner's bid shows strength
 
         # Who still speaks after this seat (one circuit: up to the dealer).
+        auction = rules.bidding is Bidding.AUCTION
         later_opps = 0
-        if rules.bidding is Bidding.ONE_CIRCUIT:
+        if not auction:
             s = seat
             while s != view.dealer:
                 s = s.left
                 if s.team != seat.team:
                     later_opps += 1
-        auction = rules.bidding is Bidding.AUCTION
 
         # The value of passing.
         if high_seat is None:
-            if later_opps == 0 and not auction and seat == view.dealer:
-                v_pass = 0.0 if rules.all_pass is AllPass.THROW_IN else 0.0
-            else:
-                v_pass = -0.5 * later_opps
+            v_pass = p["pass_open"] * later_opps if not auction else p["pass_open"]
         elif high_seat.team == seat.team:
-            v_pass = 2.0
+            v_pass = p["pass_partner"]
         else:
-            v_pass = -2.0 - 0.3 * max(0, high_bid - rules.min_bid)
+            v_pass = p["pass_opponent"] - 0.2 * max(0, high_bid - rules.min_bid)
 
-        # The score: near the target, passing to opponents who can go out is worse.
+        # The score: with the opponents near the target, letting them play is worse; near our own
+        # target (or under bidder goes out) a made bid is worth more than its points.
+        eager = 0.0
         if view.score is not None and view.target is not None:
             ours, theirs = view.score[seat.team], view.score[seat.team.other]
             need_us, need_them = view.target - ours, view.target - theirs
+            opp_holds = high_seat is not None and high_seat.team != seat.team
             if view.bidder_goes_out:
-                v_pass -= 6.0 if high_seat is None or high_seat.team != seat.team else 0.0
-            elif need_them <= total // 2 and (high_seat is None or high_seat.team != seat.team):
-                v_pass -= 3.0
-            if need_us <= 0:
-                pass
-            del need_us
+                eager = 6.0  # makers who make it win outright
+                if opp_holds or high_seat is None:
+                    v_pass -= 6.0
+            else:
+                if need_them <= total * 0.75 and (opp_holds or high_seat is None):
+                    v_pass -= 3.0 * (1 - max(0, need_them) / (total * 0.75))
+                if rules.makers_count_first or rules.settlement is Settlement.ADDITIVE:
+                    if 0 < need_us <= total:
+                        eager = 2.0
 
+        sd = spread(rules, mean)
         probs = point_distribution(mean, sd, total)
-        worth = [(b, bid_value(probs, b.amount, total)) for b in bids]
+        worth = []
+        for b in bids:
+            v = bid_value(probs, b.amount, total)
+            if eager:
+                v += eager * make_chance(probs, b.amount)
+            worth.append((b, v))
         ok = [(b, v) for b, v in worth if v > v_pass]
         if not ok:
             return next(a for a in legal if isinstance(a, Pass))
         if auction or later_opps == 0:
             return ok[0][0]
         # Later opponents may overcall: bid up to the value of the hand.
-        target_bid = ok[0][0]
+        choice = ok[0][0]
         for b, _v in ok:
-            if make_chance(probs, b.amount) >= 0.62:
-                target_bid = b
-        return target_bid
+            if make_chance(probs, b.amount) >= p["make_chance"]:
+                choice = b
+        return choice
 
     # ---- discard and rob -----------------------------------------------------------------
     def _keep(self, view: SeatView, options: KeepOptions) -> Keep:
@@ -359,36 +389,44 @@ class HeuristicBot(Bot):
     # ---- card play -------------------------------------------------------------------------
     def _play(self, view: SeatView) -> Action:
         plays = [a for a in view.legal if isinstance(a, Play)]
-        ctx = _Table(view)
+        ctx = _Table(view, self.params)
         cards = sorted({int(p.card) for p in plays})
-        card = ctx.lead(cards) if not view.current_trick else ctx.follow(cards)
+        card = ctx.choose(cards)
         options = [p for p in plays if p.card == card]
         if len(options) == 1:
             return options[0]
         # Bury the cards least worth keeping.
-        return min(options, key=lambda p: sum(ctx.keep_score(c) for c in bit_list(int(p.bury))))
+        worth = {c: ctx.keep_score(c) for c in bit_list(self._hand_mask(view))}
+        return min(options, key=lambda p: sum(worth[c] for c in bit_list(int(p.bury))))
+
+    @staticmethod
+    def _hand_mask(view: SeatView) -> int:
+        return int(view.hand)
 
 
 class _Table:
     """One play decision: the trick, the cards out, and what each card is worth."""
 
-    def __init__(self, view: SeatView):
+    def __init__(self, view: SeatView, params: dict[str, float]):
         k = Knowledge(view)
         self.k = k
         self.view = view
+        self.p = params
         t = k.t
         self.t = t
         self.rules = view.rules
-        self.values = k.trick_values()
+        values = k.trick_values()
+        if view.rules.high is High.ACE:
+            values[t.order[0]] = 0  # the ace wins its own trick: its point is never at stake
+        self.values = values
         self.hand = int(view.hand)
         self.seat = view.seat
+        self.team = view.seat & 1
         self.partner = view.seat.partner
         self.trick = view.current_trick
         self.later = seat_order_after(view)
-        self.later_opps = [s for s in self.later if (s - self.seat) & 1]
-        self.partner_later = self.partner in self.later
-        self.makers = view.maker is not None and view.maker.team == view.seat.team
         self.opps = [s for s in k.others if s != self.partner]
+        self.makers = view.maker is not None and view.maker.team == view.seat.team
         if self.trick:
             led = t.effective_suit[self.trick[0].card]
             self.led = led
@@ -396,12 +434,22 @@ class _Table:
             self.strength = strength
             best = max(self.trick, key=lambda p: strength[p.card])
             self.best_card, self.winner = int(best.card), best.seat
-            self.pts = sum(self.values[p.card] for p in self.trick)
+            self.pts = sum(values[p.card] for p in self.trick)
         else:
             self.led = -1
             self.pts = 0
-        # Points still to be won that this seat does not hold.
-        self.points_out = sum(self.values[c] for c in bit_list(k.unseen)) if True else 0
+            order = []
+            s = view.seat.left
+            while s != view.seat:
+                if view.hand_sizes[s]:
+                    order.append(s)
+                s = s.left
+            self.lead_order = order
+        # The point cards this seat cannot see, and the chance each other player holds each.
+        self.unseen_points = [(c, values[c]) for c in bit_list(k.unseen & t.trumps) if values[c]]
+        self.points_out = sum(v for _, v in self.unseen_points)
+        self.p_point = {s: [(c, v, k.p_holds_any(s, 1 << c)) for c, v in self.unseen_points] for s in k.others}
+        self._p_void: dict[tuple[int, int], float] = {}
 
     # ---- what a card is worth in hand ------------------------------------------------------
     def hold_worth(self, card: int) -> float:
@@ -414,12 +462,13 @@ class _Table:
             n = higher + lower
             share = lower / n if n else 1.0
             boss = 1.0 if higher == 0 else 0.0
-            return 0.25 + 0.9 * share + 0.6 * boss
+            scale = min(1.0, 0.3 + self.points_out / 8)
+            return (self.p["trump_base"] + self.p["trump_share"] * share + self.p["trump_boss"] * boss) * scale
         rank = card % 13
         suit_left = k.unseen & t.follow_masks[t.effective_suit[card]]
         if not suit_left:
             return 0.05
-        return {0: 0.45, 1: 0.2, 2: 0.1}.get(rank, 0.02 * (13 - rank) / 13)
+        return {0: self.p["plain_ace"], 1: 0.2, 2: 0.1}.get(rank, 0.02 * (13 - rank) / 13)
 
     def safety(self, card: int) -> float:
         """The chance that a point card kept in hand ends in this side's tricks."""
@@ -431,8 +480,13 @@ class _Table:
             return 1.0
         p_opp = 1 - math.prod(1 - k.p_holds_any(o, higher) for o in self.opps)
         my_higher = sum(1 for c in bit_list(self.hand & t.trumps) if t.power[c] > t.power[card])
-        cover = 0.35 + 0.2 * min(my_higher, 3)
-        return max(0.05, 1 - p_opp * (1 - cover))
+        cover = self.p["cover_base"] + self.p["cover_step"] * min(my_higher, 3)
+        return max(0.05, 1 - p_opp * (1 - min(cover, 0.95)))
+
+    def future(self, card: int) -> float:
+        """What keeping ``card`` is worth: its trick-taking, and its points where they would end."""
+        v = self.values[card]
+        return self.hold_worth(card) + ((2 * self.safety(card) - 1) * v if v else 0.0)
 
     def keep_score(self, card: int) -> float:
         return self.hold_worth(card) + 3 * self.values[card]
@@ -448,10 +502,9 @@ class _Table:
         outstanding = k.unseen_trumps
         p_opp_trump = 1 - math.prod(1 - k.p_has_trump(o) for o in self.opps)
         p_partner_trump = k.p_has_trump(self.partner)
-        unseen_points = any(values[c] for c in bit_list(outstanding))
         bosses = [c for c in trumps if k.is_boss(c)]
         if bosses and outstanding:
-            if p_opp_trump > 0.1 or (unseen_points and p_partner_trump > 0.3):
+            if p_opp_trump > 0.1 or (self.points_out and p_partner_trump > 0.3):
                 return bosses[0]  # draw trumps with the top one
         # A point card that no trump can beat any more: cash it.
         safe_points = [c for c in trumps if values[c] and k.is_boss(c)]
@@ -459,17 +512,14 @@ class _Table:
             return max(safe_points, key=lambda c: values[c])
         if bosses and not plain:
             return bosses[-1]
-        # Plain leads: a side ace where the suit is still out, else the lowest card.
         if plain:
-            def lead_key(c: int) -> tuple:
-                return (self.hold_worth(c) >= 0.45, -self.hold_worth(c), c % 13)
-
+            # A side ace where the suit is still out, when the opponents may be out of trumps.
             aces = [c for c in plain if c % 13 == 0 and k.unseen & t.follow_masks[t.effective_suit[c]]]
             if aces and p_opp_trump < 0.5:
                 return aces[0]
             return min(plain, key=lambda c: (self.hold_worth(c), -(c % 13)))
         # Only trumps, none the boss: the least at risk.
-        return min(trumps, key=lambda c: (values[c] * self.safety(c) * 0 + values[c], power[c]))
+        return min(trumps, key=lambda c: (values[c], power[c]))
 
     # ---- following ---------------------------------------------------------------------------
     def follow(self, cards: list[int]) -> int:
@@ -479,24 +529,23 @@ class _Table:
         best = strength[self.best_card]
         partner_wins = self.winner == self.partner
         values = self.values
+        later_opps = [s for s in self.later if (s - self.seat) & 1]
+        partner_later = self.partner in self.later
         scored = []
         for c in cards:
             if strength[c] > best:
-                p_ours = 1 - k.p_any_beats(self.later_opps, c, led)
+                p_ours = 1 - k.p_any_beats(later_opps, c, led)
             elif partner_wins:
-                p_ours = 1 - k.p_any_beats(self.later_opps, self.best_card, led)
-            elif self.partner_later:
+                p_ours = 1 - k.p_any_beats(later_opps, self.best_card, led)
+            elif partner_later:
                 p_ours = 0.6 * k.p_beats(self.partner, self.best_card, led)
-                others = [s for s in self.later_opps if self.later.index(s) > self.later.index(self.partner)]
+                others = [s for s in later_opps if self.later.index(s) > self.later.index(self.partner)]
                 if others and p_ours:
                     p_ours *= 0.8
             else:
                 p_ours = 0.0
             v = values[c]
-            stake = self.pts + v
-            ev = (2 * p_ours - 1) * stake - self.hold_worth(c)
-            if v:
-                ev -= (2 * self.safety(c) - 1) * v
+            ev = (2 * p_ours - 1) * (self.pts + v) - self.future(c)
             scored.append((ev, -v, c, p_ours))
         scored.sort(reverse=True)
         choice = scored[0]
@@ -506,3 +555,12 @@ class _Table:
             if rest:
                 choice = rest[0]
         return choice[2]
+
+    def _may_trump(self, seat: int, led: int) -> float:
+        """The chance ``seat`` may play a trump to a trick led in ``led`` (strict following: only when void)."""
+        if led == self.t.suit or self.rules.follow.value != "strict":
+            return 1.0
+        return 1 - self.k.p_holds_any(seat, self.k.unseen & self.t.follow_masks[led])
+
+    def choose(self, cards: list[int]) -> int:
+        return self.lead(cards) if not self.trick else self.follow(cards)

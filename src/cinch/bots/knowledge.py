@@ -6,8 +6,10 @@ and keeps, for the other three players:
 - the cards nobody has shown this seat (``unseen``): in another hand, or dead (left in
   the stock, thrown face down);
 - suits each player is known to be void in, from the play: on a trump lead a non-trump
-  means no trumps; under the all-fours rule a player who neither followed a plain lead
-  nor trumped holds neither (under strict following, only the suit led);
+  means no trumps; on a plain lead a card of a third suit means none of the suit led (not
+  "no trumps" too: a player void in the suit led may play anything, trumps in hand, as
+  the engine and texts 000 and 004 read the rule); under strict following a trump on a
+  plain lead also means none of the suit led;
 - the fewest trumps each player still holds: when every non-trump is thrown, the cards a
   player did not draw are trumps he kept (``hand before the play - cards drawn``);
 - a rough chance for each unseen card to sit in each hand, from those counts, so a bot
@@ -108,10 +110,8 @@ class Knowledge:
                 e = eff[c]
                 if e == led:
                     continue
-                if led == t.suit or strict:
+                if led == t.suit or strict or e != t.suit:
                     void[p.seat] |= 1 << led
-                elif e != t.suit:
-                    void[p.seat] |= 1 << led | 1 << t.suit
         self.by_seat = by_seat
         self.in_play = in_play
         played = by_seat[0] | by_seat[1] | by_seat[2] | by_seat[3]
@@ -179,6 +179,18 @@ class Knowledge:
             if not self.void[s] >> suit & 1:
                 denom += self.exp_plain[s]
         return self.exp_plain[seat] / denom if denom > 0 else 0.0
+
+    def p_card(self, seat: int, card: int) -> float:
+        """Chance that ``seat`` holds one given card (1 or 0 for this seat's own hand)."""
+        if seat == self.seat:
+            return float(self.hand >> card & 1)
+        if not self.unseen >> card & 1:
+            return 0.0
+        if self.trumps >> card & 1:
+            if self.void[seat] >> self.t.suit & 1 or not self.n_unseen_trumps:
+                return 0.0
+            return min(1.0, self.exp_trumps[seat] / self.n_unseen_trumps)
+        return self.p_plain_card(seat, self.t.effective_suit[card])
 
     def p_holds_any(self, seat: int, cards: int) -> float:
         """Chance that ``seat`` holds at least one of ``cards`` (cards seen elsewhere are ignored)."""

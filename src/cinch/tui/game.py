@@ -214,7 +214,8 @@ def cheapest_bury(plays: list[Play], trump: Suit) -> dict[Card, Play]:
 class TableGame:
     """One match at the table: the human's seat, a bot in every other seat, undo by replay."""
 
-    def __init__(self, setup: TableSetup, match: Match | None = None, *, seed_known: bool | None = None):
+    def __init__(self, setup: TableSetup, match: Match | None = None, *, seed_known: bool | None = None,
+                 bots: dict[Seat, Bot] | None = None):
         self.setup = setup
         self.seat = Seat(setup.seat)
         seed = setup.seed
@@ -230,7 +231,7 @@ class TableGame:
         self.match = match
         self.rules = match.rules
         self.undos = 0
-        self.bots = self._make_bots()
+        self.bots = dict(bots) if bots is not None else self._make_bots()
 
     @property
     def bot_names(self) -> dict[Seat, str]:
@@ -393,6 +394,18 @@ def describe_par(par: Par, summary: DealSummary, me: Seat) -> str:
             text += f". {mine} (you) took par."
         else:
             text += f". {mine} (you) took {r.points[mine]}: {abs(diff)} {'above' if diff > 0 else 'below'} par."
+    return text
+
+
+def keep_words(options, trump: Suit | None) -> str:
+    """A keep decision's constraints in words, with suit symbols (as ``KeepOptions.describe()``)."""
+    size = str(options.lo) if options.lo == options.hi else f"{options.lo} to {options.hi}"
+    pool = " ".join(card_words(c, trump) for c in hand_order(options.pool, trump))
+    text = f"keep {size} of {pool}"
+    if options.must:
+        text += ", including " + " ".join(card_words(c, trump) for c in hand_order(options.must, trump))
+    if options.min_trumps and options.min_trumps > (options.must & options.trumps).bit_count():
+        text += f", with at least {options.min_trumps} trumps"
     return text
 
 

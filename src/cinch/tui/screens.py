@@ -1,0 +1,461 @@
+"""The screens over the table: the end of a deal, rules, keys, tricks, settings, a new match, resume."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Input, Label, Select, Static, Switch
+
+from cinch.cards import Seat, Team
+from cinch.errors import CinchError
+from cinch.match import DealSummary
+from cinch.rules import PRESET_NAMES, Low, Rules
+from cinch.scoring import PointScheme
+from cinch.tui.game import TableSetup, available_bots, high_low_words
+from cinch.tui.render import PALETTES, THEME_ORDER, Palette, chip, chips
+from cinch.view import SeatView, Trick
+
+PAUSES = (0.0, 0.3, 0.6, 1.0, 1.5)
+
+
+@dataclass
+class Settings:
+    """What the settings screen changes (for this session)."""
+
+    hints: bool = True
+    par: bool = True
+    undo: bool = True
+    pause: float = 0.6  # seconds between two bot actions, so a person can follow
+    theme: str = "classic"
+
+
+def team_label(team: Team, me: Seat) -> str:
+    return f"{team} (you)" if team == me.team else str(team)
+
+
+def seat_label(seat: Seat, me: Seat) -> str:
+    if seat == me:
+        return f"{seat} (you)"
+    if seat == me.partner:
+        return f"{seat} (partner)"
+    return str(seat)
+
+
+class Dialog(ModalScreen):
+    """A box over the table; Escape closes it."""
+
+    BINDINGS = [Binding("escape", "close", "Close")]
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+# ---- the end of a deal ------------------------------------------------------------------------------------
+def deal_over_text(summary: DealSummary, me: Seat, rules: Rules, palette: Palette, winner: Team | None,
+                   final: tuple[int, int]) -> Text:
+    r = summary.result
+    out = Text()
+    if r.thrown_in:
+        out.append(r.describe() + "\n")
+    else:
+        assert r.trump is not None and r.points is not None and r.maker is not None
+        out.append(f"{seat_label(r.maker, me)} bid {r.bid} in {r.trump.name.lower()} {r.trump.symbol}.\n")
+        out.append("Point cards:\n", style="bold")
+        for a in r.awards:
+            out.append(f"  {a.name:<12}")
+            out.append_text(chip(a.card, r.trump, palette))
+            style = f"bold {palette.mine}" if a.team == me.team else f"bold {palette.theirs}"
+            out.append(f"  {a.points} to ")
+            out.append(team_label(a.team, me), style=style)
+            if a.how != "captured":
+                out.append(f", {a.how}")
+            out.append("\n")
+        missing = _unscored(summary, rules)
+        if missing:
+            out.append("  Not in play, scoring for nobody: ")
+            for i, (name, card) in enumerate(missing):
+                out.append(", " if i else "")
+                out.append(f"{name} ")
+                out.append_text(chip(card, r.trump, palette))
+            out.append("\n")
+        ns, ew = r.points
+        out.append(f"Points taken: {team_label(Team.NS, me)} {ns}, {team_label(Team.EW, me)} {ew}.\n")
+        out.append(r.describe() + ".\n", style="bold")
+    out.append(f"Score: {team_label(Team.NS, me)} {summary.score[0]}, {team_label(Team.EW, me)} {summary.score[1]};"
+               f" target {rules.target}.")
+    if winner is not None:
+        mine = winner == me.team
+        out.append(f"\n\n*** {winner} win the match, NS {final[0]} to EW {final[1]}. "
+                   + (f"You and your partner {me.partner} win! ***" if mine
+                      else f"You ({me}) and your partner {me.partner} lose. ***"),
+                   style=f"bold {palette.mine if mine else palette.theirs}")
+    return out
+
+
+def _unscored(summary: DealSummary, rules: Rules) -> list[tuple[str, int]]:
+    r = summary.result
+    assert r.trump is not None
+    scheme = PointScheme.of(rules, r.trump)
+    named = {a.name for a in r.awards}
+    fixed = [(name, card) for name, card, _ in scheme.captured_cards]
+    if rules.low is Low.TWO_HOLDER:
+        fixed.append(("Low", scheme.two))
+    return [(name, card) for name, card in fixed if name not in named]
+
+
+class DealOverScreen(Dialog):
+    """Who took which point card, the settlement in words, the new score, and the par."""
+
+    BINDINGS = [
+        Binding("enter", "next", "Next deal"),
+        Binding("space", "next", "Next deal", show=False),
+        Binding("u", "undo", "Undo"),
+        Binding("l", "tricks", "Tricks"),
+        Binding("q", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, summary: DealSummary, me: Seat, rules: Rules, palette: Palette, *, winner: Team | None,
+                 final: tuple[int, int], can_undo: bool, par: str, view: SeatView | None) -> None:
+        super().__init__()
+        self.summary = summary
+        self.me = me
+        self.rules = rules
+        self.palette = palette
+        self.winner = winner
+        self.final = final
+        self.can_undo = can_undo
+        self.par_text = par
+        self.view = view
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="dealover"):
+            over = "The match is over" if self.winner is not None else f"Deal {self.summary.number} is over"
+            yield Label(over, classes="title")
+            yield Static(deal_over_text(self.summary, self.me, self.rules, self.palette, self.winner, self.final),
+                         id="dealover-body")
+            yield Static(self.par_text, id="par")
+            nxt = "Enter: a new match" if self.winner is not None else "Enter: the next deal"
+            keys = [nxt, "l: the tricks"] + (["u: take back your last move"] if self.can_undo else []) + ["q: quit"]
+            yield Static("   ".join(keys), classes="keys")
+
+    def set_par(self, text: str) -> None:
+        self.par_text = text
+        self.query_one("#par", Static).update(text)
+
+    def action_next(self) -> None:
+        self.dismiss("next")
+
+    def action_undo(self) -> None:
+        if self.can_undo:
+            self.dismiss("undo")
+        else:
+            self.query_one("#par", Static).update(Text("Nothing of yours to take back in this deal."))
+
+    def action_close(self) -> None:
+        self.dismiss("next")
+
+    def action_tricks(self) -> None:
+        if self.view is not None:
+            self.app.push_screen(TricksScreen(self.view, self.me, self.palette))
+
+
+# ---- the tricks of this deal --------------------------------------------------------------------------------
+def trick_text(number: int, trick: Trick, view: SeatView, me: Seat, palette: Palette) -> Text:
+    out = Text(f"Trick {number}, led by {seat_label(trick.leader, me)}: ")
+    for i, p in enumerate(trick.plays):
+        out.append(", " if i else "")
+        out.append(f"{p.seat} ")
+        out.append_text(chip(p.card, view.trump, palette))
+        if p.buried:
+            out.append(" burying ")
+            out.append_text(chips(p.buried, view.trump, palette))
+    out.append(f"; won by {seat_label(trick.winner, me)}.")
+    return out
+
+
+class TricksScreen(Dialog):
+    """The last trick first, then the earlier ones of this deal."""
+
+    BINDINGS = [Binding("l", "close", "Close"), Binding("enter", "close", "Close", show=False)]
+
+    def __init__(self, view: SeatView, me: Seat, palette: Palette) -> None:
+        super().__init__()
+        self.view = view
+        self.me = me
+        self.palette = palette
+
+    def compose(self) -> ComposeResult:
+        v = self.view
+        with Vertical(classes="dialog", id="tricks"):
+            yield Label("The last trick" if v.tricks else "No trick is finished yet", classes="title")
+            body = Text()
+            for number in range(len(v.tricks), 0, -1):
+                body.append_text(trick_text(number, v.tricks[number - 1], v, self.me, self.palette))
+                if number == len(v.tricks) and number > 1:
+                    body.append("\n\nEarlier tricks:")
+                body.append("\n")
+            if v.current_trick:
+                body.append("On the table now: ")
+                for i, p in enumerate(v.current_trick):
+                    body.append(", " if i else "")
+                    body.append(f"{p.seat} ")
+                    body.append_text(chip(p.card, v.trump, self.palette))
+            with VerticalScroll():
+                yield Static(body)
+            yield Static("Escape or l: back to the table", classes="keys")
+
+
+# ---- rules and keys -----------------------------------------------------------------------------------------
+class RulesScreen(Dialog):
+    """The rules of this match in plain words (Rules.describe())."""
+
+    BINDINGS = [Binding("r", "close", "Close")]
+
+    def __init__(self, rules: Rules) -> None:
+        super().__init__()
+        self.rules = rules
+
+    def compose(self) -> ComposeResult:
+        rules = self.rules
+        with Vertical(classes="dialog", id="rules"):
+            yield Label(f"Rules: {rules.name} (first to {rules.target})", classes="title")
+            body = Text()
+            if rules.overrides:
+                body.append(f"Changed from the {rules.preset_name} preset: {', '.join(rules.overrides)}.\n",
+                            style="italic")
+            for line in rules.describe():
+                body.append(f"• {line}\n")
+            body.append(f"• {high_low_words(rules)}")
+            with VerticalScroll():
+                yield Static(body, id="rules-body")
+            yield Static("Escape or r: back to the table", classes="keys")
+
+
+KEYS_TEXT = """\
+Bidding      0-9 type a bid, p pass, ←/→ move, Enter bids; a click picks, a second click bids
+Trumps       s h d c (or ←/→) choose a suit, Enter names it; your hand shows it as trumps first
+Discard/rob  ←/→ move, Space keeps or throws the card, a the suggested hand, Enter when legal
+Play         ←/→ move among the legal cards, 1-9 the card numbered above it, s h d c the next
+             card of a suit; Enter plays. Click a card to choose it, click again to play it
+Bury         (trick 1, more than six cards) after the card, Space marks the cards to bury, Enter
+Any time     ? hint   u take back your last move   l last trick   r rules   o settings
+             t colour theme   n new match   F1 these keys   q quit (the match is saved)"""
+
+
+class KeysScreen(Dialog):
+    BINDINGS = [Binding("f1", "close", "Close")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="keys"):
+            yield Label("Keys", classes="title")
+            yield Static(Text(KEYS_TEXT))
+            yield Static("Escape or F1: back to the table", classes="keys")
+
+
+# ---- settings -----------------------------------------------------------------------------------------------
+class SettingsScreen(Dialog):
+    """Hints, the par, undo, the pause between bot plays, the colours."""
+
+    BINDINGS = [Binding("o", "close", "Close")]
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__()
+        self.settings = settings
+
+    def compose(self) -> ComposeResult:
+        s = self.settings
+        with Vertical(classes="dialog", id="settings-form"):
+            yield Label("Settings", classes="title")
+            with Horizontal(classes="row"):
+                yield Label("Hints (the ? key)", classes="label")
+                yield Switch(value=s.hints, id="set-hints")
+            with Horizontal(classes="row"):
+                yield Label("Par at the end of a deal", classes="label")
+                yield Switch(value=s.par, id="set-par")
+            with Horizontal(classes="row"):
+                yield Label("Undo (the u key)", classes="label")
+                yield Switch(value=s.undo, id="set-undo")
+            with Horizontal(classes="row"):
+                yield Label("Pause between bot plays", classes="label")
+                options = [(f"{p:g} s", p) for p in sorted(set(PAUSES) | {s.pause})]
+                yield Select(options, value=s.pause, allow_blank=False, compact=True, id="set-pause")
+            with Horizontal(classes="row"):
+                yield Label("Colours", classes="label")
+                yield Select([(PALETTES[n].label, n) for n in THEME_ORDER], value=s.theme, allow_blank=False,
+                             compact=True, id="set-theme")
+            yield Static("Tab moves, Space switches, Enter opens a list; Escape or o: back", classes="keys")
+
+    def on_mount(self) -> None:
+        for switch in self.query(Switch):
+            switch.styles.height = 1
+        self.query_one("#set-hints", Switch).focus()
+
+    def on_switch_changed(self, event: Switch.Changed) -> None:
+        name = (event.switch.id or "").removeprefix("set-")
+        setattr(self.settings, name, event.value)
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.value is Select.NULL:
+            return
+        if event.select.id == "set-pause":
+            self.settings.pause = float(event.value)  # type: ignore[arg-type]
+        elif event.select.id == "set-theme":
+            self.settings.theme = str(event.value)
+            apply = getattr(self.app, "apply_theme", None)
+            if apply is not None:
+                apply()
+
+
+# ---- resume -------------------------------------------------------------------------------------------------
+class ResumeScreen(Dialog):
+    """Offer the unfinished matches of the library: Enter resumes the most recent, n starts a new one.
+
+    Dismissed with the id of the match to resume, or None for a new match.
+    """
+
+    BINDINGS = [Binding("enter", "pick(0)", "Resume"), Binding("n", "new", "New match"),
+                Binding("escape", "new", "New match", show=False)]
+
+    def __init__(self, entries: list) -> None:
+        super().__init__()
+        self.entries = entries[:9]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="resume"):
+            many = len(self.entries) > 1
+            yield Label("Unfinished matches" if many else "An unfinished match", classes="title")
+            body = Text()
+            for i, e in enumerate(self.entries, start=1):
+                when = e.updated.astimezone().strftime("%Y-%m-%d %H:%M") if hasattr(e, "updated") else ""
+                seat = f", you sit {e.human_seat}" if getattr(e, "human_seat", None) is not None else ""
+                line = f"{e.describe()}{seat}, last played {when}"
+                body.append(f"{i}) {line}\n" if many else f"Resume {line}?\n")
+            yield Static(body)
+            keys = ("Enter: resume the first   1-9: resume that one" if many else "Enter: resume it")
+            keys += "   n: a new match (the first is then marked abandoned; `cinch resume ID` still continues it)"
+            yield Static(keys, classes="keys")
+
+    def on_key(self, event) -> None:
+        if event.character and event.character.isdigit():
+            n = int(event.character)
+            if 1 <= n <= len(self.entries):
+                event.stop()
+                self.dismiss(self.entries[n - 1].id)
+
+    def action_pick(self, index: int) -> None:
+        self.dismiss(self.entries[index].id)
+
+    def action_new(self) -> None:
+        self.dismiss(None)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+# ---- a new match --------------------------------------------------------------------------------------------
+class NewMatchScreen(Screen):
+    """The preset and its options, your seat, the bot of every other seat, the seed."""
+
+    BINDINGS = [Binding("escape", "cancel", "Back to the table"), Binding("ctrl+s", "start", "Start")]
+
+    def __init__(self, defaults: TableSetup, *, can_cancel: bool) -> None:
+        super().__init__(id="newmatch")
+        self.defaults = defaults
+        self.can_cancel = can_cancel
+
+    def compose(self) -> ComposeResult:
+        d = self.defaults
+        rules = d.rules
+        bots = available_bots()
+        overrides = []
+        spec = rules.to_json()
+        if isinstance(spec, dict):
+            overrides = [f"{k}={'none' if v is None else str(v).lower() if isinstance(v, bool) else v}"
+                         for k, v in spec.items() if k != "preset"]
+        with Vertical(id="newmatch-form"):
+            yield Label("A new match", classes="title")
+            with Horizontal(classes="row"):
+                yield Label("Rules preset", classes="label")
+                yield Select([(f"{n} (first to {Rules.preset(n).target})", n) for n in PRESET_NAMES],
+                             value=rules.preset_name, allow_blank=False, compact=True, id="nm-preset")
+            with Horizontal(classes="row"):
+                yield Label("Options KEY=VALUE", classes="label")
+                yield Input(" ".join(overrides), placeholder="target=42 follow=strict (cinch rules lists them)",
+                            compact=True, id="nm-options")
+            with Horizontal(classes="row"):
+                yield Label("Your seat", classes="label")
+                yield Select([(f"{s} ({'NS' if s in (Seat.N, Seat.S) else 'EW'})", s.name) for s in Seat],
+                             value=d.seat.name, allow_blank=False, compact=True, id="nm-seat")
+            for s in Seat:
+                with Horizontal(classes="row"):
+                    yield Label(self._bot_label(s, d.seat), classes="label", id=f"nm-label-{s.name}")
+                    name = d.bots[s] if d.bots[s] in bots else (bots[0] if "basic" not in bots else "basic")
+                    yield Select([(b, b) for b in bots], value=name, allow_blank=False, compact=True,
+                                 id=f"nm-bot-{s.name}", disabled=s == d.seat)
+            with Horizontal(classes="row"):
+                yield Label("Seed (blank: random)", classes="label")
+                yield Input("" if d.seed is None else str(d.seed), placeholder="random", compact=True, id="nm-seed")
+            yield Static("", id="newmatch-error")
+            with Horizontal(id="newmatch-buttons"):
+                if self.can_cancel:
+                    yield Button("Back", id="nm-cancel", compact=True)
+                yield Button("Start", id="nm-start", variant="primary", compact=True)
+            yield Static("Tab moves; Enter in a text box or on Start begins; Escape goes back", classes="keys")
+
+    @staticmethod
+    def _bot_label(seat: Seat, me: Seat) -> str:
+        if seat == me:
+            return f"{seat}: you"
+        role = "partner" if seat == me.partner else ("left opponent" if seat == me.left else "right opponent")
+        return f"{seat} bot ({role})"
+
+    def on_mount(self) -> None:
+        self.query_one("#nm-start", Button).focus()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "nm-seat" and event.value is not Select.NULL:
+            me = Seat.parse(str(event.value))
+            for s in Seat:
+                self.query_one(f"#nm-label-{s.name}", Label).update(self._bot_label(s, me))
+                self.query_one(f"#nm-bot-{s.name}", Select).disabled = s == me
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.action_start()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "nm-start":
+            self.action_start()
+        else:
+            self.action_cancel()
+
+    def setup(self) -> TableSetup:
+        """The form as a setup; raises CinchError (or ValueError) saying what is wrong."""
+        preset = str(self.query_one("#nm-preset", Select).value)
+        words = self.query_one("#nm-options", Input).value.replace(",", " ").split()
+        rules = Rules.from_text(preset, words)
+        seat = Seat.parse(str(self.query_one("#nm-seat", Select).value))
+        bots = tuple(str(self.query_one(f"#nm-bot-{s.name}", Select).value) for s in Seat)
+        seed_text = self.query_one("#nm-seed", Input).value.strip()
+        if seed_text and not seed_text.lstrip("-").isdigit():
+            raise ValueError(f"the seed must be a whole number, not {seed_text!r}")
+        seed = int(seed_text) if seed_text else None
+        return TableSetup(rules, seat, bots, seed)  # type: ignore[arg-type]
+
+    def action_start(self) -> None:
+        try:
+            setup = self.setup()
+        except (CinchError, ValueError) as e:
+            self.query_one("#newmatch-error", Static).update(Text(str(e)))
+            return
+        self.dismiss(setup)
+
+    def action_cancel(self) -> None:
+        if self.can_cancel:
+            self.dismiss(None)
+        else:
+            self.query_one("#newmatch-error", Static).update("Start a match, or press q to quit.")

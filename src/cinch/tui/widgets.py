@@ -1,0 +1,320 @@
+"""The pieces of the table: the hand, the choices, the trick in the middle, the seats."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.text import Text
+from textual import events
+from textual.geometry import Size
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import RichLog, Static
+
+from cinch.cards import Card, Seat, Suit
+from cinch.tui.render import CARD_HEIGHT, CARD_WIDTH, PALETTES, Palette, card_lines
+
+
+def palette_of(widget: Widget) -> Palette:
+    return getattr(widget.app, "palette", PALETTES["classic"])
+
+
+# ---- the hand -----------------------------------------------------------------------------------------
+@dataclass
+class HandModel:
+    """What the hand shows: groups of cards (a title each), the cursor and the marks."""
+
+    groups: list[tuple[str, list[Card]]] = field(default_factory=list)
+    trump: Suit | None = None
+    cursor: int | None = None  # the card under the cursor
+    dim: frozenset[int] = frozenset()  # greyed: cannot be picked now
+    marks: dict[int, str] = field(default_factory=dict)  # ✓ kept, ✗ thrown
+    labels: dict[int, str] = field(default_factory=dict)  # the key that picks the card, shown above it
+    empty: str = "no cards"
+
+
+ROW_HEIGHT = CARD_HEIGHT + 1  # a line for the labels, then the cards
+GAP = 1
+GROUP_GAP = 3
+
+
+class HandView(Widget):
+    """Your cards, drawn; a click on a card posts :class:`HandView.Clicked`."""
+
+    DEFAULT_CSS = """
+    HandView { height: auto; width: 1fr; padding: 0 1; }
+    """
+
+    class Clicked(Message):
+        def __init__(self, card: Card) -> None:
+            super().__init__()
+            self.card = card
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.model = HandModel()
+        self._boxes: list[tuple[int, int, int, int, Card]] = []
+
+    def show(self, model: HandModel) -> None:
+        if model == self.model:
+            return
+        width = max(self.size.width, CARD_WIDTH)
+        relayout = len(self._layout(width)) != len(self._layout_of(model, width))
+        self.model = model
+        self.refresh(layout=relayout)
+
+    def _layout_of(self, model: HandModel, width: int) -> list:
+        old, self.model = self.model, model
+        try:
+            return self._layout(width)
+        finally:
+            self.model = old
+
+    def _layout(self, width: int) -> list[list[tuple[int, Card, str]]]:
+        """Rows of (x, card, title): the title is set on the first card of a group in each row."""
+        rows: list[list[tuple[int, Card, str]]] = [[]]
+        x = 0
+        for g, (title, cards) in enumerate(self.model.groups):
+            if g and rows[-1]:
+                x += GROUP_GAP - GAP
+            first = True
+            for card in cards:
+                if rows[-1] and x + CARD_WIDTH > width:
+                    rows.append([])
+                    x = 0
+                    first = True
+                rows[-1].append((x, card, title if first else ""))
+                first = False
+                x += CARD_WIDTH + GAP
+        return rows if rows[-1] else rows[:-1]
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return max(1, len(self._layout(max(width, CARD_WIDTH)))) * ROW_HEIGHT
+
+    def render(self) -> Text:
+        model = self.model
+        palette = palette_of(self)
+        width = max(self.size.width, CARD_WIDTH)
+        rows = self._layout(width)
+        self._boxes = []
+        if not rows:
+            return Text(model.empty, style=palette.muted)
+        lines: list[Text] = []
+        for r, row in enumerate(rows):
+            label = [" "] * width
+            for x, card, title in row:
+                if title:
+                    for i, ch in enumerate(title[: width - x]):
+                        label[x + i] = ch
+                elif card in model.labels:
+                    text = model.labels[card]
+                    start = x + (CARD_WIDTH - len(text)) // 2
+                    for i, ch in enumerate(text):
+                        if 0 <= start + i < width:
+                            label[start + i] = ch
+            lines.append(Text("".join(label).rstrip(), style=f"bold {palette.felt_text}"))
+            drawn = [Text() for _ in range(CARD_HEIGHT)]
+            col = 0
+            for x, card, _ in row:
+                parts = card_lines(card, model.trump, palette, cursor=card == model.cursor,
+                                   dim=card in model.dim, mark=model.marks.get(card, " "))
+                for i in range(CARD_HEIGHT):
+                    drawn[i].append(" " * (x - col))
+                    drawn[i].append_text(parts[i])
+                col = x + CARD_WIDTH
+                self._boxes.append((x, r * ROW_HEIGHT, x + CARD_WIDTH, (r + 1) * ROW_HEIGHT, card))
+            lines.extend(drawn)
+        out = Text("\n").join(lines)
+        out.no_wrap = True
+        out.overflow = "crop"
+        return out
+
+    def card_at(self, x: int, y: int) -> Card | None:
+        for x0, y0, x1, y1, card in self._boxes:
+            if x0 <= x < x1 and y0 <= y < y1:
+                return card
+        return None
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        card = self.card_at(offset.x, offset.y)
+        if card is not None:
+            event.stop()
+            self.post_message(self.Clicked(card))
+
+
+# ---- the prompt and the choices ----------------------------------------------------------------------------
+@dataclass
+class PromptModel:
+    """The decision in front of you: one line of words, then the choices (bids, suits) if any."""
+
+    prompt: Text | str = ""
+    options: list[tuple[Any, str]] = field(default_factory=list)  # (key, label)
+    cursor: Any = None
+    note: Text | str = ""
+
+
+class PromptBar(Widget):
+    """What to do now, and the choices to pick from; a click on a choice posts :class:`PromptBar.Clicked`."""
+
+    DEFAULT_CSS = """
+    PromptBar { height: auto; width: 1fr; padding: 0 1; }
+    """
+
+    class Clicked(Message):
+        def __init__(self, key: Any) -> None:
+            super().__init__()
+            self.key = key
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.model = PromptModel()
+        self._boxes: list[tuple[int, int, int, Any]] = []
+
+    def show(self, model: PromptModel) -> None:
+        if model == self.model:
+            return
+        width = max(self.size.width, 8)
+        old_height = self.get_content_height(self.size, self.size, width)
+        self.model = model
+        self.refresh(layout=self.get_content_height(self.size, self.size, width) != old_height)
+
+    def _option_rows(self, width: int) -> list[list[tuple[int, Any, str]]]:
+        rows: list[list[tuple[int, Any, str]]] = [[]]
+        x = 0
+        for key, label in self.model.options:
+            cell = len(label) + 2
+            if rows[-1] and x + cell > width:
+                rows.append([])
+                x = 0
+            rows[-1].append((x, key, label))
+            x += cell + 1
+        return rows if rows[-1] else []
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        note = self.model.note
+        lines = (note.plain if isinstance(note, Text) else note).count("\n") + 1 if note else 0
+        return 1 + len(self._option_rows(max(width, 8))) + lines
+
+    def render(self) -> Text:
+        palette = palette_of(self)
+        model = self.model
+        width = max(self.size.width, 8)
+        prompt = model.prompt.copy() if isinstance(model.prompt, Text) else Text(model.prompt)
+        prompt.truncate(width, overflow="ellipsis")
+        lines = [prompt]
+        self._boxes = []
+        for r, row in enumerate(self._option_rows(width)):
+            line = Text()
+            for x, key, label in row:
+                line.append(" " * (x - line.cell_len))
+                if key == model.cursor:
+                    line.append(f"[{label}]", style=f"bold reverse {palette.cursor}")
+                else:
+                    line.append(f" {label} ", style=f"bold {palette.felt_text} on {palette.dim_frame}")
+                self._boxes.append((x, x + len(label) + 2, r + 1, key))
+            lines.append(line)
+        if model.note:
+            note = model.note if isinstance(model.note, Text) else Text(model.note)
+            for line in note.split("\n"):
+                line.truncate(width, overflow="ellipsis")
+                lines.append(line)
+        out = Text("\n").join(lines)
+        out.no_wrap = True
+        out.overflow = "ellipsis"
+        return out
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        for x0, x1, y, key in self._boxes:
+            if y == offset.y and x0 <= offset.x < x1:
+                event.stop()
+                self.post_message(self.Clicked(key))
+                return
+
+
+# ---- the middle of the table -------------------------------------------------------------------------------
+@dataclass
+class CenterModel:
+    title: Text | str = ""
+    slots: dict[str, Text] = field(default_factory=dict)  # "top", "left", "right", "bottom"
+    footer: Text | str = ""
+
+
+class TrickView(Widget):
+    """The trick (or the bids, or the draw) in front of each seat, and a line above and below."""
+
+    DEFAULT_CSS = """
+    TrickView { width: 1fr; height: 1fr; }
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.model = CenterModel()
+
+    def show(self, model: CenterModel) -> None:
+        if model != self.model:
+            self.model = model
+            self.refresh()
+
+    def render(self) -> Text:
+        model = self.model
+        w, h = max(self.size.width, 10), max(self.size.height, 5)
+        rows = [Text() for _ in range(h)]
+
+        def put(y: int, x: int, text: Text) -> None:
+            y = min(max(y, 0), h - 1)
+            row = rows[y]
+            x = max(0, min(x, w - text.cell_len))
+            if row.cell_len < x:
+                row.append(" " * (x - row.cell_len))
+            rows[y] = row[:x] + text if row.cell_len > x else row + text
+
+        def centered(text: Text | str) -> Text:
+            t = text.copy() if isinstance(text, Text) else Text(text)
+            t.truncate(w, overflow="ellipsis")
+            return Text(" " * max(0, (w - t.cell_len) // 2)) + t
+
+        rows[0] = centered(model.title)
+        mid = h // 2
+        spread = 2 if h >= 8 else 1
+        slots = model.slots
+        if "top" in slots:
+            put(mid - spread, (w - slots["top"].cell_len) // 2, slots["top"])
+        if "bottom" in slots:
+            put(mid + spread, (w - slots["bottom"].cell_len) // 2, slots["bottom"])
+        if "left" in slots:
+            put(mid, 1, slots["left"])
+        if "right" in slots:
+            put(mid, w - slots["right"].cell_len - 1, slots["right"])
+        if model.footer and h > 2:
+            rows[h - 1] = centered(model.footer)
+        out = Text("\n").join(rows)
+        out.no_wrap = True
+        out.overflow = "crop"
+        return out
+
+
+class SeatPanel(Static):
+    """One seat: who sits there, the cards held, the bid, and a marker when it is their turn."""
+
+    DEFAULT_CSS = """
+    SeatPanel { height: auto; }
+    """
+
+
+class EventLog(RichLog, can_focus=False):
+    """What happened, line by line, from your seat."""
+
+
+class Position:
+    """Where a seat sits on the screen, seen from ``me``: partner on top, opponents left and right."""
+
+    @staticmethod
+    def of(seat: Seat, me: Seat) -> str:
+        return ("bottom", "left", "top", "right")[(seat - me) % 4]

@@ -1,0 +1,890 @@
+"""Full deals that one seat cannot tell apart from the real one.
+
+A search bot sees a :class:`~cinch.view.SeatView`, never the full state.  To search it
+needs *worlds*: complete deals (every hand, the stock, its order, the other players'
+concealed decisions) whose view from that seat is exactly the view it holds.
+:func:`sample_deal` builds one and returns it as a :class:`~cinch.deal.Deal` replayed
+through the engine; :func:`sample_hands` returns only the four hands, for the play.
+
+How a world is built.  Every card the seat cannot place for certain is an *item*; every
+place a card can have gone in the deal is a *slot*, named by where the card started and
+where it is now: "dealt to E and still held (or played) by E", "drawn by E from the
+stock", "drawn by E from the new stock made of the discards", "discarded face down by
+W", "left in the stock", "taken by the dealer from the stock", ...  The view fixes how
+many cards each slot holds (hand sizes, cards played, draw counts, shown trumps) and
+which cards each slot may hold:
+
+- a player who did not follow a lead is void in that suit now (on a trump lead, in
+  trumps; on a plain lead under all-fours only if he did not trump either; under strict
+  following whenever he did not follow);
+- under the discard styles that throw every non-trump, the dealt cards a player kept are
+  trumps, so a player who kept ``k`` cards was dealt exactly ``k`` trumps (plus any he
+  showed); every card thrown face down is a non-trump (a trump thrown is shown);
+- a new stock made of the discards holds only non-trumps;
+- the dealer's rob leaves no trump in the stock under the all-trumps rob (and under
+  trumps-first unless he kept six trumps);
+- in the discard itself, a player still to discard holds a hand that gives him a choice.
+
+Items are assigned to slots at random (a capacity-respecting matching, then random
+swaps to mix it), the deck, the new stock and the concealed keeps are rebuilt from the
+assignment, and the deal is replayed through the engine.  The replay must be legal and
+its view must equal the given one, field by field; a world that fails (a constraint the
+slots do not express, such as which cards may be buried) is thrown away and another is
+drawn.  The result is a legal deal, consistent with the view, and deterministic for the
+``rng`` given.
+
+Weighting by the bidding: a *bid weight* ``weight(view, dealt) -> float`` in [0, 1]
+scores how likely the auction was given the four dealt hands; sampled worlds are
+accepted with that probability (rejection sampling).  The default is uniform.
+
+>>> from cinch import Deal, Rules, Seat
+>>> import random
+>>> deal = Deal.shuffled(Rules.preset("pagat"), Seat.W, rng=5)
+>>> view = deal.view(Seat.N)
+>>> world = sample_deal(view, random.Random(1))
+>>> world.view(Seat.N).hand == view.hand, world.hand(Seat.E) == deal.hand(Seat.E)
+(True, False)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from math import comb
+
+from cinch.actions import Action, Keep, NameTrump, Play
+from cinch.cards import CARDS, FULL_DECK_MASK, TRUMP_TABLES, CardSet, Seat, bit_list
+from cinch.deal import Deal
+from cinch.errors import CinchError, IllegalAction
+from cinch.keep import KeepOptions
+from cinch.rules import AboveSix, Discard, Follow, Rob, Rules, StockOut
+from cinch.view import Phase, SeatView
+
+HAND = 6
+DEALT = 9
+STOCK = 16
+FULL = FULL_DECK_MASK
+
+BidWeight = Callable[[SeatView, tuple[int, int, int, int]], float]
+"""``weight(view, dealt)``: the likelihood (0 to 1) of the view's auction given the four
+dealt hands (masks, by seat).  Worlds are kept with this probability."""
+
+bid_weight: BidWeight | None = None
+"""The default bid weight for every sampler call that does not pass one (None: uniform).
+An expert bot's bid inference can install itself here."""
+
+
+class WorldError(CinchError):
+    """No world consistent with the view could be built (within the attempts allowed)."""
+
+
+@dataclass
+class World:
+    """A full deal consistent with a view, before it is replayed."""
+
+    dealer: int
+    dealt: list[int]  # the nine cards dealt to each seat
+    stock: list[int]  # the original stock, top first (16 cards)
+    restock: list[int] | None  # the new stock made of the discards, top first, when there is one
+    keeps: dict[int, int]  # seat -> the hand it kept at the discard (when it had a choice)
+    rob: int | None  # the dealer's hand after the rob
+    hands: list[int]  # each seat's hand now
+    deck: list[int] = field(default_factory=list)
+
+
+# ---- public entry points -------------------------------------------------------------
+
+def sample_deal(view: SeatView, rng: random.Random, *, weight: BidWeight | None = None,
+                attempts: int = 400) -> Deal:
+    """A full deal, replayed through the engine, whose view from ``view.seat`` equals ``view``."""
+    return _sample(view, rng, weight, attempts, do_replay=True)[1]
+
+
+def sample_world(view: SeatView, rng: random.Random, *, weight: BidWeight | None = None,
+                 attempts: int = 400) -> tuple[World, Deal]:
+    """Like :func:`sample_deal`, with the :class:`World` (deck, restock, keeps) it came from."""
+    return _sample(view, rng, weight, attempts, do_replay=True)  # type: ignore[return-value]
+
+
+def sample_hands(view: SeatView, rng: random.Random, *, weight: BidWeight | None = None,
+                 verify: bool = False, attempts: int = 400) -> list[int]:
+    """The four hands now (masks by seat) of a world consistent with ``view``.
+
+    The cheap path for search in the play: the world is built but not replayed unless
+    ``verify`` is set (the slots already respect every void, count and discard rule; the
+    replay only catches rare constraints they do not express, such as which cards may be
+    buried on trick 1).
+    """
+    world, _ = _sample(view, rng, weight, attempts, do_replay=verify)
+    return list(world.hands)
+
+
+def public_actions(view: SeatView) -> list[Action]:
+    """The actions every seat saw, in order: the auction, the trump, the plays."""
+    out: list[Action] = [a for _, a in view.auction]
+    if view.trump is not None:
+        out.append(NameTrump(view.trump))
+    for trick in view.tricks:
+        out.extend(Play(p.card, p.buried) for p in trick.plays)
+    out.extend(Play(p.card, p.buried) for p in view.current_trick)
+    return out
+
+
+def voids(view: SeatView) -> list[int]:
+    """Per seat, the cards it cannot hold now because of how it followed (masks)."""
+    out = [0, 0, 0, 0]
+    if view.trump is None:
+        return out
+    t = TRUMP_TABLES[view.trump]
+    strict = view.rules.follow is Follow.STRICT
+    tricks = [tr.plays for tr in view.tricks]
+    if view.current_trick:
+        tricks.append(view.current_trick)
+    for plays in tricks:
+        led = t.effective_suit[plays[0].card]
+        follow = t.follow_masks[led]
+        for p in plays[1:]:
+            c = p.card
+            if follow >> c & 1:
+                continue
+            if led != t.suit and not strict and t.trumps >> c & 1:
+                continue  # all-fours: trumping a plain lead says nothing
+            out[p.seat] |= follow
+    return out
+
+
+def same_view(a: SeatView, b: SeatView) -> bool:
+    """Whether two views hold the same knowledge of the deal (match context aside)."""
+    return (
+        a.seat == b.seat and a.phase is b.phase and a.to_act == b.to_act and a.dealer == b.dealer
+        and a.hand == b.hand and a.hand_sizes == b.hand_sizes and a.auction == b.auction
+        and a.maker == b.maker and a.bid == b.bid and a.trump == b.trump
+        and a.own_discards == b.own_discards and a.face_up_discards == b.face_up_discards
+        and a.shown_trumps == b.shown_trumps and a.drawn_counts == b.drawn_counts
+        and a.own_drawn == b.own_drawn and a.stock_seen == b.stock_seen and a.tricks == b.tricks
+        and a.trick_leader == b.trick_leader and a.current_trick == b.current_trick
+        and a.rules == b.rules and _legal_key(a.legal) == _legal_key(b.legal)
+    )
+
+
+def _legal_key(legal) -> tuple:
+    if isinstance(legal, KeepOptions):
+        return ("keep", legal.pool, legal.must, legal.trumps, legal.lo, legal.hi, legal.min_trumps)
+    return tuple(legal)
+
+
+def replay(rules: Rules, world: World, actions: Iterable[Action], *, stop_at_restock: bool = False) -> Deal:
+    """Play a world's deal: its deck, the given public actions, and the world's concealed keeps.
+
+    Stops where the public actions run out and the next decision is not the world's to
+    make (a keep it holds no answer for), or at a new stock when ``stop_at_restock``.
+    Raises :class:`~cinch.errors.IllegalAction` when the world does not fit the actions.
+    """
+    deal = Deal(rules, Seat(world.dealer), [CARDS[c] for c in world.deck],
+                restock=None if stop_at_restock or world.restock is None else [CARDS[c] for c in world.restock])
+    keeps = dict(world.keeps)
+    rob = world.rob
+    it = iter(actions)
+    pending = next(it, None)
+    while True:
+        phase = deal.phase
+        if phase is Phase.DISCARD:
+            seat = deal.to_act
+            if seat not in keeps:
+                break
+            deal.apply(Keep(CardSet(keeps.pop(seat))))
+        elif phase is Phase.ROB:
+            if rob is None:
+                break
+            deal.apply(Keep(CardSet(rob)))
+            rob = None
+        elif phase is Phase.RESTOCK or phase is Phase.DONE:
+            break
+        else:
+            if pending is None:
+                break
+            deal.apply(pending)
+            pending = next(it, None)
+    if pending is not None:
+        raise IllegalAction(pending, "the world's deal ended before the actions did")
+    return deal
+
+
+# ---- the sampling loop -----------------------------------------------------------------
+
+def _sample(view: SeatView, rng: random.Random, weight: BidWeight | None, attempts: int,
+            do_replay: bool) -> tuple[World, Deal | None]:
+    weight = weight if weight is not None else bid_weight
+    actions = public_actions(view) if do_replay else []
+    best: tuple[float, World, Deal | None] | None = None
+    tries = 0
+    why = "every world tried broke a constraint"
+    for _ in range(attempts):
+        try:
+            world = _draw_world(view, rng)
+        except _Inconsistent as e:
+            why = str(e)
+            continue
+        if world is None:
+            continue
+        deal = None
+        if do_replay:
+            try:
+                deal = replay(view.rules, world, actions, stop_at_restock=view.phase is Phase.RESTOCK)
+            except IllegalAction:
+                continue
+            if not same_view(deal.view(view.seat), view):
+                continue
+        if weight is None:
+            return world, deal
+        w = float(weight(view, tuple(world.dealt)))  # type: ignore[arg-type]
+        if best is None or w > best[0]:
+            best = (w, world, deal)
+        if rng.random() < w:
+            return world, deal
+        tries += 1
+        if tries >= 64:
+            break  # the weight rejects nearly everything: keep the likeliest world seen
+    if best is not None:
+        return best[1], best[2]
+    raise WorldError(f"no world consistent with {view.seat}'s view in {attempts} attempts ({why})")
+
+
+def _draw_world(view: SeatView, rng: random.Random) -> World | None:
+    phase = view.phase
+    if view.trump is None:
+        return _pretrump(view, rng)
+    if view.rules.no_draw:
+        return _no_draw(view, rng)
+    if phase in (Phase.DISCARD, Phase.RESTOCK):
+        return _before_draw(view, rng)
+    return _after_draw(view, rng)
+
+
+# ---- the matching ----------------------------------------------------------------------
+
+class _Model:
+    """Slots with capacities and allowed cards; items (cards) with the slots they may take."""
+
+    __slots__ = ("caps", "ok", "names", "cards", "allowed")
+
+    def __init__(self):
+        self.caps: list[int] = []
+        self.ok: list[int] = []
+        self.names: list[str] = []
+        self.cards: list[int] = []
+        self.allowed: list[int] = []
+
+    def slot(self, name: str, cap: int, ok: int = FULL) -> int:
+        if cap < 0:
+            raise _Inconsistent(f"slot {name} has {cap} places")
+        self.caps.append(cap)
+        self.ok.append(ok)
+        self.names.append(name)
+        return len(self.caps) - 1
+
+    def restrict(self, slot: int, ok: int) -> None:
+        self.ok[slot] &= ok
+
+    def items(self, cards: int, slots: Iterable[int]) -> None:
+        slots = [k for k in slots if self.caps[k]]
+        for c in bit_list(cards):
+            allowed = 0
+            for k in slots:
+                if self.ok[k] >> c & 1:
+                    allowed |= 1 << k
+            self.cards.append(c)
+            self.allowed.append(allowed)
+
+    def solve(self, rng: random.Random) -> list[int] | None:
+        """Cards per slot (masks), or None when no assignment fits."""
+        n = len(self.cards)
+        caps = self.caps
+        if sum(caps) != n:
+            raise _Inconsistent(f"{n} cards for {sum(caps)} places")
+        allowed = self.allowed
+        free = list(caps)
+        slot_of = [-1] * n
+        members: list[list[int]] = [[] for _ in caps]
+        order = list(range(n))
+        rng.shuffle(order)
+        order.sort(key=lambda i: allowed[i].bit_count())
+        for i in order:
+            a = allowed[i]
+            if not a:
+                return None
+            total = 0
+            opts = []
+            for k in bit_list(a):
+                if free[k]:
+                    opts.append(k)
+                    total += free[k]
+            if opts:
+                r = rng.randrange(total)
+                for k in opts:
+                    r -= free[k]
+                    if r < 0:
+                        break
+                slot_of[i] = k
+                members[k].append(i)
+                free[k] -= 1
+            elif not _augment(i, allowed, free, slot_of, members):
+                return None
+        _mix(slot_of, allowed, rng)
+        out = [0] * len(caps)
+        cards = self.cards
+        for i, k in enumerate(slot_of):
+            out[k] |= 1 << cards[i]
+        return out
+
+
+class _Inconsistent(Exception):
+    """The view's counts do not fit the slot model (a world cannot be built this way)."""
+
+
+def _augment(i: int, allowed: list[int], free: list[int], slot_of: list[int], members: list[list[int]]) -> bool:
+    """Place item ``i`` by moving others along a shortest path to a slot with room."""
+    parent: dict[int, tuple[int, int]] = {}  # slot -> (previous slot, item moved from it)
+    frontier = []
+    for k in bit_list(allowed[i]):
+        parent[k] = (-1, i)
+        frontier.append(k)
+    while frontier:
+        nxt = []
+        for k in frontier:
+            for j in members[k]:
+                for k2 in bit_list(allowed[j]):
+                    if k2 in parent:
+                        continue
+                    parent[k2] = (k, j)
+                    if free[k2]:
+                        # shift: j moves k -> k2, and so on back to i
+                        cur = k2
+                        free[k2] -= 1
+                        while True:
+                            prev, item = parent[cur]
+                            if prev >= 0:
+                                members[prev].remove(item)
+                            members[cur].append(item)
+                            slot_of[item] = cur
+                            if prev < 0:
+                                return True
+                            cur = prev
+                    nxt.append(k2)
+        frontier = nxt
+    return False
+
+
+def _mix(slot_of: list[int], allowed: list[int], rng: random.Random) -> None:
+    """Random swaps of two cards between slots that accept both: mixes the assignment."""
+    mobile = [i for i, a in enumerate(allowed) if a & (a - 1)]
+    m = len(mobile)
+    if m < 2:
+        return
+    rand = rng.random
+    for _ in range(8 * m):
+        i = mobile[int(rand() * m)]
+        j = mobile[int(rand() * m)]
+        si, sj = slot_of[i], slot_of[j]
+        if si != sj and allowed[i] >> sj & 1 and allowed[j] >> si & 1:
+            slot_of[i], slot_of[j] = sj, si
+
+
+# ---- helpers -----------------------------------------------------------------------------
+
+def _shuffled(mask: int, rng: random.Random) -> list[int]:
+    cards = bit_list(mask)
+    rng.shuffle(cards)
+    return cards
+
+
+def _deck(dealer: int, dealt: list[int], stock16: list[int], rng: random.Random) -> list[int]:
+    deck = [0] * 52
+    queues = [_shuffled(dealt[s], rng) for s in range(4)]
+    for batch in range(12):
+        seat = (dealer + 1 + batch) & 3
+        q = queues[seat]
+        deck[3 * batch:3 * batch + 3] = q[-3:]
+        del q[-3:]
+    deck[36:] = stock16
+    return deck
+
+
+def _weighted(options: list[int], weights: list[float], rng: random.Random) -> int:
+    total = sum(weights)
+    if total <= 0:
+        return rng.choice(options)
+    r = rng.random() * total
+    for o, w in zip(options, weights):
+        r -= w
+        if r < 0:
+            return o
+    return options[-1]
+
+
+def _played(view: SeatView) -> list[int]:
+    out = [0, 0, 0, 0]
+    for trick in view.tricks:
+        for p in trick.plays:
+            out[p.seat] |= 1 << p.card | p.buried
+    for p in view.current_trick:
+        out[p.seat] |= 1 << p.card | p.buried
+    return out
+
+
+def _turns(dealer: int) -> list[int]:
+    return [(dealer + i) & 3 for i in (1, 2, 3, 4)]
+
+
+def _forced(rules: Rules, n: int) -> bool:
+    """Whether a player dealt ``n`` trumps has no choice at the discard (the engine's rule)."""
+    free = rules.discard is not Discard.CHOOSE_CONCEALED
+    buried = rules.above_six is AboveSix.BURIED
+    return (n <= HAND or buried) and (free or n >= HAND)
+
+
+# ---- before trumps: nothing but the dealt hands -------------------------------------------
+
+def _pretrump(view: SeatView, rng: random.Random) -> World:
+    s, d = int(view.seat), int(view.dealer)
+    unknown = _shuffled(FULL & ~int(view.hand), rng)
+    dealt = [0, 0, 0, 0]
+    dealt[s] = int(view.hand)
+    for p in range(4):
+        if p != s:
+            for c in unknown[:DEALT]:
+                dealt[p] |= 1 << c
+            del unknown[:DEALT]
+    stock = unknown
+    deck = _deck(d, dealt, stock, rng)
+    return World(d, dealt, stock, None, {}, None, list(dealt), deck)
+
+
+# ---- no draw: nine tricks with the dealt hands ------------------------------------------
+
+def _no_draw(view: SeatView, rng: random.Random) -> World | None:
+    s, d = int(view.seat), int(view.dealer)
+    played = _played(view)
+    void = voids(view)
+    m = _Model()
+    held = [-1] * 4
+    for p in range(4):
+        if p != s:
+            held[p] = m.slot(f"H{p}", view.hand_sizes[p] + played[p].bit_count())
+    stock = m.slot("stock", STOCK)
+    for p in range(4):
+        if p != s:
+            m.items(played[p], [held[p]])
+    known = int(view.hand) | played[0] | played[1] | played[2] | played[3]
+    hidden = FULL & ~known
+    _hidden_items(m, hidden, [[held[p]] if p != s else [] for p in range(4)], void, s, [stock])
+    groups = m.solve(rng)
+    if groups is None:
+        return None
+    dealt = [0] * 4
+    hands = [0] * 4
+    for p in range(4):
+        if p == s:
+            dealt[p] = int(view.hand) | played[p]
+            hands[p] = int(view.hand)
+        else:
+            dealt[p] = groups[held[p]]
+            hands[p] = dealt[p] & ~played[p]
+    stock16 = _shuffled(groups[stock], rng)
+    deck = _deck(d, dealt, stock16, rng)
+    return World(d, dealt, stock16, None, {}, None, hands, deck)
+
+
+def _hidden_items(m: _Model, hidden: int, hand_slots: list[list[int]], void: list[int], seat: int,
+                  elsewhere: list[int]) -> None:
+    """Add the hidden cards: each may go to another seat's hand (unless void) or elsewhere."""
+    # Cards with the same void pattern share their slot list.
+    groups: dict[tuple[int, ...], int] = {}
+    for c in bit_list(hidden):
+        key = tuple(p for p in range(4) if p != seat and not void[p] >> c & 1)
+        groups[key] = groups.get(key, 0) | 1 << c
+    for key, cards in groups.items():
+        slots = [k for p in key for k in hand_slots[p]] + elsewhere
+        m.items(cards, slots)
+
+
+# ---- the discard: trumps named, nobody has drawn yet ----------------------------------------
+
+def _before_draw(view: SeatView, rng: random.Random) -> World | None:
+    rules = view.rules
+    s, d = int(view.seat), int(view.dealer)
+    t = TRUMP_TABLES[view.trump]  # type: ignore[index]
+    trumps, plain = t.trumps, FULL & ~t.trumps
+    free = rules.discard is not Discard.CHOOSE_CONCEALED
+    turns = _turns(d)
+    order = turns if rules.dealer_discards else turns[:3]
+    actor = int(view.to_act) if view.phase is Phase.DISCARD and view.to_act is not None else None
+    ai = order.index(actor) if actor in order else 4
+    shown = [int(x) for x in view.shown_trumps]
+    face_up = [int(x) for x in view.face_up_discards]
+    own = int(view.own_discards)
+    known = int(view.hand) | own
+    for p in range(4):
+        known |= shown[p] | face_up[p]
+    hidden = FULL & ~known
+    n_trumps = (hidden & trumps).bit_count()
+    n_plain = hidden.bit_count() - n_trumps
+
+    m = _Model()
+    kept_slot = [-1] * 4
+    thrown_slot = [-1] * 4
+    held_slots: list[list[int]] = [[] for _ in range(4)]
+    for p in range(4):
+        if p == s:
+            continue
+        size = view.hand_sizes[p]
+        if p not in order:  # the dealer under hand-and-stock keeps his nine until he robs
+            held_slots[p] = [m.slot(f"H{p}", size)]
+            continue
+        i = order.index(p)
+        if size < DEALT or i < ai:  # has discarded
+            only_trumps = free or shown[p] or i > ai or size > HAND
+            kept_slot[p] = m.slot(f"K{p}", size, trumps if only_trumps else FULL)
+            thrown_slot[p] = m.slot(f"Z{p}", DEALT - size - shown[p].bit_count() - face_up[p].bit_count(), plain)
+            held_slots[p] = [kept_slot[p]]
+        else:  # still to discard: a hand that leaves a choice
+            counts = [n for n in range(DEALT + 1) if not _forced(rules, n)]
+            if p != actor and _forced(rules, DEALT):
+                counts.append(DEALT)
+            counts = [n for n in counts if n <= n_trumps and DEALT - n <= n_plain]
+            if not counts:
+                return None
+            n = _weighted(counts, [comb(n_trumps, k) * comb(n_plain, DEALT - k) for k in counts], rng)
+            held_slots[p] = [m.slot(f"T{p}", n, trumps), m.slot(f"N{p}", DEALT - n, plain)]
+    stock = m.slot("stock", STOCK)
+    slots = [k for p in range(4) for k in held_slots[p]] + [k for k in thrown_slot if k >= 0] + [stock]
+    m.items(hidden, slots)
+    groups = m.solve(rng)
+    if groups is None:
+        return None
+    dealt = [0] * 4
+    hands = [0] * 4
+    keeps: dict[int, int] = {}
+    for p in range(4):
+        if p == s:
+            dealt[p] = int(view.hand) | own
+            hands[p] = int(view.hand)
+            if own or view.hand_sizes[p] < DEALT or (p in order and order.index(p) < ai):
+                keeps[p] = int(view.hand)
+            continue
+        held = 0
+        for k in held_slots[p]:
+            held |= groups[k]
+        hands[p] = held
+        dealt[p] = held | shown[p] | face_up[p]
+        if thrown_slot[p] >= 0:
+            dealt[p] |= groups[thrown_slot[p]]
+            keeps[p] = held
+    stock16 = _shuffled(groups[stock], rng)
+    deck = _deck(d, dealt, stock16, rng)
+    return World(d, dealt, stock16, None, keeps, None, hands, deck)
+
+
+# ---- after the draw: the rob and the play ------------------------------------------------
+
+def _draw_plan(rules: Rules, dealer: int, kept: list[int], pool: int) -> tuple[list[int], bool, int]:
+    """Who draws each card of the stock, in order (the engine's refill), whether a new stock
+    was made of the discards, and the length of the stock with it."""
+    turns = _turns(dealer)
+    needs = [max(0, HAND - kept[p]) for p in turns]
+    length = STOCK
+    restocked = False
+    if sum(needs) > length and rules.stock_out is StockOut.RESHUFFLE:
+        length += pool
+        restocked = True
+    owners: list[int] = []
+    if sum(needs) <= length:
+        for p, n in zip(turns[:3], needs[:3]):
+            owners += [p] * n
+    else:
+        short = list(needs)
+        left = length
+        while left:
+            for i, p in enumerate(turns):
+                if short[i] and left:
+                    owners.append(p)
+                    short[i] -= 1
+                    left -= 1
+    return owners, restocked, length
+
+
+def _after_draw(view: SeatView, rng: random.Random) -> World | None:
+    rules = view.rules
+    s, d = int(view.seat), int(view.dealer)
+    t = TRUMP_TABLES[view.trump]  # type: ignore[index]
+    trumps, plain = t.trumps, FULL & ~t.trumps
+    free = rules.discard is not Discard.CHOOSE_CONCEALED
+    dd = rules.dealer_discards
+    robbing = view.phase is Phase.ROB  # the dealer has not robbed yet
+    played = _played(view)
+    void = voids(view)
+    shown = [int(x) for x in view.shown_trumps]
+    face_up = [int(x) for x in view.face_up_discards]
+    own = int(view.own_discards)
+    own_drawn = int(view.own_drawn)
+    drawn = view.drawn_counts
+    held = [view.hand_sizes[p] + played[p].bit_count() for p in range(4)]
+    a = [held[p] - drawn[p] for p in range(4)]  # dealt cards each seat still holds (or played)
+
+    # What each seat kept at the discard, which is what it needed at the refill.
+    kept = list(a)
+    shown_at_discard = [x.bit_count() for x in shown]
+    if not dd:
+        kept[d], shown_at_discard[d] = DEALT, 0
+    elif not robbing:
+        n = a[d] + shown[d].bit_count()  # dealt trumps: still held, or shown
+        if rules.above_six is AboveSix.KEEP_SIX and n > HAND:
+            kept[d], shown_at_discard[d] = HAND, n - HAND
+        else:
+            kept[d], shown_at_discard[d] = n, 0
+    discarders = [p for p in range(4) if p != d or dd]
+    thrown = [DEALT - kept[p] - shown_at_discard[p] if p in discarders else 0 for p in range(4)]
+    pool = sum(thrown)
+    owners, restocked, length = _draw_plan(rules, d, kept, pool)
+    count = [owners.count(p) for p in range(4)]
+    for p in range(4):
+        if p != d and count[p] != drawn[p]:
+            raise _Inconsistent(f"{Seat(p)} drew {drawn[p]}, the refill gives {count[p]}")
+    taken = drawn[d] - count[d]  # what the dealer took when robbing
+    if taken < 0 or (robbing and taken):
+        raise _Inconsistent("the dealer's draws do not fit the refill")
+    s0 = [0, 0, 0, 0]
+    rs = [0, 0, 0, 0]
+    for i, p in enumerate(owners):
+        if i < STOCK:
+            s0[p] += 1
+        else:
+            rs[p] += 1
+    q_s0 = STOCK - min(len(owners), STOCK)
+    q_pool = length - STOCK - max(0, len(owners) - STOCK) if restocked else 0
+    shown_rob = shown[d].bit_count() - shown_at_discard[d] if not robbing else 0
+
+    # The rob's constraints on the dealer's hand and on what he left in the stock: a list of
+    # alternatives (dealer's hand all trumps, stock left without trumps), tried in random order.
+    rob = rules.rob
+    cases = [(False, False)]
+    if not robbing:
+        if rob is Rob.ALL_TRUMPS and rules.above_six is AboveSix.BURIED:
+            cases = [(held[d] > HAND, True)]
+        elif rob in (Rob.ALL_TRUMPS, Rob.TRUMPS_FIRST):
+            cases = [(True, False)] if shown_rob else [(True, False), (False, True)]
+            rng.shuffle(cases)
+        dealer_plain = played[d] & plain or (s == d and int(view.hand) & plain)
+        cases = [c for c in cases if not (c[0] and dealer_plain)] or [(False, True)]
+    # How many of the dealer's taken cards came from the new stock (likelier counts first).
+    lo, hi = max(0, taken - q_s0), min(taken, q_pool)
+    if lo > hi:
+        raise _Inconsistent("the dealer took more than the stock held")
+    js = list(range(lo, hi + 1))
+    weights = [comb(q_pool, j) * comb(q_s0, taken - j) for j in js]
+    j_order = []
+    while js and len(j_order) < 3:
+        j = _weighted(js, weights, rng)
+        i = js.index(j)
+        del js[i], weights[i]
+        j_order.append(j)
+    # In the rob itself (all-trumps, buried excess, the dealer's kept cards all trumps), a choice
+    # is left only when the dealer and the stock hold fewer than six trumps between them.
+    stock_trumps_max = None
+    if robbing and s != d and rob is Rob.ALL_TRUMPS and rules.above_six is AboveSix.BURIED and free:
+        stock_trumps_max = HAND - 1 - a[d]
+    fixed = _Fixed(view, s, d, trumps, plain, free, dd, robbing, played, void, shown, face_up, own, own_drawn,
+                   a, s0, rs, taken, q_s0, q_pool, shown_at_discard, thrown, discarders, restocked,
+                   stock_trumps_max)
+    built = None
+    for dealer_all_trumps, stock_no_trumps in cases:
+        for j_pool in j_order:
+            built = _after_draw_model(fixed, j_pool, dealer_all_trumps, stock_no_trumps, rng)
+            if built is not None:
+                break
+        if built is not None:
+            break
+    if built is None:
+        return None
+    groups, a_slot, s0_slot, rs_slot, hand_slots, tk0, tkp, sl0, slp, rtn, z_slot = built
+
+    # The deal that leads here.
+    dealt = [0] * 4
+    hands = [0] * 4
+    for p in range(4):
+        dealt[p] = groups[a_slot[p]] | shown[p]
+        if p == s:
+            dealt[p] |= own
+            hands[p] = int(view.hand)
+        else:
+            h = 0
+            for k in hand_slots[p]:
+                h |= groups[k]
+            hands[p] = h & ~played[p]
+            if not restocked:
+                dealt[p] |= face_up[p]
+                if z_slot[p] >= 0:
+                    dealt[p] |= groups[z_slot[p]]
+    if rtn >= 0:
+        dealt[d] |= groups[rtn]
+    restock = None
+    if restocked:
+        pool_cards = groups[tkp] | groups[slp]
+        for p in range(4):
+            pool_cards |= groups[rs_slot[p]]
+        cards = _shuffled(pool_cards, rng)
+        for p in discarders:
+            for c in cards[:thrown[p]]:
+                dealt[p] |= 1 << c
+            del cards[:thrown[p]]
+        if cards:
+            raise _Inconsistent("the new stock does not match the discards")
+    for p in range(4):
+        if dealt[p].bit_count() != DEALT:
+            return None  # the seat's own discards do not fit this world's counts
+    if dealt[0] & dealt[1] or dealt[2] & dealt[3] or (dealt[0] | dealt[1]) & (dealt[2] | dealt[3]):
+        return None
+    stock = [0] * length
+    queues = {}
+    for p in range(4):
+        queues[(p, 0)] = _shuffled(groups[s0_slot[p]], rng)
+        queues[(p, 1)] = _shuffled(groups[rs_slot[p]], rng)
+    rest0 = _shuffled(groups[tk0] | groups[sl0], rng)
+    restp = _shuffled(groups[tkp] | groups[slp], rng)
+    for i in range(length):
+        if i < len(owners):
+            stock[i] = queues[(owners[i], int(i >= STOCK))].pop()
+        else:
+            stock[i] = (rest0 if i < STOCK else restp).pop()
+    stock16 = stock[:STOCK]
+    undealt = FULL & ~(dealt[0] | dealt[1] | dealt[2] | dealt[3])
+    check = 0
+    for c in stock16:
+        check |= 1 << c
+    if check != undealt:
+        raise _Inconsistent("the stock is not the undealt cards")
+    keeps: dict[int, int] = {}
+    for p in discarders:
+        keeps[p] = groups[a_slot[p]]
+    if dd:
+        extra = bit_list(shown[d])
+        rng.shuffle(extra)
+        for c in extra[:shown_rob]:
+            keeps[d] |= 1 << c
+    rob_hand = None
+    if not robbing:
+        rob_hand = 0
+        for k in hand_slots[d]:
+            rob_hand |= groups[k]
+    deck = _deck(d, dealt, stock16, rng)
+    return World(d, dealt, stock16, stock[STOCK:] if restocked else None, keeps, rob_hand, hands, deck)
+
+
+@dataclass
+class _Fixed:
+    """What the after-draw model needs, computed once per world."""
+
+    view: SeatView
+    s: int
+    d: int
+    trumps: int
+    plain: int
+    free: bool
+    dd: bool
+    robbing: bool
+    played: list[int]
+    void: list[int]
+    shown: list[int]
+    face_up: list[int]
+    own: int
+    own_drawn: int
+    a: list[int]
+    s0: list[int]
+    rs: list[int]
+    taken: int
+    q_s0: int
+    q_pool: int
+    shown_at_discard: list[int]
+    thrown: list[int]
+    discarders: list[int]
+    restocked: bool
+    stock_trumps_max: int | None
+    hidden: int = 0
+
+    def __post_init__(self):
+        seen = int(self.view.stock_seen) & ~self.own_drawn
+        known = int(self.view.hand) | self.own | seen
+        for p in range(4):
+            known |= self.played[p] | self.shown[p] | self.face_up[p]
+        self.hidden = FULL & ~known
+
+
+def _after_draw_model(f: _Fixed, j_pool: int, dealer_all_trumps: bool, stock_no_trumps: bool,
+                      rng: random.Random):
+    view, s, d, trumps, plain, free, dd = f.view, f.s, f.d, f.trumps, f.plain, f.free, f.dd
+    robbing, played, void, shown, face_up, own, own_drawn = (
+        f.robbing, f.played, f.void, f.shown, f.face_up, f.own, f.own_drawn)
+    a, s0, rs, taken, q_s0, q_pool = f.a, f.s0, f.rs, f.taken, f.q_s0, f.q_pool
+    shown_at_discard, thrown, discarders, restocked = f.shown_at_discard, f.thrown, f.discarders, f.restocked
+    m = _Model()
+    hand_slots: list[list[int]] = [[] for _ in range(4)]
+    a_slot = [-1] * 4
+    s0_slot = [-1] * 4
+    rs_slot = [-1] * 4
+    for p in range(4):
+        if p == d:
+            forced_kept = dd and (free or shown_at_discard[d] > 0)
+        else:
+            forced_kept = free or shown[p] or a[p] > HAND
+        a_slot[p] = m.slot(f"A{p}", a[p], trumps if forced_kept else FULL)
+        s0_slot[p] = m.slot(f"S{p}", s0[p])
+        rs_slot[p] = m.slot(f"R{p}", rs[p], plain)
+        hand_slots[p] = [a_slot[p], s0_slot[p], rs_slot[p]]
+    tk0 = m.slot("TK0", taken - j_pool)
+    tkp = m.slot("TKP", j_pool, plain)
+    hand_slots[d] += [tk0, tkp]
+    sln = -1
+    if f.stock_trumps_max is None:
+        sl0 = m.slot("SL0", q_s0 - (taken - j_pool), plain if stock_no_trumps else FULL)
+    else:  # the stock holds few enough trumps to leave the dealer a choice
+        n_t = (f.hidden & trumps).bit_count()
+        n_p = f.hidden.bit_count() - n_t
+        counts = list(range(0, min(f.stock_trumps_max, q_s0) + 1))
+        if not counts:
+            return None
+        t = _weighted(counts, [comb(n_t, k) * comb(n_p, q_s0 - k) for k in counts], rng)
+        sl0 = m.slot("SL0", t, trumps)
+        sln = m.slot("SLN", q_s0 - t, plain)
+    slp = m.slot("SLP", q_pool - j_pool, plain)
+    if dealer_all_trumps:
+        for k in hand_slots[d]:
+            m.restrict(k, trumps)
+    rtn = -1
+    if not robbing and not dd and s != d:  # hand-and-stock: the dealer's nine, less his six, face down
+        rtn = m.slot("RTN", DEALT - a[d] - shown[d].bit_count(), plain)
+    z_slot = [-1] * 4
+    if not restocked:
+        for p in discarders:
+            if p != s:
+                z_slot[p] = m.slot(f"Z{p}", thrown[p] - face_up[p].bit_count(), plain)
+
+    # Items: the seat's own cards, the cards others played, the stock it saw, the hidden rest.
+    mine = int(view.hand) | played[s]
+    m.items(mine & ~own_drawn, [a_slot[s]])
+    m.items(mine & own_drawn, [s0_slot[s], rs_slot[s]] + ([tk0, tkp] if s == d else []))
+    seen = int(view.stock_seen) & ~own_drawn
+    if seen:
+        m.items(seen, [sl0, slp])
+    for p in range(4):
+        if p != s:
+            m.items(played[p], hand_slots[p])
+    hidden = f.hidden
+    elsewhere = [sl0, slp] + ([sln] if sln >= 0 else []) + ([rtn] if rtn >= 0 else []) + [k for k in z_slot if k >= 0]
+    _hidden_items(m, hidden, [hand_slots[p] if p != s else [] for p in range(4)], void, s, elsewhere)
+    groups = m.solve(rng)
+    if groups is None:
+        return None
+    if sln >= 0:
+        groups[sl0] |= groups[sln]
+    return groups, a_slot, s0_slot, rs_slot, hand_slots, tk0, tkp, sl0, slp, rtn, z_slot
