@@ -15,10 +15,10 @@ import random
 import pytest
 from click.testing import CliRunner
 
-from cinch import PRESET_NAMES, Card, CardSet, Deal, Phase, Play, Rules, Seat, Team
+from cinch import CARDS, PRESET_NAMES, TRUMP_TABLES, Card, CardSet, Deal, Phase, Play, Rules, Seat, Suit, Team
 from cinch.cli import main
 from cinch.solver import Position, can_reach, makers_can_make, par, solve, window
-from helpers import rules
+from helpers import deal, rules, table
 
 FOLLOWS = ["all-fours", "strict"]
 
@@ -57,7 +57,7 @@ def to_play(rule_set: Rules, rng: random.Random, keep=None) -> Deal:
         d = Deal.shuffled(rule_set, Seat(rng.randrange(4)), rng)
         while d.phase not in (Phase.PLAY, Phase.DONE):
             legal = d.legal_actions()
-            if keep is not None and d.phase in (Phase.DISCARD, Phase.ROB):
+            if keep is not None and d.phase in (Phase.TRUMP, Phase.DISCARD, Phase.ROB):
                 d.apply(keep(d, legal))
             else:
                 d.apply(rng.choice(legal))
@@ -102,8 +102,8 @@ def check_exact(d: Deal) -> None:
 def test_endings_match_brute_force(preset, follow):
     rng = random.Random(10 * PRESET_NAMES.index(preset) + FOLLOWS.index(follow))
     rule_set = rules(preset, follow=follow)
-    for _ in range(10):
-        d = ending(rule_set, rng, cards_left=rng.choice([5, 6, 7, 8, 9, 10, 11, 12]))
+    for _ in range(30):
+        d = ending(rule_set, rng, cards_left=rng.choice([5, 6, 7, 8, 9, 10, 11, 12, 13, 14]))
         check_exact(d)
 
 
@@ -112,12 +112,12 @@ def test_every_place_in_the_trick(in_trick):
     """Positions with 0 to 3 cards already in the current trick."""
     rng = random.Random(100 + in_trick)
     found = 0
-    while found < 8:
+    while found < 20:
         preset = rng.choice(PRESET_NAMES)
-        d = ending(rules(preset), rng, cards_left=12)
+        d = ending(rules(preset), rng, cards_left=11)
         while d.phase is Phase.PLAY and len(d.trick) != in_trick:
             d.apply(rng.choice(d.legal_actions()))
-        if d.phase is not Phase.PLAY or sum(h.bit_count() for h in d.hands) > 11:
+        if d.phase is not Phase.PLAY:
             continue
         check_exact(d)
         found += 1
@@ -128,8 +128,8 @@ def test_every_place_in_the_trick(in_trick):
 def test_sancho_and_dom_pedro(preset, options):
     rng = random.Random(7)
     rule_set = rules(preset, **options)
-    for _ in range(5):
-        check_exact(ending(rule_set, rng, cards_left=rng.choice([6, 8, 10])))
+    for _ in range(10):
+        check_exact(ending(rule_set, rng, cards_left=rng.choice([6, 8, 10, 12])))
 
 
 def test_relative_high_and_low_with_other_settings():
@@ -138,33 +138,37 @@ def test_relative_high_and_low_with_other_settings():
     for preset, options in [("pagat", {"high": "highest"}), ("difference", {"low": "lowest-capturer"}),
                             ("official", {"low": "two-holder"}), ("double-pedro", {"high": "ace"})]:
         rule_set = rules(preset, **options)
-        for _ in range(4):
-            check_exact(ending(rule_set, rng, cards_left=rng.choice([7, 9, 11])))
+        for _ in range(10):
+            check_exact(ending(rule_set, rng, cards_left=rng.choice([7, 9, 11, 12])))
 
 
-def _short_keep(d: Deal, legal):
-    """Keep as few cards as the rules allow, so that the stock runs out (the share rule)."""
-    return min(legal, key=lambda k: int(k.cards).bit_count())
+def short_stock_deal(rng: random.Random) -> Deal:
+    """Additive (002): N holds nine trumps, the others none; they keep nothing, so the stock
+    (16 cards) is shared out among them: E gets six cards, S and W five."""
+    trumps = [c for c in CARDS if TRUMP_TABLES[Suit.HEARTS].is_trump(c)]
+    plain = [c for c in CARDS if not TRUMP_TABLES[Suit.HEARTS].is_trump(c)]
+    rng.shuffle(trumps)
+    rng.shuffle(plain)
+    hands = {"N": trumps[:9], "E": plain[:9], "S": plain[9:18], "W": plain[18:27]}
+    stock = trumps[9:] + plain[27:]
+    rng.shuffle(stock)
+    deck = table("N", **{k: " ".join(str(c) for c in v) for k, v in hands.items()},
+                 stock=" ".join(str(c) for c in stock))
+    d = deal("additive", "N", deck, "pass", "pass", "pass", "bid 1", "trump H", "keep", "keep", "keep")
+    d.apply(rng.choice(d.legal_actions()))  # the dealer keeps six of his nine
+    return d
 
 
 def test_uneven_hands_after_the_stock_is_shared():
-    """Additive (002): the stock shared out leaves short hands; empty hands are skipped."""
+    """Additive (002): the stock shared out leaves short hands; empty hands are skipped and
+    the lead passes left from an empty-handed winner."""
     rng = random.Random(5)
-    seen = 0
-    tries = 0
-    while seen < 6 and tries < 3000:
-        tries += 1
-        d = to_play(rules("additive"), rng, keep=_short_keep)
-        sizes = [h.bit_count() for h in d.hands]
-        if len(set(sizes)) == 1:
-            continue
-        while d.phase is Phase.PLAY and sum(h.bit_count() for h in d.hands) > 10:
+    for _ in range(6):
+        d = short_stock_deal(rng)
+        assert [h.bit_count() for h in d.hands] == [6, 6, 5, 5]
+        while d.phase is Phase.PLAY and sum(h.bit_count() for h in d.hands) > rng.choice([6, 8, 10]):
             d.apply(rng.choice(d.legal_actions()))
-        if d.phase is not Phase.PLAY:
-            continue
         check_exact(d)
-        seen += 1
-    assert seen == 6
 
 
 def test_uneven_hands_built_explicitly():
@@ -176,6 +180,45 @@ def test_uneven_hands_built_explicitly():
     res = solve(pos)
     # N leads AH (E must play KH) then 2H: NS take everything in play
     assert res.card_values[Card.parse("AH")] == res.value
+
+
+def test_official_defender_thrown_points_count_for_the_makers():
+    """003: a defender above six trumps throws a Jack and a Pedro; they score for the makers,
+    a constant the solver carries to the end."""
+    deck = table(
+        "N",
+        N="4H 3H 2H 2S 3S 4S 5S 6S 7S",
+        E="AH KH QH JH TH 9H 8H 5D 2C",
+        S="7H 6H 5H AS KS QS JS TS 9S",
+        W="8S 2D 3D 4D 6D 7D 8D 9D TD",
+        stock="3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC JD QD KD AD",
+    )
+    d = deal("official", "N", deck, "pass", "bid 7", "pass", "pass", "trump H", "keep AH KH QH 9H 8H TH")
+    while d.phase is not Phase.PLAY:
+        d.apply(d.legal_actions()[0])
+    pos = Position.from_deal(d)
+    assert pos.thrown & CardSet.parse("JH 5D") == CardSet.parse("JH 5D")
+    res = solve(pos)
+    assert res.points[0] >= 6  # the thrown Jack and left Pedro are NS's already
+    play_solver_line(d)
+    assert d.result.points == res.points
+    assert any(a.how == "thrown by a defender" and str(a.card) == "5D" for a in d.result.awards)
+    # and an ending of the same deal, checked against the brute force
+    d = deal("official", "N", deck, "pass", "bid 7", "pass", "pass", "trump H", "keep AH KH QH 9H 8H TH")
+    while d.phase is not Phase.PLAY:
+        d.apply(d.legal_actions()[0])
+    rng = random.Random(2)
+    while sum(h.bit_count() for h in d.hands) > 10:
+        d.apply(rng.choice(d.legal_actions()))
+    check_exact(d)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_four_trick_endings_match_brute_force(preset):
+    rng = random.Random(40 + PRESET_NAMES.index(preset))
+    for _ in range(2):
+        check_exact(ending(rules(preset), rng, cards_left=15))
 
 
 # ---- playing the solver's line out -----------------------------------------------------------

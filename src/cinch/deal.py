@@ -186,6 +186,11 @@ class Deal:
         for key in ("hands", "history", "actors", "auction", "discards", "shown", "drawn", "draw_counts",
                     "_pending", "trick", "tricks", "captured", "_stock"):
             d[key] = list(d[key])
+        if d["_rng"] is not None and d["phase"] is not _PLAY:
+            # A new stock may still be shuffled: each copy gets its own generator, in the same state.
+            rng = random.Random()
+            rng.setstate(d["_rng"].getstate())
+            d["_rng"] = rng
         new.__dict__ = d
         return new
 

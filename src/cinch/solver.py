@@ -6,7 +6,7 @@ the holder, Sancho and Dom, the official preset's thrown point cards).  Cinch is
 that difference, and any settlement is monotone in it for a fixed bid, so the par line is
 the same whatever a side finally scores.
 
-Why the search is small enough for pure Python:
+How the search is kept small enough for pure Python:
 
 - Every card still in a hand will be played (the buried excess of trick 1 aside), so at the
   root the identity of a relative High or Low is already known, and so is the side that
@@ -14,14 +14,22 @@ Why the search is small enough for pure Python:
   fixed number of points for its capturer; what is already decided is a constant.  The
   value of the rest of the play is a sum over the remaining tricks, and a position at a
   trick boundary is fully described by the cards left in hands (each card's owner is fixed)
-  and the leader: one small int keys the transposition table, which stores bounds.
+  and the leader: one int keys the transposition table, which stores bounds and the best
+  lead.
 - Cards are relabelled so that each effective suit is a contiguous run of bits, low card to
-  high card, the trump block on top.  Trick strength is then the label itself, and cards of
-  one player that are adjacent among the cards still live, with equal points, are found with
-  one addition per hand (equivalence pruning: only one of them is searched).
-- Alpha-beta with fail-soft bounds, the transposition table's best move first, a cut as soon
-  as the points left cannot move the result past the window, and the last trick counted
-  without search.
+  high card, the trump block on top.  Trick strength is then the label itself, and the cards
+  of one hand that are adjacent among the cards still live, with equal points, are found
+  with one addition per hand; so are the cards of plain suits that only one hand still
+  holds (equivalence pruning: one card of each class is searched).
+- Alpha-beta, fail-soft, driven by narrow-window searches (MTD(f): every value has the
+  parity of the points still out, so a window ``(g-1, g+1)`` proves ``g`` in one pass).  A
+  cut as soon as the points left cannot move the result past the window, or the points a
+  side surely keeps (its point trumps above every trump of the other side) already do;
+  the transposition table's best lead first, then cheap guesses (second hand low, win as
+  cheaply as possible, smear the Pedros on a partner's winning card).
+- A whole trick of four players is searched inline from its leader, and the last two
+  tricks are a dedicated routine, both without function calls per card; the last trick is
+  counted without search.
 
 Trick 1 under the buried-excess rule (a hand above six cards buries the excess under its
 first card) is searched move by move with the Deal's own legality for the burials; the
@@ -202,7 +210,7 @@ class Position:
     def build(
         cls,
         rules: Rules,
-        trump: Suit | int,
+        trump: Suit | int | str,
         maker: Seat | int,
         hands: Sequence[int],
         *,
@@ -219,7 +227,7 @@ class Position:
         ``leader``: who led (or leads) the current trick, by default the winner of the last
         finished trick, or the maker on trick 1 (passing left from an empty hand).
         """
-        trump = Suit(trump)
+        trump = Suit.parse(trump) if isinstance(trump, str) else Suit(trump)
         two = trump * 13 + 12
         watch_two = rules.low is Low.TWO_HOLDER
         captured = [0, 0]
@@ -240,11 +248,11 @@ class Position:
         cur = []
         buried = 0
         for p in trick:
-            if isinstance(p, tuple):
-                seat, card = p
-                extra = 0
-            else:
+            if hasattr(p, "seat"):  # a PlayedCard
                 seat, card, extra = p.seat, p.card, int(p.buried)
+            else:  # (seat, card) or (seat, card, buried)
+                seat, card = p[0], p[1]
+                extra = int(p[2]) if len(p) > 2 else 0
             cur.append((int(seat), int(card)))
             buried |= extra
             in_play |= 1 << card
@@ -424,9 +432,10 @@ class _Core:
     A position is the int ``rem`` of the cards still in hands (each card's owner is fixed, so
     ``rem & own[seat]`` is a hand), their points ``pts``, and inside a trick the led suit,
     the winning card so far, its seat and the points in the trick.  ``lead`` searches from a
-    trick boundary (with the transposition table), ``follow`` and ``last`` from inside a
-    trick; each returns the value of the rest of the play: NS minus EW points still to be
-    captured, fail-soft in the window ``(alpha, beta)``.
+    trick boundary (with the transposition table; a full trick inline, the last two tricks
+    by ``end2``); ``follow`` and ``last`` from inside a trick (the root's trick, and tricks
+    with empty hands).  Each returns the value of the rest of the play, NS minus EW points
+    still to be captured, fail-soft in the window ``(alpha, beta)``.
     """
 
     def __init__(self, lay: _Layout, val_int: Sequence[int], strict: bool, own: Sequence[int]):
@@ -462,12 +471,17 @@ class _Core:
         for i, v in enumerate(val):
             if lay.to_real[i] >= 0:
                 classes[v] = classes.get(v, 0) | 1 << i
-        valmasks = tuple(classes.values())
         PT = 0  # the cards worth points
         for i, v in enumerate(val):
             if v:
                 PT |= 1 << i
         NPT = ~PT
+        PVM = tuple(m for v, m in classes.items() if v)  # the cards of each point value
+        PLAINS = ALL & ~TR
+        BIG = 0  # the cards worth the most (the Pedros, Sancho): smeared first on a partner's trick
+        for i, v in enumerate(val):
+            if v >= 5:
+                BIG |= 1 << i
         WM = tuple(TR | fmask[b] for b in range(4))  # the cards that can win a trick led in each suit
         PTNS = PT & NS & TR
         PTEW = PT & ~NS & TR
@@ -487,17 +501,24 @@ class _Core:
             for o in own:
                 h = rem & o
                 if h & (h - 1):
-                    for vm in valmasks:
-                        hv = h & vm
-                        if hv & (hv - 1):
-                            red |= (dead + (hv << 1)) & hv
-                    excl = 0
-                    for bm in PLAIN:
-                        lb = live & bm
-                        if lb and h & lb == lb:
-                            excl |= lb
-                    if excl & (excl - 1):
-                        red |= excl & (excl - 1)
+                    z = h & NPT  # the cards worth nothing: one class
+                    if z & (z - 1):
+                        red |= (dead + (z << 1)) & z
+                    z = h & PT
+                    if z & (z - 1):
+                        for vm in PVM:
+                            hv = z & vm
+                            if hv & (hv - 1):
+                                red |= (dead + (hv << 1)) & hv
+                    z = h & PLAINS
+                    if z & (z - 1):
+                        excl = 0
+                        for bm in PLAIN:
+                            lb = live & bm
+                            if lb and h & lb == lb:
+                                excl |= lb
+                        if excl & (excl - 1):
+                            red |= excl & (excl - 1)
             return red
 
         def end2(leader: int, rem: int, p: int, alpha: int, beta: int) -> int:
@@ -749,6 +770,8 @@ class _Core:
                         win2 = m2 & -(2 << best1) & wm
                         if w1 == s1:  # the other side wins so far
                             x = (win2 & NPT or win2) if win2 else (m2 & NPT or m2)
+                        elif not l3 & -(2 << best1) & wm and m2 & BIG & ~win2:  # the partner's card stands
+                            x = m2 & BIG & ~win2
                         else:
                             x = m2 & ~win2 & NPT or m2 & NPT or m2
                         x2 = (x & -x).bit_length() - 1
@@ -771,7 +794,7 @@ class _Core:
                                 x = (win3 & NPT or win3) if win3 else (m3 & NPT or m3)
                                 x3 = (x & -x).bit_length() - 1
                             else:
-                                x = m3 & PT
+                                x = m3 & BIG or m3 & PT
                                 x3 = x.bit_length() - 1 if x else (m3 & -m3).bit_length() - 1
                             v3 = INF if maxi else -INF
                             a3 = a2
@@ -795,14 +818,7 @@ class _Core:
                                 elif -q >= hi_c:
                                     v = tv - q
                                 else:
-                                    r = r2 ^ c3
-                                    e = tt_get(r | w << SHIFT) if r & own[w] else None
-                                    if e is not None and e[0] >= hi_c:
-                                        v = tv + e[0]
-                                    elif e is not None and e[1] <= lo_c:
-                                        v = tv + e[1]
-                                    else:
-                                        v = tv + lead(w, r, q, tl1, lo_c, hi_c)
+                                    v = tv + lead(w, r2 ^ c3, q, tl1, lo_c, hi_c)
                                 if maxi:  # s3 minimises
                                     if v < v3:
                                         v3 = v
@@ -995,7 +1011,7 @@ class _Core:
                 x = (win & NPT or win) if win else (moves & NPT or moves)
                 c = (x & -x).bit_length() - 1
             else:
-                x = moves & PT
+                x = moves & BIG or moves & PT
                 c = x.bit_length() - 1 if x else (moves & -moves).bit_length() - 1
             final = tl == 2
             while True:

@@ -14,15 +14,18 @@ W", "left in the stock", "taken by the dealer from the stock", ...  The view fix
 many cards each slot holds (hand sizes, cards played, draw counts, shown trumps) and
 which cards each slot may hold:
 
-- a player who did not follow a lead is void in that suit now (on a trump lead, in
-  trumps; on a plain lead under all-fours only if he did not trump either; under strict
-  following whenever he did not follow);
+- a player who did not follow a lead holds none of the suit led now: on a trump lead,
+  no trumps; on a plain lead, none of that suit, except that under all-fours trumping a
+  plain lead shows nothing (a player void in the suit led may play any card, trump or
+  not, so nothing is learnt about his trumps); a player who buried a point card on trick
+  1 holds only point cards;
 - under the discard styles that throw every non-trump, the dealt cards a player kept are
   trumps, so a player who kept ``k`` cards was dealt exactly ``k`` trumps (plus any he
   showed); every card thrown face down is a non-trump (a trump thrown is shown);
 - a new stock made of the discards holds only non-trumps;
 - the dealer's rob leaves no trump in the stock under the all-trumps rob (and under
-  trumps-first unless he kept six trumps);
+  trumps-first unless he kept six trumps); while he is still to rob under the all-trumps
+  rob, he and the stock hold fewer than six trumps (else he would have had no choice);
 - in the discard itself, a player still to discard holds a hand that gives him a choice.
 
 Items are assigned to slots at random (a capacity-respecting matching, then random
@@ -59,6 +62,7 @@ from cinch.deal import Deal
 from cinch.errors import CinchError, IllegalAction
 from cinch.keep import KeepOptions
 from cinch.rules import AboveSix, Discard, Follow, Rob, Rules, StockOut
+from cinch.scoring import PointScheme
 from cinch.view import Phase, SeatView
 
 HAND = 6
@@ -132,7 +136,11 @@ def public_actions(view: SeatView) -> list[Action]:
 
 
 def voids(view: SeatView) -> list[int]:
-    """Per seat, the cards it cannot hold now because of how it followed (masks)."""
+    """Per seat, the cards it cannot hold now because of how it followed (masks).
+
+    Also: a player who buried a point card on trick 1 had no other card left to bury, so
+    every card he still holds is a point card.
+    """
     out = [0, 0, 0, 0]
     if view.trump is None:
         return out
@@ -141,7 +149,11 @@ def voids(view: SeatView) -> list[int]:
     tricks = [tr.plays for tr in view.tricks]
     if view.current_trick:
         tricks.append(view.current_trick)
+    points = PointScheme.of(view.rules, view.trump).point_mask
     for plays in tricks:
+        for p in plays:
+            if p.buried & points:  # point cards go under only when no other card is left to bury
+                out[p.seat] |= FULL & ~points
         led = t.effective_suit[plays[0].card]
         follow = t.follow_masks[led]
         for p in plays[1:]:
@@ -722,13 +734,12 @@ def _after_draw(view: SeatView, rng: random.Random) -> World | None:
             for k in hand_slots[p]:
                 h |= groups[k]
             hands[p] = h & ~played[p]
-            if not restocked:
+            if not restocked or (p == d and not dd):  # a new stock took the discards, not the rob's
                 dealt[p] |= face_up[p]
                 if z_slot[p] >= 0:
                     dealt[p] |= groups[z_slot[p]]
     if rtn >= 0:
         dealt[d] |= groups[rtn]
-    restock = None
     if restocked:
         pool_cards = groups[tkp] | groups[slp]
         for p in range(4):
@@ -823,8 +834,8 @@ class _Fixed:
 def _after_draw_model(f: _Fixed, j_pool: int, dealer_all_trumps: bool, stock_no_trumps: bool,
                       rng: random.Random):
     view, s, d, trumps, plain, free, dd = f.view, f.s, f.d, f.trumps, f.plain, f.free, f.dd
-    robbing, played, void, shown, face_up, own, own_drawn = (
-        f.robbing, f.played, f.void, f.shown, f.face_up, f.own, f.own_drawn)
+    robbing, played, void, shown, face_up, own_drawn = (
+        f.robbing, f.played, f.void, f.shown, f.face_up, f.own_drawn)
     a, s0, rs, taken, q_s0, q_pool = f.a, f.s0, f.rs, f.taken, f.q_s0, f.q_pool
     shown_at_discard, thrown, discarders, restocked = f.shown_at_discard, f.thrown, f.discarders, f.restocked
     m = _Model()
@@ -862,7 +873,7 @@ def _after_draw_model(f: _Fixed, j_pool: int, dealer_all_trumps: bool, stock_no_
             m.restrict(k, trumps)
     rtn = -1
     if not robbing and not dd and s != d:  # hand-and-stock: the dealer's nine, less his six, face down
-        rtn = m.slot("RTN", DEALT - a[d] - shown[d].bit_count(), plain)
+        rtn = m.slot("RTN", DEALT - a[d] - shown[d].bit_count() - face_up[d].bit_count(), plain)
     z_slot = [-1] * 4
     if not restocked:
         for p in discarders:

@@ -35,12 +35,14 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from cinch.actions import PASS as PASS_ACTION
 from cinch.actions import Action, Bid, Keep, NameTrump, Pass, Play
 from cinch.bots.base import Bot, register
 from cinch.bots.knowledge import Knowledge, capture_values, seat_order_after
 from cinch.cards import SUITS, TRUMP_TABLES, CardSet, Suit, bit_list
 from cinch.keep import KeepOptions
-from cinch.rules import AboveSix, AllPass, Bidding, High, Low, Rules, Settlement, ThrownPoints
+from cinch.rules import Bidding, High, Low, Rules, ThrownPoints
+from cinch.scoring import settle
 from cinch.view import Phase, SeatView
 
 # ---------------------------------------------------------------------------------------------
@@ -175,6 +177,41 @@ def make_chance(probs: list[float], bid: int) -> float:
     return sum(probs[bid:])
 
 
+def _equity(ours: int, theirs: int, target: int, total: int) -> float:
+    """A rough chance to win the match from these scores (a race to the target)."""
+    need_us, need_them = max(1, target - ours), max(1, target - theirs)
+    deals_left = min(need_us, need_them) / (total * 0.3) + 1
+    scale = 0.45 * total * math.sqrt(deals_left)
+    return 1 / (1 + math.exp(-(need_them - need_us) / scale))
+
+
+def _equity_after(rules: Rules, view: SeatView, us, makers_us: bool, bid: int, our_points: int) -> float:
+    """The chance to win the match after a deal in which this side took ``our_points``."""
+    total = rules.total_points
+    assert view.score is not None and view.target is not None
+    makers = us if makers_us else us.other
+    points = [0, 0]
+    points[us] = our_points
+    points[us.other] = total - our_points
+    made, change = settle(rules, makers, bid, (points[0], points[1]))
+    ours = view.score[us] + change[us]
+    theirs = view.score[us.other] + change[us.other]
+    if view.bidder_goes_out and made:
+        return 1.0 if makers_us else 0.0
+    target = view.target
+    if ours >= target and theirs >= target:
+        if rules.makers_count_first:
+            return 1.0 if made == makers_us else 0.0
+        if rules.bidder_goes_out is not None:
+            return 0.5
+        return 1.0 if ours > theirs else 0.0 if ours < theirs else 0.5
+    if ours >= target:
+        return 1.0
+    if theirs >= target:
+        return 0.0
+    return _equity(ours, theirs, target, total)
+
+
 # ---------------------------------------------------------------------------------------------
 # Keeping cards
 # ---------------------------------------------------------------------------------------------
@@ -242,10 +279,12 @@ PARAMS: dict[str, float] = {
     "cover_base": 0.35,  # a point card's cover: its chance to survive higher trumps out,
     "cover_step": 0.2,  # more with each higher trump held
     "pass_partner": 2.0,  # bidding: the value of passing when the partner holds the bid
-    "pass_opponent": -2.0,  # ... when an opponent holds it
-    "pass_open": -0.5,  # ... per opponent still to speak when nobody has bid
-    "make_chance": 0.62,  # bidding up to the hand's value: the chance to make it
-    "partner_bid": 0.6,  # points a partner's bid adds to the hand's value
+    "pass_opponent": -1.0,  # ... when an opponent holds it
+    "pass_open": 0.0,  # ... per opponent still to speak when nobody has bid
+    "make_chance": 0.75,  # bidding up to the hand's value: the chance to make it
+    "partner_bid": 0.0,  # points a partner's bid adds when competing over an opponent (measured: none)
+    "endgame": 0.75,  # the score steers the bidding once a side needs this share of a deal's points
+    "score_aware": 1.0,  # weight of the match score in the bidding (near the target, bidder goes out)
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -305,8 +344,8 @@ class HeuristicBot(Bot):
                 high_bid, high_seat = a.amount, s
                 if s == seat.partner:
                     partner_bid = max(partner_bid, a.amount)
-        if partner_bid:
-            mean += p["partner_bid"]  # a partner's bid shows strength
+        if partner_bid and high_seat is not None and high_seat.team != seat.team:
+            mean += p["partner_bid"]  # competing over an opponent: the partner's bid shows strength
 
         # Who still speaks after this seat (one circuit: up to the dealer).
         auction = rules.bidding is Bidding.AUCTION
@@ -326,32 +365,12 @@ class HeuristicBot(Bot):
         else:
             v_pass = p["pass_opponent"] - 0.2 * max(0, high_bid - rules.min_bid)
 
-        # The score: with the opponents near the target, letting them play is worse; near our own
-        # target (or under bidder goes out) a made bid is worth more than its points.
-        eager = 0.0
-        if view.score is not None and view.target is not None:
-            ours, theirs = view.score[seat.team], view.score[seat.team.other]
-            need_us, need_them = view.target - ours, view.target - theirs
-            opp_holds = high_seat is not None and high_seat.team != seat.team
-            if view.bidder_goes_out:
-                eager = 6.0  # makers who make it win outright
-                if opp_holds or high_seat is None:
-                    v_pass -= 6.0
-            else:
-                if need_them <= total * 0.75 and (opp_holds or high_seat is None):
-                    v_pass -= 3.0 * (1 - max(0, need_them) / (total * 0.75))
-                if rules.makers_count_first or rules.settlement is Settlement.ADDITIVE:
-                    if 0 < need_us <= total:
-                        eager = 2.0
-
         sd = spread(rules, mean)
         probs = point_distribution(mean, sd, total)
-        worth = []
-        for b in bids:
-            v = bid_value(probs, b.amount, total)
-            if eager:
-                v += eager * make_chance(probs, b.amount)
-            worth.append((b, v))
+        if p["score_aware"] and self._endgame(view):
+            return self._bid_to_the_score(view, bids, probs, high_bid, high_seat, later_opps > 0 and not auction)
+
+        worth = [(b, bid_value(probs, b.amount, total)) for b in bids]
         ok = [(b, v) for b, v in worth if v > v_pass]
         if not ok:
             return next(a for a in legal if isinstance(a, Pass))
@@ -361,6 +380,57 @@ class HeuristicBot(Bot):
         choice = ok[0][0]
         for b, _v in ok:
             if make_chance(probs, b.amount) >= p["make_chance"]:
+                choice = b
+        return choice
+
+    # ---- bidding to the score ----------------------------------------------------------------
+    def _endgame(self, view: SeatView) -> bool:
+        """Whether the match score should steer the bidding: bidder goes out, or a side near the target."""
+        if view.score is None or view.target is None:
+            return False
+        if view.bidder_goes_out:
+            return True
+        need = min(view.target - view.score[0], view.target - view.score[1])
+        return need <= view.rules.total_points * self.params["endgame"]
+
+    def _bid_to_the_score(self, view: SeatView, bids: list[Bid], probs: list[float], high_bid: int,
+                          high_seat: Seat | None, preempt: bool) -> Action:
+        """Bid for the best chance to win the match: each bid's outcomes against passing."""
+        rules = view.rules
+        total = rules.total_points
+        us = view.seat.team
+        assert view.score is not None and view.target is not None
+
+        def after(makers_us: bool, bid: int, our_points: int) -> float:
+            return _equity_after(rules, view, us, makers_us, bid, our_points)
+
+        sd = spread(rules, high_bid + 1.5)
+        if high_seat is None:
+            if view.seat == view.dealer:
+                e_pass = _equity(view.score[us], view.score[us.other], view.target, total)  # thrown in
+            else:
+                e_pass = _equity(view.score[us], view.score[us.other], view.target, total)
+        else:
+            theirs = high_seat.team != us
+            dist = point_distribution(min(total, high_bid + 1.5), sd, total)
+            e_pass = 0.0
+            for q, pq in enumerate(dist):
+                if pq > 1e-4:
+                    e_pass += pq * after(not theirs, high_bid, total - q if theirs else q)
+        best: list[tuple[Bid, float]] = []
+        for b in bids:
+            e = sum(pp * after(True, b.amount, k) for k, pp in enumerate(probs) if pp > 1e-4)
+            if e > e_pass + 0.005:
+                best.append((b, e))
+        if not best:
+            return PASS_ACTION
+        if not preempt:
+            return max(best, key=lambda be: (be[1], -be[0].amount))[0]
+        # Later opponents may overcall: the highest bid still likely made and still worth it.
+        top = max(e for _, e in best)
+        choice = best[0][0]
+        for b, e in best:
+            if make_chance(probs, b.amount) >= self.params["make_chance"] and e >= top - 0.03:
                 choice = b
         return choice
 

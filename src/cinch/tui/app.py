@@ -8,6 +8,7 @@ plays so a person can follow them.
 
 from __future__ import annotations
 
+import contextlib
 from functools import partial
 from typing import Any
 
@@ -18,7 +19,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from cinch.actions import TRUMPS, Action, Bid, Keep, NameTrump, Pass, Play
+from cinch.actions import TRUMPS, Action, Bid, Keep, Pass, Play
 from cinch.cards import TRUMP_TABLES, Card, CardSet, Seat, Suit, Team
 from cinch.errors import IllegalAction
 from cinch.keep import KeepOptions
@@ -29,6 +30,7 @@ from cinch.tui.game import (
     TableSetup,
     action_words,
     ask_hint,
+    available_bots,
     card_words,
     cheapest_bury,
     describe_par,
@@ -153,12 +155,14 @@ class TableScreen(Screen):
 
     def on_mount(self) -> None:
         self.call_after_refresh(self.begin)
+        # Which bots are installed (for the new-match screen) takes an import or two: find out off the UI thread.
+        self.run_worker(available_bots, thread=True, group="warm-up", exit_on_error=False)
 
     # ---- starting and resuming -------------------------------------------------------------------------------
     def begin(self) -> None:
         app = self.cinch
         if app.game is not None:
-            self.start_game(app.game, fresh=False)
+            self.start_game(app.game)
             return
         if app.resume_id is not None:
             self.resume(app.resume_id)
@@ -191,7 +195,7 @@ class TableScreen(Screen):
         match, bots = got
         names = tuple(stored.players.get(s, "basic") for s in Seat)
         setup = TableSetup(match.rules, stored.human_seat, names, stored.seed)  # type: ignore[arg-type]
-        self.start_game(TableGame(setup, match, bots=bots, seed_known=False), fresh=False)
+        self.start_game(TableGame(setup, match, bots=bots, seed_known=False))
         self.say(f"Resumed {stored.describe()}.")
 
     def new_game(self, setup: TableSetup) -> None:
@@ -199,9 +203,9 @@ class TableScreen(Screen):
         self.cinch.setup = setup
         players = {s: ("you" if s == game.seat else setup.bots[s]) for s in Seat}
         self.cinch.saver.start(game.match, human_seat=game.seat, seed=game.seed, players=players)
-        self.start_game(game, fresh=True)
+        self.start_game(game)
 
-    def start_game(self, game: TableGame, *, fresh: bool) -> None:
+    def start_game(self, game: TableGame) -> None:
         self.cinch.game = game
         self.game = game
         self.generation += 1
@@ -217,6 +221,11 @@ class TableScreen(Screen):
         log.write(f"Cinch, {rules.name} rules, first to {rules.target}. Seed {game.seed}. You sit {game.seat},"
                   f" partner {game.seat.partner}. Bots: {others}.")
         self.status_text = Text()
+        view = game.view()
+        if view is not None:  # a resumed match: the deal so far, told again
+            for line in self.narrator.update(view):
+                if line:
+                    log.write(line)
         if self.cinch.saver.problem:
             self.say(self.cinch.saver.problem)
             self.cinch.saver.problem = None
@@ -302,10 +311,8 @@ class TableScreen(Screen):
             action, error = bot.choose(view), None
         except Exception as e:  # a broken bot must not stop the match
             action, error = None, e
-        try:
+        with contextlib.suppress(RuntimeError):  # the app has closed
             self.app.call_from_thread(self._bot_done, gen, seat, view, action, error)
-        except RuntimeError:  # the app has closed
-            pass
 
     def _bot_done(self, gen: int, seat: Seat, view: SeatView, action: Action | None, error: Exception | None) -> None:
         if gen != self.generation:
@@ -414,7 +421,8 @@ class TableScreen(Screen):
         elif self.mode == "keep" and isinstance(view.legal, KeepOptions):
             opts = view.legal
             if opts.must >> card & 1:
-                self.say(f"{card_words(card, trump)} must be kept: {opts.rules_text.get('must', 'it cannot be thrown')}.")
+                why = opts.rules_text.get("must", "it cannot be thrown")
+                self.say(f"{card_words(card, trump)} must be kept: {why}.")
             else:
                 self.say(f"{card_words(card, trump)} cannot be kept: "
                          f"{opts.rules_text.get('pool', 'you may keep only cards you can choose from')}.")
@@ -686,7 +694,7 @@ class TableScreen(Screen):
         self.say("Click it again (or press Enter) to confirm.")
         self.refresh_all()
 
-    # ---- hint, undo, screens ------------------------------------------------------------------------------------------
+    # ---- hint, undo, screens ---------------------------------------------------------------------------------------
     def action_hint(self) -> None:
         game = self.game
         if not self.settings.hints:
@@ -710,10 +718,8 @@ class TableScreen(Screen):
             hint, error = ask_hint(name, bot, view), None
         except Exception as e:
             hint, error = None, e
-        try:
+        with contextlib.suppress(RuntimeError):  # the app has closed
             self.app.call_from_thread(self._hint_done, gen, key, hint, error)
-        except RuntimeError:
-            pass
 
     def _hint_done(self, gen: int, key: Any, hint: Hint | None, error: Exception | None) -> None:
         self.hinting = False
@@ -771,8 +777,8 @@ class TableScreen(Screen):
                 if line:
                     log.write(line)
         self.advance()
-        self.say(f"Taken back: your {action_words(taken, trump)}"
-                 f"{' and what followed' if game.deal is not None and len(game.deal.history) < len(deal.history) - 1 else ''}.")
+        more = game.deal is not None and len(game.deal.history) < len(deal.history) - 1
+        self.say(f"Taken back: your {action_words(taken, trump)}{' and what followed' if more else ''}.")
 
     def show_deal_over(self) -> None:
         game = self.game
@@ -800,10 +806,8 @@ class TableScreen(Screen):
             par = par_of(start)
         except Exception:
             par = None
-        try:
+        with contextlib.suppress(RuntimeError):  # the app has closed
             self.app.call_from_thread(self._par_done, gen, screen, summary, par)
-        except RuntimeError:
-            pass
 
     def _par_done(self, gen: int, screen: DealOverScreen, summary, par) -> None:
         self.par_pending = False
@@ -898,6 +902,14 @@ class TableScreen(Screen):
             widget.update(text, layout=layout)
         return widget
 
+    def repaint(self) -> None:
+        """Draw everything again (the colours changed)."""
+        self._shown.clear()
+        self.refresh_all()
+        if self.is_mounted:
+            for widget in (self.query_one(HandView), self.query_one(PromptBar), self.query_one(TrickView)):
+                widget.refresh()
+
     def is_to_act(self, view: SeatView, seat: Seat) -> bool:
         return view.phase is not Phase.DONE and view.to_act == seat
 
@@ -929,10 +941,9 @@ class TableScreen(Screen):
         role = "you" if seat == me else "partner" if seat == me.partner else "opponent"
         name = (view.players[seat] if view.players else "") or ("you" if seat == me else "")
         items: list[str | Text] = []
-        head = Text(f"{seat} {role}", style=f"bold {self._team_colour(seat.team)}")
+        items.append(Text(f"{seat} {role}", style=f"bold {self._team_colour(seat.team)}"))
         if seat == view.dealer:
-            head.append(" · dealer")
-        items.append(head)
+            items.append(Text("dealer", style="italic"))
         if seat != me and name:
             items.append(name)
         n = view.hand_sizes[seat]
@@ -1030,6 +1041,7 @@ class TableScreen(Screen):
         return CenterModel(title, slots, footer)
 
     def info(self, view: SeatView) -> Text:
+        """The side panel: the contract, the points surely taken, the tricks, the bids, the draw."""
         game = self.game
         assert game is not None
         me = game.seat
@@ -1042,6 +1054,22 @@ class TableScreen(Screen):
             out.append(f"{view.maker} bid {view.bid}, {trump.name.lower()} {trump.symbol}; ")
             out.append_text(chip(left, trump, palette))
             out.append(" is a trump\n")
+        pts = points_so_far(view)
+        if pts is not None:
+            out.append("Points so far", style="bold")
+            out.append(" (sure ones)\n", style=palette.muted)
+            for team in (me.team, me.team.other):
+                out.append(f" {team_label(team, me)} {pts.total(team)}", style=f"bold {self._team_colour(team)}")
+                for name, card, _ in pts.awards[team]:
+                    out.append(f" {name} ")
+                    out.append_text(chip(card, trump, palette))
+                out.append("\n")
+            if pts.pending:
+                out.append(" " + " and ".join(pts.pending) + ": known at the end\n", style=palette.muted)
+        if view.tricks:
+            won = [sum(1 for t in view.tricks if t.winner.team == team) for team in Team]
+            out.append("Tricks ", style="bold")
+            out.append(f"{team_label(Team.NS, me)} {won[0]}, {team_label(Team.EW, me)} {won[1]}\n")
         if view.auction:
             out.append("Bids ", style="bold")
             out.append(", ".join(f"{s} {'pass' if isinstance(a, Pass) else a.amount}"  # type: ignore[attr-defined]
@@ -1063,29 +1091,15 @@ class TableScreen(Screen):
                     out.append(f"; dealer {view.dealer} took {view.drawn_counts[view.dealer]}")
                 out.append("\n")
             for s in Seat:
-                if view.face_up_discards[s] and s != me:
-                    out.append(f"{s} threw face up ")
-                    out.append_text(chips(hand_order(view.face_up_discards[s], trump), trump, palette))
-                    out.append("\n")
                 if view.shown_trumps[s]:
                     out.append(f"{s} showed, dead ")
                     out.append_text(chips(hand_order(view.shown_trumps[s], trump), trump, palette))
                     out.append("\n")
-        pts = points_so_far(view)
-        if pts is not None:
-            out.append("Points so far", style="bold")
-            out.append(" (sure ones)\n", style=palette.muted)
-            for team in (me.team, me.team.other):
-                out.append(f" {team_label(team, me)} {pts.total(team)}", style=f"bold {self._team_colour(team)}")
-                for name, card, _ in pts.awards[team]:
-                    out.append(f" {name} ")
-                    out.append_text(chip(card, trump, palette))
-                out.append("\n")
-            if pts.pending:
-                out.append(" " + " and ".join(pts.pending) + ": known at the end\n", style=palette.muted)
-        if view.tricks:
-            won = [sum(1 for t in view.tricks if t.winner.team == team) for team in Team]
-            out.append(f"Tricks {team_label(Team.NS, me)} {won[0]}, {team_label(Team.EW, me)} {won[1]}\n")
+            for s in Seat:
+                if view.face_up_discards[s] and s != me:
+                    out.append(f"{s} threw face up ")
+                    out.append_text(chips(hand_order(view.face_up_discards[s], trump), trump, palette))
+                    out.append("\n")
         out.rstrip()
         return out
 
@@ -1173,7 +1187,8 @@ class TableScreen(Screen):
                 if not kept:
                     dim.add(int(c))
             if view.phase is Phase.ROB:
-                groups = [("your hand", hand_order(view.hand, trump)), ("the stock", hand_order(view.stock_seen, trump))]
+                groups = [("your hand", hand_order(view.hand, trump)),
+                          ("the stock", hand_order(view.stock_seen, trump))]
             else:
                 groups = [("", hand_order(view.hand, trump))]
             del opts
@@ -1234,7 +1249,7 @@ class CinchApp(App):
     def apply_theme(self) -> None:
         self.palette = PALETTES.get(self.settings.theme, PALETTES["classic"])
         self.theme = self.palette.theme
-        self.table.refresh_all()
+        self.table.repaint()
 
 
 def run(setup: TableSetup, *, saver: Saver | None = None, settings: Settings | None = None,

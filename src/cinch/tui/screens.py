@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Input, Label, Select, Static, Switch
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from cinch.cards import Seat, Team
 from cinch.errors import CinchError
@@ -236,15 +236,20 @@ class RulesScreen(Dialog):
             yield Static("Escape or r: back to the table", classes="keys")
 
 
-KEYS_TEXT = """\
-Bidding      0-9 type a bid, p pass, ←/→ move, Enter bids; a click picks, a second click bids
-Trumps       s h d c (or ←/→) choose a suit, Enter names it; your hand shows it as trumps first
-Discard/rob  ←/→ move, Space keeps or throws the card, a the suggested hand, Enter when legal
-Play         ←/→ move among the legal cards, 1-9 the card numbered above it, s h d c the next
-             card of a suit; Enter plays. Click a card to choose it, click again to play it
-Bury         (trick 1, more than six cards) after the card, Space marks the cards to bury, Enter
-Any time     ? hint   u take back your last move   l last trick   r rules   o settings
-             t colour theme   n new match   F1 these keys   q quit (the match is saved)"""
+KEYS = (
+    ("Your bid", "type its digits (1 2 for 12), p to pass, ←/→ to move; Enter bids. A click picks, a second "
+                 "click bids."),
+    ("Trumps", "s h d c (or ←/→) choose the suit, Enter names it; your hand shows it as trumps meanwhile."),
+    ("Discard, rob", "←/→ move, Space keeps or throws the card (or click it), a the suggested hand; Enter "
+                     "keeps the hand once it is legal."),
+    ("Your card", "←/→ move among the legal cards, 1-9 the card numbered above it, s h d c the next of a "
+                  "suit; Enter plays. A click picks a card, a second click plays it."),
+    ("Burying", "on trick 1 with more than six cards: after the card, Space marks the cards to bury, Enter "
+                "plays, Escape picks another card."),
+    ("End of deal", "Enter the next deal, l the tricks, u take back your last move."),
+    ("Any time", "? hint, u take back your last move, l last trick, r rules, o settings, t colours, "
+                 "n new match, F1 these keys, q quit (the match is saved after every move)."),
+)
 
 
 class KeysScreen(Dialog):
@@ -253,7 +258,13 @@ class KeysScreen(Dialog):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="keys"):
             yield Label("Keys", classes="title")
-            yield Static(Text(KEYS_TEXT))
+            body = Text()
+            for i, (moment, keys) in enumerate(KEYS):
+                body.append("\n" if i else "")
+                body.append(f"{moment}: ", style="bold")
+                body.append(keys)
+            with VerticalScroll():
+                yield Static(body, id="keys-body")
             yield Static("Escape or F1: back to the table", classes="keys")
 
 
@@ -271,15 +282,9 @@ class SettingsScreen(Dialog):
         s = self.settings
         with Vertical(classes="dialog", id="settings-form"):
             yield Label("Settings", classes="title")
-            with Horizontal(classes="row"):
-                yield Label("Hints (the ? key)", classes="label")
-                yield Switch(value=s.hints, id="set-hints")
-            with Horizontal(classes="row"):
-                yield Label("Par at the end of a deal", classes="label")
-                yield Switch(value=s.par, id="set-par")
-            with Horizontal(classes="row"):
-                yield Label("Undo (the u key)", classes="label")
-                yield Switch(value=s.undo, id="set-undo")
+            yield Checkbox("Hints: ? asks a strong bot", s.hints, compact=True, id="set-hints", classes="row")
+            yield Checkbox("The par at the end of a deal", s.par, compact=True, id="set-par", classes="row")
+            yield Checkbox("Undo: u takes back your last move", s.undo, compact=True, id="set-undo", classes="row")
             with Horizontal(classes="row"):
                 yield Label("Pause between bot plays", classes="label")
                 options = [(f"{p:g} s", p) for p in sorted(set(PAUSES) | {s.pause})]
@@ -291,12 +296,10 @@ class SettingsScreen(Dialog):
             yield Static("Tab moves, Space switches, Enter opens a list; Escape or o: back", classes="keys")
 
     def on_mount(self) -> None:
-        for switch in self.query(Switch):
-            switch.styles.height = 1
-        self.query_one("#set-hints", Switch).focus()
+        self.query_one("#set-hints", Checkbox).focus()
 
-    def on_switch_changed(self, event: Switch.Changed) -> None:
-        name = (event.switch.id or "").removeprefix("set-")
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        name = (event.checkbox.id or "").removeprefix("set-")
         setattr(self.settings, name, event.value)
 
     def on_select_changed(self, event: Select.Changed) -> None:

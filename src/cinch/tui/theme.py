@@ -54,20 +54,20 @@ ModalScreen { align: center middle; background: $background 60%; }
 }
 .dialog .title { text-style: bold; color: $accent; height: 1; }
 .dialog .keys { color: $text-muted; height: auto; }
-.dialog VerticalScroll { height: auto; max-height: 20; }
+.dialog VerticalScroll { height: auto; max-height: 80vh; }
 
 #newmatch { align: center top; }
 #newmatch-form {
     width: 78; max-width: 100%; height: auto; border: thick $accent; background: $surface; padding: 0 1;
 }
 #newmatch-form .row { height: 1; margin: 0 0 1 0; }
-#newmatch-form .label { width: 22; height: 1; }
+#newmatch-form .label { width: 24; height: 1; }
 #newmatch-form Select, #newmatch-form Input { width: 1fr; }
 #newmatch-error { color: $error; height: auto; }
 #newmatch-buttons { height: 1; align: right middle; }
 #newmatch-buttons Button { margin: 0 0 0 2; }
 
-#settings-form .row { height: 1; margin: 0 0 1 0; }
+#settings-form .row { height: 1; margin: 0 0 1 0; width: 1fr; }
 #settings-form .label { width: 30; height: 1; }
 #settings-form Select { width: 1fr; }
 """

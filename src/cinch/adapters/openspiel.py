@@ -1,0 +1,332 @@
+"""Cinch as an OpenSpiel game.  Importing this module registers ``python_cinch``.
+
+>>> import pyspiel
+>>> import cinch.adapters.openspiel
+>>> game = pyspiel.load_game("python_cinch(rules=difference)")
+>>> game.num_players(), game.num_distinct_actions()
+(4, 188)
+
+One episode is one deal.  The game parameters are ``rules`` (a preset name, or a JSON
+object such as ``{"preset": "additive", "follow": "strict"}``), ``options`` (overrides
+as ``key=value`` or ``key:value`` pairs separated by commas, semicolons or spaces; inside a
+``load_game`` string write ``options=target:42;sancho:true``) and
+``dealer`` (``N``, ``E``, ``S`` or ``W``; default ``N``).
+
+- Chance is explicit: the 52 cards of the deck are dealt one chance node at a time, top
+  first (each outcome a card id 0-51, uniform over the cards not yet dealt); the first 36
+  go in batches of three from the dealer's left, the last 16 are the stock in order.  When
+  the stock runs out and the rules make a new stock of the discards, its order is chance
+  too, one card at a time.
+- Decisions use the 188 ids of :mod:`cinch.adapters._core` (keeps and buries one card at a
+  time).
+- Returns: at the end of the deal each player gets its team's score change less the
+  other team's (zero-sum).
+- Information state and observation: built only from ``Deal.view(seat)`` (plus the
+  player's own half-made keep or bury).  The information state string holds every
+  finished trick; the observation string keeps only the cards each seat has played.
+- ``resample_from_infostate(player, sampler)`` returns a new state whose information state
+  for ``player`` is the same, drawn with :mod:`cinch.worlds`; OpenSpiel's ISMCTSBot uses
+  it for its determinizations.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pyspiel
+
+from cinch import worlds
+from cinch.adapters import _core
+from cinch.adapters._core import NUM_ACTIONS, Turn
+from cinch.cards import CARDS, Seat, bit_list
+from cinch.deal import Deal
+from cinch.errors import RulesError
+from cinch.rules import Rules
+from cinch.view import Phase, SeatView
+
+SHORT_NAME = "python_cinch"
+DEFAULT_PARAMS = {"rules": "pagat", "options": "", "dealer": "N"}
+MAX_RESTOCK = 36
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name="Python Cinch (Double Pedro, High Five)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=4,
+    min_num_players=4,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=DEFAULT_PARAMS,
+)
+
+
+def rules_from_params(params: dict) -> Rules:
+    """The rules named by the game parameters ``rules`` and ``options``."""
+    spec = str(params.get("rules", "pagat")).strip()
+    rules = Rules.from_json(json.loads(spec)) if spec.startswith("{") else Rules.preset(spec)
+    options = str(params.get("options", "") or "").strip()
+    if options:
+        pairs = {}
+        for item in re.split(r"[,;\s]+", options):
+            if item:
+                key, sep, value = item.partition("=") if "=" in item else item.partition(":")
+                if not sep:
+                    raise RulesError(f"option {item!r} must be written key=value or key:value")
+                pairs[key.strip()] = value.strip()
+        rules = rules.with_options(**pairs)
+    return rules
+
+
+class _Shared:
+    """What every state of one game shares; cloning a state shares it instead of copying it."""
+
+    __slots__ = ("game", "rules", "dealer")
+
+    def __init__(self, game: CinchGame):
+        self.game = game
+        self.rules = game.rules
+        self.dealer = int(game.dealer)
+
+    def __deepcopy__(self, memo) -> _Shared:
+        return self
+
+
+class CinchGame(pyspiel.Game):
+    """One deal of Cinch under one set of rules."""
+
+    def __init__(self, params: dict | None = None):
+        params = {**DEFAULT_PARAMS, **dict(params or {})}
+        rules = rules_from_params(params)
+        bound = _core.utility_bound(rules)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=52,
+            num_players=4,
+            min_utility=-bound,
+            max_utility=bound,
+            utility_sum=0.0,
+            max_game_length=_core.max_decisions(rules),
+        )
+        super().__init__(_GAME_TYPE, info, params)
+        self.rules = rules
+        self.dealer = Seat.parse(str(params.get("dealer", "N")))
+        self._shared = _Shared(self)
+
+    def new_initial_state(self) -> CinchState:
+        return CinchState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None) -> CinchObserver:
+        return CinchObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+
+    def max_chance_nodes_in_history(self) -> int:
+        return 52 + MAX_RESTOCK
+
+
+class CinchState(pyspiel.State):
+    """A deal in progress: the cards dealt so far, then the engine's deal (wrapped in a Turn)."""
+
+    def __init__(self, game: CinchGame):
+        super().__init__(game)
+        self._shared = game._shared
+        self._cards: list[int] = []  # the deck, top first, as dealt so far
+        self._turn: Turn | None = None
+        self._restock: list[int] = []  # the new stock's order, while it is being drawn
+
+    # ---- the engine's view --------------------------------------------------------------
+    @property
+    def deal(self):
+        """The engine's :class:`~cinch.deal.Deal` (None while the cards are being dealt)."""
+        return None if self._turn is None else self._turn.deal
+
+    @property
+    def turn(self) -> Turn | None:
+        return self._turn
+
+    def current_player(self) -> int:
+        if self._turn is None:
+            return pyspiel.PlayerId.CHANCE
+        phase = self._turn.deal.phase
+        if phase is Phase.DONE:
+            return pyspiel.PlayerId.TERMINAL
+        if phase is Phase.RESTOCK:
+            return pyspiel.PlayerId.CHANCE
+        return int(self._turn.deal.to_act)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        assert self._turn is not None
+        return self._turn.legal_ids()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self._turn is None:
+            dealt = set(self._cards)
+            left = [c for c in range(52) if c not in dealt]
+        else:
+            taken = set(self._restock)
+            left = [c for c in bit_list(int(self._turn.deal.restock_pool)) if c not in taken]
+        p = 1.0 / len(left)
+        return [(c, p) for c in left]
+
+    def _apply_action(self, action: int) -> None:
+        turn = self._turn
+        if turn is None:
+            self._cards.append(int(action))
+            if len(self._cards) == 52:
+                self._turn = Turn(_core.new_deal(self._shared.rules, Seat(self._shared.dealer), self._cards))
+            return
+        deal = turn.deal
+        if deal.phase is Phase.RESTOCK:
+            self._restock.append(int(action))
+            if len(self._restock) == int(deal.restock_pool).bit_count():
+                order, self._restock = self._restock, []
+                deal.apply_restock([CARDS[c] for c in order])
+            return
+        turn.apply_id(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"card {CARDS[action]}"
+        return _core.id_to_string(action)
+
+    def is_terminal(self) -> bool:
+        return self._turn is not None and self._turn.deal.phase is Phase.DONE
+
+    def returns(self) -> list[float]:
+        if self._turn is None:
+            return [0.0, 0.0, 0.0, 0.0]
+        return _core.team_returns(self._turn.deal)
+
+    def __str__(self) -> str:
+        if self._turn is None:
+            return f"dealer {Seat(self._shared.dealer)} dealt " + " ".join(str(CARDS[c]) for c in self._cards)
+        deal = self._turn.deal
+        lines = [f"{self._shared.rules.name} dealer {deal.dealer} phase {deal.phase.value} to_act {deal.to_act}"]
+        lines.append("hands " + " / ".join(str(h) for h in (deal.hand(s) for s in Seat)))
+        lines.append("deck " + " ".join(str(c) for c in deal.deck))
+        if deal.restock is not None:
+            lines.append("restock " + " ".join(str(c) for c in deal.restock))
+        if self._restock:
+            lines.append("restocking " + " ".join(str(CARDS[c]) for c in self._restock))
+        lines.append("actions " + ", ".join(str(a) for a in deal.history))
+        if self._turn.steps:
+            lines.append("picking " + ", ".join(_core.id_to_string(a) for a in self._turn.steps))
+        if deal.result is not None:
+            lines.append(deal.result.describe())
+        return "\n".join(lines)
+
+    # ---- what a player knows ----------------------------------------------------------------
+    def knowledge(self, player: int):
+        """(view or None while dealing, extra facts) for ``player``: all that the seat may know."""
+        shared = self._shared
+        if self._turn is None:
+            dealt = 0
+            for i, c in enumerate(self._cards):
+                if _core.deal_seat(shared.dealer, i) == player:
+                    dealt |= 1 << c
+            return None, {"dealer": shared.dealer, "dealt": dealt}
+        turn = self._turn
+        view = turn.deal.view(Seat(player))
+        if turn.steps and turn.actor == player:
+            return view, {"picked": turn.picked, "named": turn.card}
+        return view, {}
+
+    def resample_from_infostate(self, player_id: int, probability_sampler=None) -> CinchState:
+        """A state that ``player_id`` cannot tell from this one (same information state)."""
+        seed = int(probability_sampler() * 2 ** 53) if probability_sampler is not None else None
+        return self.resample(player_id, random.Random(seed))
+
+    def resample(self, player: int, rng: random.Random) -> CinchState:
+        """:meth:`resample_from_infostate` with a Python random generator."""
+        shared = self._shared
+        new = shared.game.new_initial_state()
+        if self._turn is None:  # still dealing: the others' cards so far are any of the unseen
+            cards = list(self._cards)
+            others = [i for i in range(len(cards)) if _core.deal_seat(shared.dealer, i) != player]
+            mine = {cards[i] for i in range(len(cards)) if i not in others}
+            unseen = [c for c in range(52) if c not in mine]
+            rng.shuffle(unseen)
+            for i, c in zip(others, unseen):
+                cards[i] = c
+            for c in cards:
+                new.apply_action(c)
+            return new
+        turn = self._turn
+        new = state_from_view(shared.game, turn.deal.view(Seat(player)), rng)
+        if turn.steps and turn.actor == player:  # the player's own half-made keep or bury
+            for a in turn.steps:
+                new.apply_action(a)
+        return new
+
+
+def state_from_view(game: CinchGame, view: SeatView, rng: random.Random) -> CinchState:
+    """A state of ``game`` whose deal is a world drawn from ``view`` (:func:`cinch.worlds.sample_world`)."""
+    world, sampled = worlds.sample_world(view, rng)
+    return state_from_deal(game, sampled, stop_at_restock=view.phase is Phase.RESTOCK)
+
+
+def state_from_deal(game: CinchGame, deal: Deal, *, stop_at_restock: bool = False) -> CinchState:
+    """The state of ``game`` that a deal's deck, new stock and actions lead to.
+
+    ``deal`` must be dealt from a full deck (``deal.deck``) by the game's dealer under the
+    game's rules.
+    """
+    if int(deal.dealer) != int(game.dealer) or deal.rules != game.rules:
+        raise ValueError("the deal's dealer and rules must be the game's")
+    new = game.new_initial_state()
+    for c in deal.deck:
+        new.apply_action(int(c))
+    restock = [int(c) for c in deal.restock] if deal.restock is not None else []
+    for action in deal.history:
+        if new._turn.deal.phase is Phase.RESTOCK:
+            for c in restock:
+                new.apply_action(c)
+        for a in new._turn.ids_for(action):
+            new.apply_action(a)
+    if new._turn.deal.phase is Phase.RESTOCK and restock and not stop_at_restock:
+        for c in restock:
+            new.apply_action(c)
+    return new
+
+
+def game_for(rules: Rules, dealer: Seat | int) -> CinchGame:
+    """The ``python_cinch`` game for these rules and dealer (cached)."""
+    spec = rules.to_json()
+    key = (json.dumps(spec, sort_keys=True), int(dealer))
+    game = _GAMES.get(key)
+    if game is None:
+        text = spec if isinstance(spec, str) else json.dumps(spec, sort_keys=True)
+        game = _GAMES[key] = CinchGame({"rules": text, "dealer": Seat(dealer).name})
+    return game
+
+
+_GAMES: dict[tuple[str, int], CinchGame] = {}
+
+
+class CinchObserver:
+    """Observations and information states, from the seat's view only."""
+
+    def __init__(self, iig_obs_type, params=None):
+        if params:
+            raise ValueError(f"observation parameters are not supported; passed {params}")
+        self.private = iig_obs_type.private_info != pyspiel.PrivateInfoType.NONE
+        self.history = bool(iig_obs_type.perfect_recall)
+        self.tensor, self.dict = _core.make_buffers()
+
+    def set_from(self, state: CinchState, player: int) -> None:
+        self.tensor.fill(0.0)
+        view, extra = state.knowledge(player)
+        _core.encode_view(self.dict, view, player, private=self.private, **extra)
+
+    def string_from(self, state: CinchState, player: int) -> str:
+        view, extra = state.knowledge(player)
+        return _core.view_text(view, player, private=self.private, history=self.history, **extra)
+
+
+pyspiel.register_game(_GAME_TYPE, CinchGame)

@@ -1,0 +1,114 @@
+"""Drive the Textual table headless: build an app, wait for it, read what the screen shows.
+
+Every app here has no pause between bot plays and no game library unless a test gives one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+
+from cinch import Rules, Seat
+from cinch.tui.app import CinchApp
+from cinch.tui.game import TableGame, TableSetup
+from cinch.tui.screens import Settings
+from cinch.tui.storage import Saver
+from cinch.tui.widgets import HandView
+from helpers import table
+
+SIZE = (100, 32)
+
+# S holds nine hearts: bid 14, hearts, and (pagat) bury three under the first card, or (keep-six) keep six.
+NINE_HEARTS = table("W", S="AH KH QH JH TH 9H 8H 7H 6H", N="AS KS QS JS TS 9S 8S 7S 6S",
+                    E="5S 4S 3S 2S AD KD QD JD TD", W="9D 8D 7D 6D 4D 3D 2D AC KC")
+# W makes hearts and leads the ace; S, after passing, holds 2H and five clubs and must follow with the 2.
+TRUMP_LEAD = table("N", W="AH KH QH JH TH 9H 2S 3S 4S", S="2H 2C 3C 4C 6C 7C 8C 9C TC",
+                   E="JS QS KS 9D TD JD 9S TS 5S", N="6S 7S 8S 2D 3D 4D 6D 7D 8D",
+                   stock="AS 8H 7H 6H 5H 4H AC KC QC JC 5C 3H 5D QD KD AD")
+
+
+def table_test(test):
+    """Run an ``async def`` test (the headless harness is asynchronous) without an asyncio plugin."""
+
+    @functools.wraps(test)
+    def run(*args, **kwargs):
+        return asyncio.run(test(*args, **kwargs))
+
+    return run
+
+
+def make_app(preset: str = "pagat", *, seed: int = 5, options: dict | None = None, bots: str | tuple = "basic",
+             seat: Seat = Seat.S, saver: Saver | None = None, game: TableGame | None = None,
+             offer_resume: bool = False, resume_id: int | None = None, **settings) -> CinchApp:
+    rules = Rules.preset(preset)
+    if options:
+        rules = rules.with_options(**options)
+    names = (bots,) * 4 if isinstance(bots, str) else tuple(bots)
+    setup = TableSetup(rules, seat, names, seed)  # type: ignore[arg-type]
+    settings.setdefault("pause", 0)
+    settings.setdefault("par", False)
+    return CinchApp(setup, saver=saver, settings=Settings(**settings), offer_resume=offer_resume,
+                    resume_id=resume_id, game=game)
+
+
+def dealt_game(preset: str, deck: str, dealer: Seat, *, seed: int = 1, options: dict | None = None) -> TableGame:
+    """A match whose first deal is dealt from ``deck`` (the next ones from the seed)."""
+    rules = Rules.preset(preset)
+    if options:
+        rules = rules.with_options(**options)
+    game = TableGame(TableSetup.uniform(rules, seed=seed))
+    game.match.first_dealer = dealer
+    game.match.start_deal(deck=deck, dealer=dealer)
+    return game
+
+
+async def settle(pilot, limit: int = 5000) -> None:
+    """Wait until the table waits for a key: no bot thinking, no hint or par being worked out."""
+    app = pilot.app
+    for _ in range(limit):
+        await pilot.pause()
+        if app.table.ready:
+            return
+        await app.workers.wait_for_complete()
+    raise AssertionError("the table never settled")
+
+
+async def press(pilot, *keys: str) -> None:
+    for key in keys:
+        await pilot.press(key)
+        await settle(pilot)
+
+
+def screen_text(app) -> str:
+    """The whole screen as text, as a person reads it."""
+    return "\n".join(strip.text.rstrip() for strip in app.screen._compositor.render_strips())
+
+
+def region_text(app, widget) -> str:
+    lines = screen_text(app).split("\n")
+    r = widget.region
+    return "\n".join(line[r.x:r.x + r.width] for line in lines[r.y:r.y + r.height])
+
+
+def hand_text(app) -> str:
+    return region_text(app, app.table.query_one(HandView))
+
+
+def status(app) -> str:
+    return region_text(app, app.table.query_one("#status"))
+
+
+def prompt(app) -> str:
+    return region_text(app, app.table.query_one("#prompt"))
+
+
+def card_background(app, card) -> str | None:
+    """The background colour of ``card``'s face in the hand as drawn (hex), or None if not shown."""
+    widget = app.table.query_one(HandView)
+    r = widget.region
+    strips = app.screen._compositor.render_strips()
+    for y in range(r.y, r.y + r.height):
+        for segment in strips[y]:
+            if segment.text.strip() == card.symbol and segment.style is not None and segment.style.bgcolor:
+                return segment.style.bgcolor.triplet.hex if segment.style.bgcolor.triplet else None
+    return None
