@@ -7,8 +7,8 @@ import random
 import pytest
 from tablekit import TRUMP_LEAD, dealt_game
 
-from cinch import Card, CardSet, Rules, Seat
-from cinch.actions import Bid, Keep, Pass, Play
+from cinch import CardSet, Rules, Seat
+from cinch.actions import Bid, Keep, Pass
 from cinch.bots import make_bot
 from cinch.bots.base import Bot
 from cinch.match import Match
@@ -161,7 +161,7 @@ def test_a_hint_shows_an_estimate_when_the_bot_offers_one():
         game.apply(game.bots[seat].choose(game.match.view(seat)), seat)
     view = game.view()
     hint = ask_hint("explaining", Explaining(), view)
-    assert hint.action == view.legal[0] and hint.estimate == "+0.2" or hint.estimate == "+0.3"
+    assert hint.action == view.legal[0] and hint.estimate in ("+0.2", "+0.3")
     hint = ask_hint("talking", Talking(), view)
     assert hint.action == view.legal[0] and hint.estimate == "expects 6.5 points"
     hint = ask_hint("basic", make_bot("basic", seed=0), view)
@@ -185,7 +185,6 @@ def test_keep_words_and_hand_order_put_trumps_first():
     opts = KeepOptions(int(hand), int(hand) & t.trumps, t.trumps, 3, 6)
     assert keep_words(opts, Suit.HEARTS) == "keep 3 to 6 of K♥* 5♦* 2♥* A♠ 3♣, including K♥* 5♦* 2♥*"
     assert Keep(CardSet.parse("KH 5D 2H")) in opts
-    assert Play(Card.parse("AS")) != Play(Card.parse("KH"))
 
 
 class Broken:

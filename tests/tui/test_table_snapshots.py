@@ -54,7 +54,7 @@ def test_burying_under_the_first_card(snap_compare):
 
 
 def test_the_end_of_a_deal(snap_compare):
-    app = make_app("official", seed=4, par=True)
+    app = make_app("official", seed=4)  # (the par has a test of its own: the picture need not wait on the solver)
     assert snap_compare(app, terminal_size=SIZE,
                         run_before=until(lambda app: isinstance(app.screen, DealOverScreen)))
 

@@ -56,25 +56,40 @@ FEATURES = (
 # Fitted by benchmarks/heuristic_calibration.py (points taken by the makers' side, per preset).
 # Each row: the weights of FEATURES, then the spread (standard deviation) of the points around the fit.
 COEFFICIENTS: dict[str, tuple[float, ...]] = {
-    "pagat": (3.86, 2.02, 1.10, 0.92, 0.38, 0.22, 0.64, 0.36, 0.19, 0.51, 0.52, 0.03, 0.63, 0.38, 0.0, 0.0, 3.99),
-    "difference": (3.78, 2.16, 1.08, 0.87, 0.50, 0.28, 0.83, 0.28, 0.13, 0.63, -0.51, -0.03, 0.62, 0.45, 0.0, 0.0, 4.09),
-    "additive": (3.90, 2.19, 1.18, 0.86, 0.53, 0.24, 0.71, 0.43, 0.11, 0.60, -0.33, -0.06, 0.59, 0.29, 0.0, 0.0, 4.08),
-    "official": (1.6, 1.3, 0.8, 0.5, 1.0, 0.8, 2.2, 3.2, 4.0, 0.35, 0.4, 0.1, 1.4, 0.6, 0.0, 0.0, 3.8),
-    "double-pedro": (1.6, 1.3, 0.8, 0.5, 1.0, 0.8, 2.2, 3.2, 4.0, 0.35, 0.4, 0.1, 1.4, 0.6, 0.0, 0.0, 3.8),
+    "pagat": (3.86, 2.02, 1.10, 0.92, 0.38, 0.22, 0.64, 0.36, 0.19, 0.51, 0.52, 0.03, 0.63, 0.38, 0.00, 0.00, 3.99),
+    "difference": (3.78, 2.16, 1.08, 0.87, 0.50, 0.28, 0.83, 0.28, 0.13, 0.63, -0.51, -0.03, 0.62, 0.45, 0.00, 0.00,
+                   4.09),
+    "additive": (3.90, 2.19, 1.18, 0.86, 0.53, 0.24, 0.71, 0.43, 0.11, 0.60, -0.33, -0.06, 0.59, 0.29, 0.00, 0.00, 4.08),
+    "official": (3.85, 2.17, 1.16, 0.87, 0.52, 0.22, 0.55, 0.46, 0.11, 0.64, -0.38, -0.03, 0.52, 0.24, 0.00, 0.00, 4.08),
+    "double-pedro": (3.74, 2.16, 1.14, 0.89, 0.53, 0.28, 0.85, 0.35, 0.12, 0.65, -0.40, -0.04, 0.65, 0.43, 0.00, 0.00,
+                     4.09),
 }
-# Variants fitted separately: nine tricks without the draw, and the extra point cards (Sancho, Dom).
-VARIANT_COEFFICIENTS: dict[str, tuple[float, ...]] = {}
+# Variants, fitted on "difference" with the option(s) on: nine tricks without the draw, and the
+# extra point cards (Sancho 9 of trumps for 9, Dom 3 of trumps for 3).
+VARIANT_COEFFICIENTS: dict[str, tuple[float, ...]] = {
+    "no-draw": (1.90, 2.08, 0.74, 0.49, 0.54, 0.53, 2.95, 2.52, 2.79, 0.38, 0.25, 0.04, 0.00, 0.00, 0.00, 0.00, 3.02),
+    "sancho": (6.25, 3.30, 1.83, 1.51, 1.13, 0.59, 0.80, 0.02, -0.31, 0.85, -0.56, 0.07, 1.02, 0.98, 1.43, 1.57, 6.18),
+    "dom": (4.37, 2.59, 1.31, 0.92, 0.60, 0.28, 0.61, 0.12, -0.14, 0.97, -0.79, 0.00, 0.84, 0.67, 0.00, -1.44, 4.70),
+    "sancho-dom": (7.22, 4.10, 2.28, 1.78, 1.52, 0.77, 0.44, -0.34, -0.18, 0.88, -0.43, 0.03, 1.25, 1.23, 1.51, 1.29,
+                   6.73),
+}
 
 
-def rules_key(rules: Rules) -> str:
-    """Which fitted model serves these rules."""
+def _model(rules: Rules) -> tuple[tuple[float, ...], int]:
+    """The fitted weights that serve these rules, and the points per deal they were fitted on.
+
+    The presets have their own fits; nine tricks without the draw and the extra point cards
+    (Sancho, Dom) were fitted as variants of "difference" and serve every preset.
+    """
     if rules.no_draw:
-        key = "no-draw"
-    elif rules.sancho or rules.dom_pedro:
-        key = "extra"
-    else:
-        return rules.preset_name
-    return key if key in VARIANT_COEFFICIENTS else rules.preset_name
+        return VARIANT_COEFFICIENTS["no-draw"], 14
+    if rules.sancho and rules.dom_pedro:
+        return VARIANT_COEFFICIENTS["sancho-dom"], 26
+    if rules.sancho:
+        return VARIANT_COEFFICIENTS["sancho"], 23
+    if rules.dom_pedro:
+        return VARIANT_COEFFICIENTS["dom"], 17
+    return COEFFICIENTS[rules.preset_name], 14
 
 
 def hand_features(hand: int, suit: int, rules: Rules, position: int) -> tuple[float, ...]:
@@ -129,22 +144,21 @@ def hand_features(hand: int, suit: int, rules: Rules, position: int) -> tuple[fl
 
 def expected_points(hand: int, suit: int, rules: Rules, position: int) -> float:
     """The points the partnership takes as makers with ``suit`` as trumps (the fitted model)."""
-    coef = COEFFICIENTS.get(rules_key(rules)) or VARIANT_COEFFICIENTS.get(rules_key(rules))
-    if coef is None:
-        coef = COEFFICIENTS["difference"]
+    coef, fitted_total = _model(rules)
     f = hand_features(hand, suit, rules, position)
     value = sum(w * x for w, x in zip(coef, f))
-    return max(0.0, min(float(rules.total_points), value))
+    total = rules.total_points
+    if fitted_total != total:  # a no-draw fit serving Sancho or Dom: scale to the points held
+        value *= total / fitted_total
+    return max(0.0, min(float(total), value))
 
 
 def spread(rules: Rules, mean: float) -> float:
     """The spread of the points around ``mean``: narrower for strong hands, near the ceiling."""
-    coef = COEFFICIENTS.get(rules_key(rules)) or VARIANT_COEFFICIENTS.get(rules_key(rules))
-    if coef is None:
-        coef = COEFFICIENTS["difference"]
+    coef, fitted_total = _model(rules)
     total = rules.total_points
     room = (total - mean) / (total * 3 / 7)  # 1 at 8 of 14 points
-    return coef[-1] * math.sqrt(total / 14) * math.sqrt(min(1.0, max(0.3, room)))
+    return coef[-1] * math.sqrt(total / fitted_total) * math.sqrt(min(1.0, max(0.3, room)))
 
 
 def best_suit(hand: int, rules: Rules, position: int) -> tuple[Suit, float]:
@@ -278,6 +292,8 @@ PARAMS: dict[str, float] = {
     "plain_ace": 0.45,  # worth of keeping a side ace whose suit is still out
     "cover_base": 0.35,  # a point card's cover: its chance to survive higher trumps out,
     "cover_step": 0.2,  # more with each higher trump held
+    "draw_opp": 0.1,  # leading: draw with the boss trump while an opponent may hold a trump this likely
+    "lead_draw": 0,  # leading without a boss: the makers pull trumps with a plain trump when holding this many
     "pass_partner": 2.0,  # bidding: the value of passing when the partner holds the bid
     "pass_opponent": -1.0,  # ... when an opponent holds it
     "pass_open": 0.0,  # ... per opponent still to speak when nobody has bid
@@ -404,7 +420,10 @@ class HeuristicBot(Bot):
         def after(makers_us: bool, bid: int, our_points: int) -> float:
             return _equity_after(rules, view, us, makers_us, bid, our_points)
 
-        sd = spread(rules, high_bid + 1.5)
+        # A bidder is taken to expect what this bot would need to bid the same: a mean a little
+        # above the bid, and above half the points.
+        bidder_mean = min(total - 1.0, max(high_bid + 2.5, 0.55 * total))
+        sd = spread(rules, bidder_mean)
         if high_seat is None:
             if view.seat == view.dealer:
                 e_pass = _equity(view.score[us], view.score[us.other], view.target, total)  # thrown in
@@ -412,7 +431,7 @@ class HeuristicBot(Bot):
                 e_pass = _equity(view.score[us], view.score[us.other], view.target, total)
         else:
             theirs = high_seat.team != us
-            dist = point_distribution(min(total, high_bid + 1.5), sd, total)
+            dist = point_distribution(bidder_mean, sd, total)
             e_pass = 0.0
             for q, pq in enumerate(dist):
                 if pq > 1e-4:
@@ -559,7 +578,8 @@ class _Table:
         return self.hold_worth(card) + ((2 * self.safety(card) - 1) * v if v else 0.0)
 
     def keep_score(self, card: int) -> float:
-        return self.hold_worth(card) + 3 * self.values[card]
+        """What a card is worth keeping (burying the least): its trick-taking, its points, its rank."""
+        return self.hold_worth(card) + 3 * self.values[card] + 0.01 * (self.t.power[card] or 13 - card % 13)
 
     # ---- leading ---------------------------------------------------------------------------
     def lead(self, cards: list[int]) -> int:
@@ -574,7 +594,7 @@ class _Table:
         p_partner_trump = k.p_has_trump(self.partner)
         bosses = [c for c in trumps if k.is_boss(c)]
         if bosses and outstanding:
-            if p_opp_trump > 0.1 or (self.points_out and p_partner_trump > 0.3):
+            if p_opp_trump > self.p["draw_opp"] or (self.points_out and p_partner_trump > 0.3):
                 return bosses[0]  # draw trumps with the top one
         # A point card that no trump can beat any more: cash it.
         safe_points = [c for c in trumps if values[c] and k.is_boss(c)]
@@ -582,6 +602,11 @@ class _Table:
             return max(safe_points, key=lambda c: values[c])
         if bosses and not plain:
             return bosses[-1]
+        if self.p["lead_draw"] and self.makers and p_opp_trump > 0.5:
+            # No boss: lead the highest trump that holds no point, to pull the opponents' trumps.
+            plain_trumps = [c for c in trumps if not values[c]]
+            if len(trumps) >= self.p["lead_draw"] and plain_trumps:
+                return plain_trumps[0]
         if plain:
             # A side ace where the suit is still out, when the opponents may be out of trumps.
             aces = [c for c in plain if c % 13 == 0 and k.unseen & t.follow_masks[t.effective_suit[c]]]

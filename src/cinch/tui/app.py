@@ -187,7 +187,8 @@ class TableScreen(Screen):
         stored = saver._call("read the match", saver.library.get, match_id) if saver.library is not None else None
         got = saver.resume(match_id) if stored is not None else None
         if got is None or stored is None or stored.human_seat is None:
-            problem = saver.problem or f"match {match_id} has no seat for you to play"
+            problem = saver.problem or (f"match {match_id} has no seat for you to play" if stored is not None
+                                        else "no game library is open")
             saver.problem = None
             self.new_game(app.setup)
             self.say(f"Match {match_id} could not be resumed ({problem}); a new match begins.")

@@ -1,0 +1,403 @@
+"""The expert player: search over the cards it cannot see, judged by the preset's settlement.
+
+Every decision starts from worlds: full deals consistent with the seat's view
+(:mod:`cinch.worlds`: the cards seen, the voids shown, discards and draws counted, shown
+trumps), weighted by what the bidding says about the hands dealt
+(:class:`~cinch.bots.inference.BidLikelihood`: the others are assumed to bid roughly as the
+heuristic bot would with the cards the world gives them).
+
+**The play** is perfect-information Monte Carlo: for each world, the exact double-dummy
+solver (:mod:`cinch.solver`) gives every legal card's final points with best play; the
+points are turned into the score change the preset's settlement gives (our side's change
+less the other side's, for the contract being played), and the card with the best average
+over the worlds is played.  Exact ties go to the heuristic bot's card.  On trick 1 under
+the buried-excess rule the solver also says which cards to bury with each card; the burial
+most worlds chose is buried.
+
+**The bidding, the trump, the discard and the rob** are judged by playouts with
+imperfect-information play, not by the solver: the solver sees every hand, so a bot that
+bids on its par overbids.  For each world, each candidate action is applied and the rest of
+the deal is played by the heuristic bot in all four seats (its bidding for the others' later
+bids, its trump, discards and card play), and the settlement of the result is averaged.
+The candidates share the worlds (common random numbers), so their differences are measured
+much more precisely than their values.  In the bidding, the rest of the auction is
+simulated for each candidate (a pass lets the others bid; a bid may be overcalled), and a
+world's playout is cached per maker, since the heuristic's play does not depend on the bid.
+Keep decisions search the heuristic's keep and its neighbours (one card swapped, added or
+dropped).
+
+**Budget.**  ``time_budget`` seconds per decision (1 s by default) is spent on as many worlds
+as fit (the next world is started only if the average so far says it will end in time);
+``worlds=N`` instead fixes N worlds per play decision and ``playouts`` (default ``4 N``,
+at least 16) the worlds of the other decisions, which makes the bot exactly repeatable for
+its seed.  In both modes the worlds of one decision come from one generator drawn from the
+bot's seed, so a time budget only decides how many of the same worlds are used.
+
+``explain(view)`` returns the action with its estimate (the expected score change for the
+seat's side less the other side's), for the hint key of the table.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from cinch.actions import PLAYS, TRUMPS, Action, Keep, Play
+from cinch.bots.base import Bot, make_bot, register
+from cinch.bots.inference import BidLikelihood
+from cinch.cards import TRUMP_TABLES, CardSet, bit_list
+from cinch.deal import Deal, DealResult
+from cinch.errors import CinchError
+from cinch.keep import KeepOptions
+from cinch.rules import AboveSix
+from cinch.scoring import PointScheme, settle
+from cinch.solver import Position, solve
+from cinch.view import Phase, SeatView
+from cinch.worlds import sample_deal, sample_hands
+
+__all__ = ["ExpertBot", "Decision"]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """An action with what the search thinks of it."""
+
+    action: Action
+    estimate: float | None  # expected (our side's score change - the other side's), None if not searched
+    samples: int  # worlds searched
+    text: str  # the estimate in words
+
+    def __iter__(self):  # ``action, estimate = bot.explain(view)``
+        return iter((self.action, self.text))
+
+
+class _Budget:
+    """How many worlds one decision may use: a fixed number, or as many as fit in the time."""
+
+    def __init__(self, seconds: float | None, count: int | None, maximum: int, minimum: int = 1):
+        self.seconds = seconds
+        self.count = count
+        self.maximum = maximum
+        self.minimum = minimum
+        self.start = time.perf_counter()
+        self.done = 0
+
+    def more(self) -> bool:
+        n = self.done
+        if self.count is not None:
+            return n < self.count
+        if n < self.minimum:
+            return True
+        if n >= self.maximum:
+            return False
+        elapsed = time.perf_counter() - self.start
+        return elapsed + elapsed / n <= self.seconds  # the next world should end in time
+
+    def tick(self) -> None:
+        self.done += 1
+
+
+@register("expert")
+class ExpertBot(Bot):
+    """Searches worlds consistent with its view: the solver in the play, heuristic playouts elsewhere.
+
+    ``time_budget``: seconds per decision (default 1); ``worlds``: a fixed number of worlds per
+    play decision instead (deterministic); ``playouts``: worlds per bidding, trump, discard or
+    rob decision with ``worlds`` (default ``max(16, 4 * worlds)``); ``inference``: the
+    sharpness of the bid inference (0 turns it off); ``max_candidates``: keeps searched.
+    """
+
+    def __init__(self, seed: int | None = None, time_budget: float = 1.0, worlds: int | None = None,
+                 playouts: int | None = None, inference: float = 1.0, max_candidates: int = 16,
+                 max_worlds: int = 400, search: str = "bid,trump,keep,play"):
+        super().__init__(seed)
+        if time_budget is not None and time_budget <= 0:
+            raise ValueError("time_budget must be positive")
+        if worlds is not None and worlds < 1:
+            raise ValueError("worlds must be at least 1")
+        if playouts is not None and playouts < 1:
+            raise ValueError("playouts must be at least 1")
+        self.time_budget = time_budget
+        self.worlds = worlds
+        self.playouts = playouts if playouts is not None else (max(16, 4 * worlds) if worlds else None)
+        self.inference = inference
+        self.max_candidates = max_candidates
+        self.max_worlds = max_worlds
+        self.search = frozenset(x.strip() for x in search.split(",") if x.strip())
+        unknown = self.search - {"bid", "trump", "keep", "play"}
+        if unknown:
+            raise ValueError(f"search takes bid, trump, keep, play; not {', '.join(sorted(unknown))}")
+        self._heuristic = make_bot("heuristic", seed=0)
+        self._weight = BidLikelihood(inference, model=self._heuristic) if inference > 0 else None
+
+    # ---- the interface -------------------------------------------------------------------------
+    def choose(self, view: SeatView) -> Action:
+        return self.decide(view).action
+
+    def explain(self, view: SeatView) -> Decision:
+        """The action and its estimate (``action, text = bot.explain(view)`` also works)."""
+        return self.decide(view)
+
+    def decide(self, view: SeatView) -> Decision:
+        legal = view.legal
+        if len(legal) == 1:
+            return Decision(legal[0], None, 0, "the only legal action")
+        rng = random.Random(self.rng.getrandbits(64))  # this decision's worlds, whatever the budget
+        phase = view.phase
+        try:
+            search = self.search
+            if phase is Phase.PLAY:
+                if "play" in search:
+                    return self._play(view, rng)
+            elif phase is Phase.BIDDING:
+                if "bid" in search:
+                    return self._bid(view, rng)
+            elif phase is Phase.TRUMP:
+                if "trump" in search:
+                    return self._trump(view, rng)
+            elif isinstance(legal, KeepOptions) and "keep" in search:
+                return self._keep(view, legal, rng)
+        except CinchError:  # no world could be built (should not happen): fall back on the heuristic
+            pass
+        return Decision(self._heuristic.choose(view), None, 0, "heuristic")
+
+    # ---- budgets ---------------------------------------------------------------------------------
+    def _play_budget(self) -> _Budget:
+        return _Budget(self.time_budget, self.worlds, self.max_worlds)
+
+    def _sim_budget(self) -> _Budget:
+        return _Budget(self.time_budget, self.playouts, self.max_worlds, minimum=4)
+
+    # ---- helpers -----------------------------------------------------------------------------------
+    @staticmethod
+    def _context(view: SeatView) -> dict:
+        if view.score is None:
+            return {}
+        return {"score": view.score, "target": view.target, "bidder_goes_out": view.bidder_goes_out}
+
+    def _finish(self, deal: Deal, rng: random.Random, context: dict) -> DealResult:
+        """Play ``deal`` to its end with the heuristic bot in every seat (``deal`` is changed)."""
+        choose = self._heuristic.choose
+        while True:
+            phase = deal.phase
+            if phase is Phase.DONE:
+                break
+            if phase is Phase.RESTOCK:
+                order = list(deal.restock_pool)
+                rng.shuffle(order)
+                deal.apply_restock(order)
+                continue
+            legal = deal.legal_actions()
+            if len(legal) == 1:
+                deal.apply(legal[0])
+                continue
+            seat = deal.to_act
+            view = deal.view(seat, **context) if phase is Phase.BIDDING else deal.view(seat)
+            deal.apply(choose(view))
+        assert deal.result is not None
+        return deal.result
+
+    @staticmethod
+    def _net(result: DealResult, team: int) -> int:
+        if result.thrown_in:
+            return 0
+        change = result.score_change
+        return change[team] - change[1 - team]
+
+    def _describe(self, view: SeatView, estimate: float, samples: int, what: str) -> str:
+        team = view.seat.team
+        return f"{estimate:+.1f} for {team} against {team.other} ({what}, {samples} worlds)"
+
+    # ---- bidding ---------------------------------------------------------------------------------------
+    def _bid(self, view: SeatView, rng: random.Random) -> Decision:
+        legal = list(view.legal)
+        team = view.seat & 1
+        rules = view.rules
+        context = self._context(view)
+        choose = self._heuristic.choose
+        sums = [0.0] * len(legal)
+        budget = self._sim_budget()
+        while budget.more():
+            world = sample_deal(view, rng, weight=self._weight)
+            seed = rng.getrandbits(32)
+            points: dict[int, tuple[int, int]] = {}  # maker -> the points of the heuristic's playout
+            for i, action in enumerate(legal):
+                d = world.copy()
+                d.apply(action)
+                while d.phase is Phase.BIDDING:
+                    options = d.legal_actions()
+                    d.apply(options[0] if len(options) == 1 else choose(d.view(d.to_act, **context)))
+                if d.phase is Phase.DONE:  # thrown in
+                    continue
+                maker = d.maker
+                assert maker is not None
+                pts = points.get(maker)
+                if pts is None:
+                    result = self._finish(d.copy(), random.Random(seed), context)
+                    assert result.points is not None
+                    pts = points[maker] = result.points
+                _, change = settle(rules, maker.team, d.high_bid, pts)
+                sums[i] += change[team] - change[1 - team]
+            budget.tick()
+        n = budget.done
+        best = max(range(len(legal)), key=lambda i: (sums[i], -i))  # ties: the pass, the lowest bid
+        estimate = sums[best] / n
+        return Decision(legal[best], estimate, n, self._describe(view, estimate, n, "bidding playouts"))
+
+    # ---- trumps ------------------------------------------------------------------------------------
+    def _trump(self, view: SeatView, rng: random.Random) -> Decision:
+        team = view.seat & 1
+        context = self._context(view)
+        sums = [0.0] * 4
+        budget = self._sim_budget()
+        preferred = self._heuristic.choose(view)
+        while budget.more():
+            world = sample_deal(view, rng, weight=self._weight)
+            seed = rng.getrandbits(32)
+            for s in range(4):
+                d = world.copy()
+                d.apply(TRUMPS[s])
+                sums[s] += self._net(self._finish(d, random.Random(seed), context), team)
+            budget.tick()
+        n = budget.done
+        first = int(preferred.suit)  # type: ignore[attr-defined]
+        best = max(range(4), key=lambda s: (sums[s], s == first))
+        estimate = sums[best] / n
+        return Decision(TRUMPS[best], estimate, n, self._describe(view, estimate, n, "trump playouts"))
+
+    # ---- discard and rob -------------------------------------------------------------------------------
+    def _keep(self, view: SeatView, options: KeepOptions, rng: random.Random) -> Decision:
+        forced = options.forced
+        if forced is not None:
+            return Decision(forced, None, 0, "the only legal keep")
+        candidates = self._keep_candidates(view, options)
+        if len(candidates) == 1:
+            return Decision(candidates[0], None, 0, "heuristic")
+        team = view.seat & 1
+        context = self._context(view)
+        sums = [0.0] * len(candidates)
+        budget = self._sim_budget()
+        while budget.more():
+            world = sample_deal(view, rng, weight=self._weight)
+            seed = rng.getrandbits(32)
+            for i, keep in enumerate(candidates):
+                d = world.copy()
+                d.apply(keep)
+                sums[i] += self._net(self._finish(d, random.Random(seed), context), team)
+            budget.tick()
+        n = budget.done
+        best = max(range(len(candidates)), key=lambda i: (sums[i], -i))  # ties: the heuristic's keep
+        estimate = sums[best] / n
+        what = "rob playouts" if view.phase is Phase.ROB else "discard playouts"
+        return Decision(candidates[best], estimate, n, self._describe(view, estimate, n, what))
+
+    def _keep_candidates(self, view: SeatView, options: KeepOptions) -> list[Keep]:
+        """The heuristic's keep first, then its neighbours: one card swapped, added or dropped."""
+        assert view.trump is not None
+        t = TRUMP_TABLES[view.trump]
+        values = [0] * 52
+        for _, card, pts in PointScheme.of(view.rules, view.trump).captured_cards:
+            values[card] = pts
+
+        def worth(c: int) -> float:
+            if t.power[c]:
+                return 100 + 10 * values[c] + t.power[c]
+            rank = c % 13
+            return 13 - rank + (6 if rank == 0 else 0)
+
+        first = self._heuristic.choose(view)
+        assert isinstance(first, Keep)
+        base = int(first.cards)
+        out = [first]
+        seen = {base}
+
+        def add(mask: int) -> None:
+            if mask not in seen and options.violation(mask) is None:
+                seen.add(mask)
+                out.append(Keep(CardSet(mask)))
+
+        droppable = sorted(bit_list(base & ~options.must), key=worth)[:5]
+        takeable = sorted(bit_list(options.pool & ~base), key=worth, reverse=True)[:6]
+        size = base.bit_count()
+        pairs = [(worth(y) - worth(x), x, y) for x in droppable for y in takeable]
+        pairs.sort(key=lambda p: -p[0])
+        for _, x, y in pairs:
+            add(base & ~(1 << x) | 1 << y)
+        if size < options.hi:
+            for y in takeable:
+                add(base | 1 << y)
+        if size > options.lo:
+            for x in droppable:
+                add(base & ~(1 << x))
+        if len(out) > self.max_candidates:
+            # Keep the closest in worth to the heuristic's keep (a swap of near-equal cards first).
+            head, rest = out[:1], out[1:]
+            rest.sort(key=lambda k: abs(sum(worth(c) for c in bit_list(int(k.cards))) - sum(worth(c) for c in
+                                                                                           bit_list(base))))
+            out = head + rest[: self.max_candidates - 1]
+        return out
+
+    # ---- the play ------------------------------------------------------------------------------------
+    def _play(self, view: SeatView, rng: random.Random) -> Decision:
+        legal: Sequence[Action] = view.legal
+        assert view.maker is not None and view.bid is not None
+        rules = view.rules
+        team = view.seat & 1
+        makers = view.maker.team
+        bid = view.bid
+        cards = sorted({int(a.card) for a in legal})  # type: ignore[attr-defined]
+        burying = any(a.bury for a in legal)  # type: ignore[attr-defined]
+        verify = (rules.above_six is AboveSix.BURIED and not view.tricks
+                  and any(n > rules.tricks for n in view.hand_sizes))
+        heuristic = self._heuristic.choose(view)
+        sums = dict.fromkeys(cards, 0.0)
+        diffs = dict.fromkeys(cards, 0.0)
+        votes: dict[int, dict[int, int]] = {c: {} for c in cards}
+        net_of: dict[tuple[int, int], int] = {}
+        budget = self._play_budget()
+        n = 0
+        while budget.more():
+            hands = sample_hands(view, rng, weight=self._weight, verify=verify)
+            budget.tick()
+            try:
+                result = solve(Position.from_view(view, hands))
+            except (ValueError, KeyError, IndexError, AssertionError):  # a world the solver refuses
+                continue
+            n += 1
+            for card, value in result.card_values.items():
+                pts = result.points_after(card)
+                net = net_of.get(pts)
+                if net is None:
+                    _, change = settle(rules, makers, bid, pts)
+                    net = net_of[pts] = change[team] - change[1 - team]
+                c = int(card)
+                sums[c] += net
+                diffs[c] += value if team == 0 else -value
+                if burying:
+                    b = int(result.buries.get(card, CardSet(0)))
+                    votes[c][b] = votes[c].get(b, 0) + 1
+        if n == 0:
+            return Decision(heuristic, None, 0, "heuristic")
+        preferred = int(heuristic.card)  # type: ignore[attr-defined]
+        best = max(cards, key=lambda c: (sums[c], diffs[c], c == preferred))
+        estimate = sums[best] / n
+        action = self._with_burial(legal, best, votes[best], heuristic)
+        return Decision(action, estimate, n, self._describe(view, estimate, n, "double-dummy worlds"))
+
+    @staticmethod
+    def _with_burial(legal: Sequence[Action], card: int, votes: dict[int, int], heuristic: Action) -> Action:
+        options = [a for a in legal if int(a.card) == card]  # type: ignore[attr-defined]
+        if len(options) == 1:
+            return options[0]
+        if not any(a.bury for a in options):  # type: ignore[attr-defined]
+            return PLAYS[card]
+        by_bury = {int(a.bury): a for a in options}  # type: ignore[attr-defined]
+        ranked = sorted(votes.items(), key=lambda kv: -kv[1])
+        for bury, _ in ranked:
+            if bury in by_bury:
+                return by_bury[bury]
+        if isinstance(heuristic, Play) and int(heuristic.card) == card:
+            return heuristic
+        return options[0]

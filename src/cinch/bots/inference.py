@@ -1,0 +1,108 @@
+"""Bid inference: how likely each player's bids and passes were, given the hand he was dealt.
+
+A search bot samples worlds consistent with its view (:mod:`cinch.worlds`); every such
+world agrees with the cards seen, but not all agree equally with the bidding.  A player who
+bid 11 probably holds the top trumps and a guarded Pedro; a player who passed probably
+does not.  :class:`BidLikelihood` is a ``weight(view, dealt)`` hook for the world sampler
+(rejection sampling keeps a world with that probability).
+
+The model: the other players bid like the heuristic bot (:mod:`cinch.bots.heuristic`, whose
+hand evaluation was fitted on playouts), with some noise.  For each bid or pass another
+player made, the heuristic is asked what it would have done with that player's sampled
+nine cards at that point of the auction; the likelihood falls off exponentially with the
+distance, in bid levels, between that answer and what the player did::
+
+    weight = prod over the others' actions of exp(-sharpness * |level(heuristic) - level(actual)|)
+
+where ``level(bid n) = n`` and ``level(pass) = max(high bid then, min_bid - 1)``.  The noise
+(``sharpness``, 1.0 by default) keeps the model tolerant of players who bid otherwise (the
+expert bot itself, people): a bid one level above what the heuristic would make costs a
+factor e^-1, a pass with a hand the heuristic would bid 10 on a factor e^-4 (pagat).
+The seat's own actions carry no information about the hidden cards and are skipped.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from cinch.actions import BIDS, PASS, Action, Bid
+from cinch.bots.base import Bot, make_bot
+from cinch.cards import CardSet, Seat
+from cinch.rules import AllPass
+from cinch.view import Phase, SeatView
+
+__all__ = ["BidLikelihood", "legal_bids_after", "bid_level"]
+
+_EMPTY = CardSet(0)
+_EMPTY4 = (_EMPTY, _EMPTY, _EMPTY, _EMPTY)
+
+
+def legal_bids_after(view: SeatView, auction: Sequence[tuple[Seat, Action]], seat: Seat) -> tuple[Action, ...]:
+    """The legal bidding actions of ``seat`` after ``auction`` (the engine's rules, one circuit or auction)."""
+    rules = view.rules
+    high = 0
+    passed = 0
+    for s, a in auction:
+        if isinstance(a, Bid):
+            high = a.amount
+        else:
+            passed |= 1 << s
+    if (rules.all_pass is AllPass.STUCK_DEALER and high == 0 and seat == view.dealer
+            and passed == 15 & ~(1 << view.dealer)):
+        return (BIDS[rules.min_bid],)
+    lo = max(rules.min_bid, high + 1)
+    return (PASS, *(BIDS[n] for n in range(lo, rules.highest_bid + 1)))
+
+
+def bid_level(action: Action, high: int, min_bid: int) -> int:
+    """A bid's amount; a pass as the level just below any bid the player could make."""
+    if isinstance(action, Bid):
+        return action.amount
+    return max(high, min_bid - 1)
+
+
+class BidLikelihood:
+    """``weight(view, dealt)``: the likelihood of the others' bidding given the dealt hands.
+
+    ``model``: the bot whose bidding the others are assumed to follow (the heuristic);
+    ``sharpness``: how fast the likelihood falls per bid level of disagreement.
+    """
+
+    def __init__(self, sharpness: float = 1.0, model: Bot | None = None):
+        self.sharpness = sharpness
+        self.model = model if model is not None else make_bot("heuristic", seed=0)
+        self._factor = [math.exp(-sharpness * k) for k in range(32)]
+
+    def __call__(self, view: SeatView, dealt: Sequence[int]) -> float:
+        auction = view.auction
+        if not auction or self.sharpness <= 0:
+            return 1.0
+        rules = view.rules
+        min_bid = rules.min_bid
+        weight = 1.0
+        high = 0
+        for i, (seat, action) in enumerate(auction):
+            if seat != view.seat:
+                prefix = auction[:i]
+                legal = legal_bids_after(view, prefix, seat)
+                if len(legal) > 1:
+                    guess = self.model.choose(self._view(view, seat, dealt[seat], prefix, legal))
+                    gap = abs(bid_level(guess, high, min_bid) - bid_level(action, high, min_bid))
+                    if gap:
+                        weight *= self._factor[min(gap, 31)]
+            if isinstance(action, Bid):
+                high = action.amount
+        return weight
+
+    @staticmethod
+    def _view(view: SeatView, seat: Seat, hand: int, prefix, legal) -> SeatView:
+        """What ``seat`` saw when it was its turn to bid, holding ``hand``."""
+        return SeatView(
+            seat=Seat(seat), rules=view.rules, dealer=view.dealer, phase=Phase.BIDDING, to_act=Seat(seat),
+            hand=CardSet(hand), hand_sizes=(9, 9, 9, 9), auction=tuple(prefix), maker=None, bid=None, trump=None,
+            own_discards=_EMPTY, face_up_discards=_EMPTY4, shown_trumps=_EMPTY4, drawn_counts=(0, 0, 0, 0),
+            own_drawn=_EMPTY, stock_seen=_EMPTY, tricks=(), trick_leader=None, current_trick=(), legal=legal,
+            score=view.score, target=view.target, deal_number=view.deal_number,
+            bidder_goes_out=view.bidder_goes_out,
+        )
