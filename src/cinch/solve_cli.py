@@ -113,8 +113,9 @@ def describe(data: dict[str, Any]) -> str:
     bury = {c["card"]: c.get("bury") for c in data["cards"]}
     shown = [b + (f" bury {bury[b]}" if bury.get(b) else "") for b in best]
     lines.append(f"Best for {data['to_act']}: {', '.join(shown)}")
-    lines.append("Each card (NS-EW after it, then best play; points NS-EW):")
-    for c in data["cards"]:
+    lines.append("Each card, best first (NS-EW after it, then best play; the points it leaves):")
+    sign = 1 if data["to_act"] in ("N", "S") else -1
+    for c in sorted(data["cards"], key=lambda c: -sign * c["value"]):
         mark = "*" if c["card"] in best else " "
         extra = f"  bury {c['bury']}" if c.get("bury") else ""
         pts = c["points"]
@@ -130,7 +131,7 @@ def solve_command(file: str, as_json: bool) -> None:
 
     Prints the par (the points each side takes with best play from here, their NS-EW
     difference, whether the makers make their bid and the settlement), and the value of
-    each legal card of the player to act, best first marked.
+    each legal card of the player to act, best first (the best marked with *).
     """
     try:
         text = Path(file).read_text(encoding="utf-8")

@@ -294,6 +294,8 @@ PARAMS: dict[str, float] = {
     "cover_step": 0.2,  # more with each higher trump held
     "draw_opp": 0.1,  # leading: draw with the boss trump while an opponent may hold a trump this likely
     "lead_draw": 0,  # leading without a boss: the makers pull trumps with a plain trump when holding this many
+    "lead_draw_above": 99,  # ... with a trump no more than this many unseen trumps beat
+    "lead_draw_def": 0,  # ... and so do the defenders (1) or not (0)
     "pass_partner": 2.0,  # bidding: the value of passing when the partner holds the bid
     "pass_opponent": -1.0,  # ... when an opponent holds it
     "pass_open": 0.0,  # ... per opponent still to speak when nobody has bid
@@ -602,9 +604,10 @@ class _Table:
             return max(safe_points, key=lambda c: values[c])
         if bosses and not plain:
             return bosses[-1]
-        if self.p["lead_draw"] and self.makers and p_opp_trump > 0.5:
+        if self.p["lead_draw"] and (self.makers or self.p["lead_draw_def"]) and p_opp_trump > 0.5:
             # No boss: lead the highest trump that holds no point, to pull the opponents' trumps.
-            plain_trumps = [c for c in trumps if not values[c]]
+            plain_trumps = [c for c in trumps if not values[c]
+                            and k.higher_trumps(c).bit_count() <= self.p["lead_draw_above"]]
             if len(trumps) >= self.p["lead_draw"] and plain_trumps:
                 return plain_trumps[0]
         if plain:
