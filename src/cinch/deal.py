@@ -27,7 +27,21 @@ from itertools import combinations
 from typing import NamedTuple
 
 from cinch.actions import BIDS, PASS, PLAYS, TRUMPS, Action, Bid, Keep, NameTrump, Pass, Play
-from cinch.cards import CARDS, SEATS, SUITS, TEAMS, TRUMP_TABLES, Card, CardSet, Seat, Suit, Team, TrumpTables, bits
+from cinch.cards import (
+    CARDS,
+    SEATS,
+    SUITS,
+    TEAMS,
+    TRUMP_TABLES,
+    Card,
+    CardSet,
+    Seat,
+    Suit,
+    Team,
+    TrumpTables,
+    bits,
+    mask_of,
+)
 from cinch.errors import IllegalAction, NotationError
 from cinch.keep import KeepOptions
 from cinch.rules import AboveSix, AllPass, Bidding, Discard, Follow, Low, Rob, Rules, StockOut
@@ -423,12 +437,9 @@ class Deal:
         order = _TURNS[self.dealer] if self.rules.dealer_discards else _TURNS[self.dealer][:3]
         pending = []
         trumps = self._t.trumps  # type: ignore[union-attr]
-        free = self.rules.discard is not Discard.CHOOSE_CONCEALED
-        buried = self.rules.above_six is AboveSix.BURIED
         for seat in order:
             held = self.hands[seat] & trumps
-            n = held.bit_count()
-            if (n <= HAND_SIZE or buried) and (free or n >= HAND_SIZE):
+            if discard_is_forced(self.rules, held.bit_count()):
                 self._keep(seat, held)  # every non-trump goes: no choice to make
             else:
                 pending.append(seat)
@@ -601,33 +612,12 @@ class Deal:
         return self._mask
 
     def _follow_rule(self, led: int) -> tuple[int, int]:
-        """The follow rule for a trick led in suit ``led``: the cards that follow, and the
-        trumps a player holding one of those may play instead.  A hand holding no card that
-        follows may play anything.
-        """
-        t = self._t
-        assert t is not None
-        if led == t.suit or self._strict:
-            return t.follow_masks[led], 0  # a trump lead, or strict: follow if you can
-        return t.follow_masks[led], t.trumps  # all-fours: follow suit or trump, as you like
+        assert self._t is not None
+        return follow_rule(self._t, led, self._strict)
 
     def _bury_options(self, seat: Seat, card: int, excess: int) -> list[int]:
         assert self._scheme is not None
-        rest = self.hands[seat] & ~(1 << card)
-        plain = rest & ~self._scheme.point_mask
-        short = excess - plain.bit_count()
-        if short <= 0:
-            return [_mask(combo) for combo in combinations(bits(plain), excess)]
-        # Burying point cards is forbidden (000): only a hand short of other cards buries the fewest
-        # it can, so a plain competing card that would push one more point card under is not allowed.
-        if short > self._fewest_points_buried(seat, excess):
-            return []
-        return [plain | _mask(combo) for combo in combinations(bits(rest & ~plain), short)]
-
-    def _fewest_points_buried(self, seat: Seat, excess: int) -> int:
-        assert self._scheme is not None
-        plain = self.hands[seat] & ~self._scheme.point_mask
-        return min(max(0, excess - (plain & ~(1 << c)).bit_count()) for c in bits(self.legal_play_mask()))
+        return bury_options(self.hands[seat], card, excess, self._scheme.point_mask, self._mask)
 
     def _legal_plays(self) -> Sequence[Action]:
         seat = self.to_act
@@ -706,7 +696,7 @@ class Deal:
                 nxt = (nxt + 1) & 3
             self.to_act = SEATS[nxt]
             hand = hands[nxt]
-            follows = hand & self._follow  # the follow rule, as _follow_rule set it up
+            follows = hand & self._follow  # playable(), written out: this is the hot path
             self._mask = follows | hand & self._may_trump if follows else hand
         else:
             self._end_trick()
@@ -755,7 +745,7 @@ class Deal:
         while True:
             hand = hands[seat]
             if count:
-                legal = hand & follow  # the follow rule, as _follow_rule set it up
+                legal = hand & follow  # playable(), written out: this is the hot path
                 legal = legal | hand & may_trump if legal else hand
             else:
                 legal = hand
@@ -855,6 +845,52 @@ class Deal:
         )
 
 
+def discard_is_forced(rules: Rules, trumps_held: int) -> bool:
+    """Whether a player holding ``trumps_held`` trumps has no choice at the discard: he throws
+    every non-trump and keeps every trump.
+    """
+    free = rules.discard is not Discard.CHOOSE_CONCEALED  # all non-trumps go
+    buried = rules.above_six is AboveSix.BURIED  # above six, all trumps stay
+    return (trumps_held <= HAND_SIZE or buried) and (free or trumps_held >= HAND_SIZE)
+
+
+def follow_rule(t: TrumpTables, led: int, strict: bool) -> tuple[int, int]:
+    """The follow rule for a trick led in suit ``led``: the cards that follow, and the trumps
+    a player holding one of those may play instead (see :func:`playable`).
+    """
+    if led == t.suit or strict:
+        return t.follow_masks[led], 0  # a trump lead, or strict: follow if you can
+    return t.follow_masks[led], t.trumps  # all-fours: follow suit or trump, as you like
+
+
+def playable(hand: int, follow: int, may_trump: int) -> int:
+    """The cards of ``hand`` that may go to a trick whose :func:`follow_rule` is ``(follow, may_trump)``.
+
+    A hand holding no card that follows may play anything.  (The play's hot path writes
+    this out inline.)
+    """
+    follows = hand & follow
+    return follows | hand & may_trump if follows else hand
+
+
+def bury_options(hand: int, card: int, excess: int, point_mask: int, playable_mask: int) -> list[int]:
+    """The sets of ``excess`` cards a hand may bury under ``card`` on trick 1 (000's buried excess).
+
+    Burying a point card is forbidden: only a hand short of other cards buries the fewest it
+    can, so a plain competing card that would push one more point card under is not allowed.
+    """
+    rest = hand & ~(1 << card)
+    plain = rest & ~point_mask
+    short = excess - plain.bit_count()
+    if short <= 0:
+        return [mask_of(combo) for combo in combinations(bits(plain), excess)]
+    others = hand & ~point_mask
+    fewest = min(max(0, excess - (others & ~(1 << c)).bit_count()) for c in bits(playable_mask))
+    if short > fewest:
+        return []
+    return [plain | mask_of(combo) for combo in combinations(bits(rest & ~plain), short)]
+
+
 _NO_CARDS = CardSet(0)
 _PLAY = Phase.PLAY
 _TURNS = tuple(tuple(SEATS[(d + i) & 3] for i in (1, 2, 3, 4)) for d in range(4))  # from the dealer's left
@@ -876,13 +912,6 @@ def _plays_of(mask: int) -> tuple[Play, ...]:
         m ^= low
     plays = _PLAY_TUPLES[mask] = tuple(out)
     return plays
-
-
-def _mask(cards: Iterable[int]) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
 
 
 _EXPECTED = {Phase.BIDDING: (Pass, Bid), Phase.TRUMP: (NameTrump,), Phase.DISCARD: (Keep,),

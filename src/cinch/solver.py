@@ -53,9 +53,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
 
 from cinch.cards import CARDS, TRUMP_TABLES, Card, CardSet, Seat, Suit, Team, bits
+from cinch.deal import bury_options as deal_bury_options
+from cinch.deal import follow_rule, playable
 from cinch.rules import Follow, Low, Rules
 from cinch.scoring import PointScheme, settle
 
@@ -1310,23 +1311,13 @@ class _Solver:
             hand = hands[seat]
             if not trick:
                 return hand
-            led = t.effective_suit[trick[0][1]]
-            f = hand & t.follow_masks[led]
-            if not f:
-                return hand
-            if led == t.suit or strict:
-                return f
-            return f | (hand & t.trumps)
+            return playable(hand, *follow_rule(t, t.effective_suit[trick[0][1]], strict))
 
         def bury_options(seat: int, card: int) -> list[int]:
             excess = hands[seat].bit_count() - rules.tricks
             if excess <= 0:
                 return [0]
-            rest = hands[seat] & ~(1 << card)
-            plain = rest & ~point_mask
-            if plain.bit_count() >= excess:
-                return [_mask(combo) for combo in combinations(bits(plain), excess)]
-            return [plain | _mask(combo) for combo in combinations(bits(rest & ~plain), excess - plain.bit_count())]
+            return deal_bury_options(hands[seat], card, excess, point_mask, legal(seat))
 
         def finish(buried: int, alpha: int, beta: int) -> tuple[int, int]:
             model = self.model(buried)
@@ -1425,13 +1416,6 @@ def _order(mask: int) -> list[int]:
         out.append(c)
         mask ^= 1 << c
     return out
-
-
-def _mask(cards: Iterable[int]) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
 
 
 def _total_points(solver: _Solver) -> int:

@@ -98,6 +98,16 @@ class SeatView:
             m |= 1 << p.card | p.buried
         return CardSet(m)
 
+    def played_by(self) -> list[int]:
+        """The cards each seat has played to tricks, buried ones included (masks by seat)."""
+        out = [0, 0, 0, 0]
+        for trick in self.tricks:
+            for p in trick.plays:
+                out[p.seat] |= 1 << p.card | p.buried
+        for p in self.current_trick:
+            out[p.seat] |= 1 << p.card | p.buried
+        return out
+
     @property
     def known_elsewhere(self) -> CardSet:
         """Cards this seat knows are not in any other player's hand."""

@@ -58,7 +58,7 @@ from math import comb
 
 from cinch.actions import Action, Keep, NameTrump, Play
 from cinch.cards import CARDS, FULL_DECK_MASK, TRUMP_TABLES, CardSet, Seat, bit_list
-from cinch.deal import Deal
+from cinch.deal import Deal, discard_is_forced
 from cinch.errors import CinchError, IllegalAction
 from cinch.keep import KeepOptions
 from cinch.rules import AboveSix, Discard, Follow, Rob, Rules, StockOut
@@ -435,25 +435,8 @@ def _weighted(options: list[int], weights: list[float], rng: random.Random) -> i
     return options[-1]
 
 
-def _played(view: SeatView) -> list[int]:
-    out = [0, 0, 0, 0]
-    for trick in view.tricks:
-        for p in trick.plays:
-            out[p.seat] |= 1 << p.card | p.buried
-    for p in view.current_trick:
-        out[p.seat] |= 1 << p.card | p.buried
-    return out
-
-
 def _turns(dealer: int) -> list[int]:
     return [(dealer + i) & 3 for i in (1, 2, 3, 4)]
-
-
-def _forced(rules: Rules, n: int) -> bool:
-    """Whether a player dealt ``n`` trumps has no choice at the discard (the engine's rule)."""
-    free = rules.discard is not Discard.CHOOSE_CONCEALED
-    buried = rules.above_six is AboveSix.BURIED
-    return (n <= HAND or buried) and (free or n >= HAND)
 
 
 # ---- before trumps: nothing but the dealt hands -------------------------------------------
@@ -477,7 +460,7 @@ def _pretrump(view: SeatView, rng: random.Random) -> World:
 
 def _no_draw(view: SeatView, rng: random.Random) -> World | None:
     s, d = int(view.seat), int(view.dealer)
-    played = _played(view)
+    played = view.played_by()
     void = voids(view)
     m = _Model()
     held = [-1] * 4
@@ -561,8 +544,8 @@ def _before_draw(view: SeatView, rng: random.Random) -> World | None:
             thrown_slot[p] = m.slot(f"Z{p}", DEALT - size - shown[p].bit_count() - face_up[p].bit_count(), plain)
             held_slots[p] = [kept_slot[p]]
         else:  # still to discard: a hand that leaves a choice
-            counts = [n for n in range(DEALT + 1) if not _forced(rules, n)]
-            if p != actor and _forced(rules, DEALT):
+            counts = [n for n in range(DEALT + 1) if not discard_is_forced(rules, n)]
+            if p != actor and discard_is_forced(rules, DEALT):
                 counts.append(DEALT)
             counts = [n for n in counts if n <= n_trumps and DEALT - n <= n_plain]
             if not counts:
@@ -634,7 +617,7 @@ def _after_draw(view: SeatView, rng: random.Random) -> World | None:
     free = rules.discard is not Discard.CHOOSE_CONCEALED
     dd = rules.dealer_discards
     robbing = view.phase is Phase.ROB  # the dealer has not robbed yet
-    played = _played(view)
+    played = view.played_by()
     void = voids(view)
     shown = [int(x) for x in view.shown_trumps]
     face_up = [int(x) for x in view.face_up_discards]

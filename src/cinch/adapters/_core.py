@@ -439,7 +439,7 @@ def view_text(view: SeatView | None, seat: int, *, dealer: int = 0, dealt: int =
                              for p in trick.plays)
             lines.append(f"trick {plays} won {trick.winner}")
     else:
-        lines.append("played " + " / ".join(str(CardSet(m)) for m in _played_by(view)))
+        lines.append("played " + " / ".join(str(CardSet(m)) for m in view.played_by()))
         lines.append(f"tricks {len(view.tricks)}")
     if view.current_trick:
         lines.append("current " + " ".join(f"{p.seat}:{p.card}" + (f"+{p.buried}".replace(" ", "+")
@@ -448,16 +448,6 @@ def view_text(view: SeatView | None, seat: int, *, dealer: int = 0, dealt: int =
     if private and (picked or named >= 0):
         lines.append(f"picking {CARDS[named] if named >= 0 else ''} {CardSet(picked)}".rstrip())
     return "\n".join(lines)
-
-
-def _played_by(view: SeatView) -> list[int]:
-    out = [0, 0, 0, 0]
-    for trick in view.tricks:
-        for p in trick.plays:
-            out[p.seat] |= 1 << p.card | p.buried
-    for p in view.current_trick:
-        out[p.seat] |= 1 << p.card | p.buried
-    return out
 
 
 def team_returns(deal: Deal) -> list[float]:
