@@ -39,6 +39,7 @@ from cinch.bots.heuristic import (  # noqa: E402
     hand_features,
     make_chance,
     point_distribution,
+    spread_at,
 )
 
 # The models the bot holds: the five presets, and variants on top of "difference".
@@ -139,7 +140,8 @@ def fit(name: str, deals: int, seed: int) -> tuple[list[float], float]:
         sel = [(p, y) for p, y in zip(preds, ys) if abs(p - (bid + 1)) <= 1.5]
         if len(sel) < 50:
             continue
-        pred = statistics.mean(make_chance(point_distribution(p, sd, total), bid) for p, _ in sel)
+        pred = statistics.mean(make_chance(point_distribution(p, spread_at(sd, total, p), total), bid)
+                               for p, _ in sel)
         act = sum(1 for _, y in sel if y >= bid) / len(sel)
         print(f"  {bid:>3}  {pred:>14.2f}  {act:>11.2f}  (n={len(sel)})")
     # Spread by fitted level (is one sd enough?).

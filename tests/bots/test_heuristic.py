@@ -15,7 +15,7 @@ import statistics
 
 import pytest
 
-from cinch import CARDS, PRESET_NAMES, Bid, Card, CardSet, Deal, Keep, NameTrump, Pass, Phase, Play, Rules, Seat
+from cinch import CARDS, PRESET_NAMES, Bid, Card, CardSet, Deal, Keep, NameTrump, Phase, Play, Rules, Seat, Suit
 from cinch.bots import make_bot
 from cinch.bots.heuristic import HeuristicBot, best_suit, expected_points
 from cinch.bots.knowledge import Knowledge
@@ -98,8 +98,6 @@ def test_random_hands_bid_8_or_more_only_with_power():
 def test_the_dealer_bids_a_little_higher_with_the_same_hand():
     r = Rules.preset("difference")
     hand = int(CardSet.parse("AH KH 5H 7S 8S 9C 2D 4D 6C"))
-    from cinch import Suit
-
     assert expected_points(hand, Suit.HEARTS, r, 0) > expected_points(hand, Suit.HEARTS, r, 1)
     # A hand worth a little less than a bid: the first seat passes it, the dealer (who robs the
     # pack) bids it after three passes.
@@ -140,7 +138,7 @@ def test_a_stuck_dealer_bids_the_minimum():
 # =============================================================================
 def test_trump_choice_picks_the_obvious_suit():
     d = deal("difference", N, hand_deck(N, E, "AS KS 5S 5C 9S 2H 4D 6D 3H"), "bid 6", "pass", "pass", "pass")
-    assert bot().choose(d.view(E)) == NameTrump(CARDS[0].suit)  # spades
+    assert bot().choose(d.view(E)) == NameTrump(Suit.SPADES)
 
 
 def test_keep_six_keeps_the_point_cards():
@@ -228,50 +226,29 @@ NO_DRAW_DECK = table(
 
 
 def test_the_ace_is_not_wasted_on_an_empty_trick():
-    # E makes hearts and leads the 2S; S follows low; W holds the king and the queen of spades
-    # and the 4S: the trick holds no point, so W plays the 4S, not a high spade.
+    # Hearts are trumps; E leads the 2C.  S holds the ace and king of clubs: the trick holds no
+    # point and W and N still play, so the ace stays home.
     d = deal(rules("difference", no_draw=True), N, NO_DRAW_DECK, "bid 6", "pass", "pass", "pass", "trump H",
              "play 2C")
-    # S could win with the ace of clubs; nothing is in the trick and W and N play after: no ace.
     assert bot().choose(d.view(S)) != Play(Card.parse("AC"))
 
 
-def test_the_low_goes_home_where_it_scores_for_its_capturer():
-    # Official (003): Low is the lowest trump in play, to its capturer.  The last player, void
-    # in the suit led, trumps the plain trick with the 2 of trumps and takes the Low home.
-    r = rules("official", no_draw=True)
-    d = deal(r, N, NO_DRAW_DECK, "bid 6", "pass", "pass", "pass", "trump H", "play AS", "play 7S")
-    play(d, "play 4S")
-    # N to play: holds 9S TS JS (spades): he follows or trumps; give N no choice of Low: check W later.
-    assert d.to_act == N
-    v = d.view(N)
-    assert bot().choose(v) in d.legal_actions()
+LOW_DECK = table(
+    N,
+    E="KC 7S AH KH QH JH TH 9H 8S",
+    S="3C 4S AD KD QD JD TD 9D 8D",
+    W="5C 6S AS KS QS JS TS 9S 7D",
+    N="2H 4D 3D 2D 6D 7C 8C 9C QC",
+)
 
 
-def test_the_low_is_taken_home_by_the_last_player():
-    deck = table(
-        N,
-        E="KC 7S AH KH QH JH TH 9H 8S",
-        S="3C 4S AD KD QD JD TD 9D 8D",
-        W="5C 6S AS KS QS JS TS 9S 7D",
-        N="2H 4D 3D 2D 6D 5D 7H 6H 8H",
-    )
-    for preset in ("official", "additive", "double-pedro"):
-        d = deal(rules(preset, no_draw=True), N, deck, "bid 6", "pass", "pass", "pass", "trump C")
-        # Clubs are trumps: E leads the 7S, S plays 4S, W plays 6S: N, last and void in spades,
-        # trumps with... N holds no club: he cannot.  So make hearts the plain suit instead.
-        assert d.to_act == E
-    # Hearts trumps is the real case: E holds many hearts; N holds the 2H and is last.
-    deck = table(
-        N,
-        E="KC 7S AH KH QH JH TH 9H 8S",
-        S="3C 4S AD KD QD JD TD 9D 8D",
-        W="5C 6S AS KS QS JS TS 9S 7D",
-        N="2H 4D 3D 2D 6D 7C 8C 9C QC",
-    )
-    d = deal(rules("official", no_draw=True), N, deck, "bid 6", "pass", "pass", "pass", "trump H",
+@pytest.mark.parametrize("preset", ["difference", "additive", "official", "double-pedro"])
+def test_the_low_goes_home_where_it_scores_for_its_capturer(preset):
+    # Hearts are trumps; E leads the KC, S and W follow.  N, last, may follow with a lower club
+    # or trump: the 2H takes the trick, and the Low with it (the 2 of trumps to its capturer, 001;
+    # the lowest trump in play to its capturer, 002-004).
+    d = deal(rules(preset, no_draw=True), N, LOW_DECK, "bid 6", "pass", "pass", "pass", "trump H",
              "play KC", "play 3C", "play 5C")
-    # N holds clubs: he may follow or trump; the 2H trumps the trick and is the lowest trump in play.
     assert bot().choose(d.view(N)) == Play(Card.parse("2H"))
 
 
@@ -340,18 +317,17 @@ def test_buried_excess_buries_the_least_useful_cards():
 
 
 def test_the_same_seed_and_views_give_the_same_actions():
-    r = Rules.preset("additive")
-    for _ in range(2):
-        d = Deal.shuffled(r, N, 11)
-        actions = []
+    def actions() -> list[str]:
+        d = Deal.shuffled(Rules.preset("additive"), N, 11)
         b = make_bot("heuristic", seed=3)
+        out = []
         while not d.is_over:
             a = b.choose(d.view(d.to_act))
-            actions.append(str(a))
+            out.append(str(a))
             d.apply(a)
-        if _ == 0:
-            first = actions
-    assert actions == first
+        return out
+
+    assert actions() == actions()
 
 
 # =============================================================================
@@ -382,5 +358,3 @@ def test_the_bot_rejects_unknown_parameters():
     with pytest.raises(ValueError):
         make_bot("heuristic", seed=1, no_such_knob=1)
 
-
-_ = Pass

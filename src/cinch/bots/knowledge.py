@@ -19,20 +19,20 @@ and keeps, for the other three players:
 It also knows what each card is worth when captured under the rules (``values``), with
 Low under "lowest trump in play" given to the trump that must end up lowest.
 
->>> from cinch import Deal, Rules, Seat, parse_action
+>>> from cinch import Card, Deal, Rules, Seat, parse_action
 >>> from cinch.deal import EXAMPLE_DECK
 >>> d = Deal(Rules.preset("pagat"), Seat.W, EXAMPLE_DECK)
 >>> for a in ["bid 7", "pass", "pass", "pass", "trump H", "keep 5H 2H 3H 7H 4H AD"]:
 ...     d.apply(parse_action(a))
 >>> k = Knowledge(d.view(Seat.N))
 >>> k.is_boss(Card.parse("AH")), round(k.p_holds_any(Seat.E, Card.parse("JH").bit), 2)
-(True, 1.0)
+(True, 0.33)
 """
 
 from __future__ import annotations
 
-from cinch.cards import FULL_DECK_MASK, TRUMP_TABLES, Card, Seat, bit_list
-from cinch.rules import Discard, High, Low, Rob
+from cinch.cards import FULL_DECK_MASK, TRUMP_TABLES, Seat, bit_list
+from cinch.rules import Discard, Low, Rob
 from cinch.scoring import PointScheme
 from cinch.view import SeatView
 
@@ -93,7 +93,6 @@ class Knowledge:
         strict = rules.follow.value == "strict"
 
         by_seat = [0, 0, 0, 0]
-        competing = [0, 0, 0, 0]
         void = [0, 0, 0, 0]  # bit per effective suit (the trump suit's bit: no trumps)
         in_play = 0
         for plays in [tr.plays for tr in view.tricks] + [view.current_trick]:
@@ -103,7 +102,6 @@ class Knowledge:
             for i, p in enumerate(plays):
                 c = p.card
                 by_seat[p.seat] |= 1 << c | int(p.buried)
-                competing[p.seat] |= 1 << c
                 in_play |= 1 << c
                 if i == 0:
                     continue
@@ -291,9 +289,6 @@ class Knowledge:
         if low is not None:
             values[low] += 1
         return values
-
-    def high_is_fixed(self) -> bool:
-        return self.rules.high is High.ACE
 
 
 def seat_order_after(view: SeatView) -> list[Seat]:
