@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from cinch.actions import Action, Keep, NameTrump, Pass, Play, parse_action
 from cinch.bots.base import Bot
-from cinch.cards import TRUMP_TABLES, Card, CardSet, Seat, Suit, Team
+from cinch.cards import TRUMP_TABLES, Card, CardSet, Seat, Suit
 from cinch.errors import CinchError, IllegalAction, NotationError
 from cinch.keep import KeepOptions
 from cinch.match import DealSummary, Match
@@ -32,6 +32,7 @@ from cinch.record import dumps, to_record
 from cinch.rules import Low, StockOut
 from cinch.scoring import PointScheme
 from cinch.view import Phase, PlayedCard, SeatView
+from cinch.words import hand_order, seat_name, team_name
 
 if TYPE_CHECKING:
     from cinch.library import Library
@@ -89,16 +90,8 @@ def card_text(card: int, trump: Suit | None = None, symbols: bool = True) -> str
     return text
 
 
-def sorted_cards(cards: int, trump: Suit | None) -> list[Card]:
-    """Trumps first (high to low) once trumps are named, then the plain suits."""
-    items = list(CardSet(cards))
-    if trump is not None:
-        items.sort(key=TRUMP_TABLES[trump].sort_key)
-    return items
-
-
 def cards_text(cards: int, trump: Suit | None = None, symbols: bool = True) -> str:
-    items = sorted_cards(cards, trump)
+    items = hand_order(cards, trump)
     return " ".join(card_text(c, trump, symbols) for c in items) if items else "none"
 
 
@@ -117,7 +110,7 @@ def hand_text(hand: int, trump: Suit | None, symbols: bool = True) -> str:
     t = TRUMP_TABLES[trump]
     trumps = hand & t.trumps
     others = hand - trumps
-    text = "trumps: " + (" ".join(card_text(c, None, symbols) for c in sorted_cards(trumps, trump)) or "none")
+    text = "trumps: " + (" ".join(card_text(c, None, symbols) for c in hand_order(trumps, trump)) or "none")
     if others:
         groups = []
         for suit in Suit:
@@ -146,19 +139,6 @@ def action_text(action: Action, trump: Suit | None, symbols: bool = True) -> str
         left = Card.of("5", action.suit.partner)
         return f"{suit_text(action.suit, symbols)} (with {card_text(left, None, symbols)})"
     return str(action)
-
-
-def seat_name(seat: Seat, me: Seat) -> str:
-    """``S (you)``, ``N (partner)``, ``E``."""
-    if seat == me:
-        return f"{seat} (you)"
-    if seat == me.partner:
-        return f"{seat} (partner)"
-    return str(seat)
-
-
-def team_name(team: Team, me: Seat) -> str:
-    return f"{team} (you)" if team == me.team else str(team)
 
 
 def numbered(items: Sequence[str], width: int = WIDTH) -> list[str]:

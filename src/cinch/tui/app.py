@@ -34,7 +34,6 @@ from cinch.tui.game import (
     card_words,
     cheapest_bury,
     describe_par,
-    hand_order,
     hint_bot,
     keep_words,
     par_of,
@@ -51,8 +50,6 @@ from cinch.tui.screens import (
     Settings,
     SettingsScreen,
     TricksScreen,
-    seat_label,
-    team_label,
 )
 from cinch.tui.storage import Saver
 from cinch.tui.theme import CSS, THEMES
@@ -68,6 +65,9 @@ from cinch.tui.widgets import (
     TrickView,
 )
 from cinch.view import Phase, SeatView
+from cinch.words import hand_order
+from cinch.words import seat_name as seat_label
+from cinch.words import team_name as team_label
 
 DECIDING = ("bid", "trump", "keep", "play", "bury")
 SUIT_KEYS = {"s": Suit.SPADES, "h": Suit.HEARTS, "d": Suit.DIAMONDS, "c": Suit.CLUBS}

@@ -14,7 +14,7 @@ from typing import Any
 from cinch.actions import Action, Keep, NameTrump, Pass, Play, parse_action
 from cinch.bots import bot_names, make_bot
 from cinch.bots.base import Bot
-from cinch.cards import TRUMP_TABLES, Card, CardSet, Seat, Suit, Team
+from cinch.cards import TRUMP_TABLES, Card, Seat, Suit, Team
 from cinch.deal import Deal
 from cinch.errors import CinchError, IllegalAction
 from cinch.match import DealSummary, Match
@@ -22,6 +22,7 @@ from cinch.record import replay, to_record
 from cinch.rules import High, Low, Rules
 from cinch.scoring import PointScheme
 from cinch.view import Phase, SeatView
+from cinch.words import hand_order
 
 HINT_BOTS = ("expert", "heuristic", "basic")  # the strongest installed one gives hints
 BOT_LEVELS = ("random", "basic", "heuristic", "expert")  # the levels the new-match screen offers first
@@ -186,14 +187,6 @@ def points_so_far(view: SeatView) -> PointsSoFar | None:
     if view.rules.low is Low.LOWEST_CAPTURER:
         out.pending.append("Low (the lowest trump in play)")
     return out
-
-
-def hand_order(cards: int, trump: Suit | None) -> list[Card]:
-    """Cards as the table lays them out: trumps first once named (high to low), then by suit."""
-    items = list(CardSet(cards))
-    if trump is not None:
-        items.sort(key=TRUMP_TABLES[trump].sort_key)
-    return items
 
 
 def cheapest_bury(plays: list[Play], trump: Suit) -> dict[Card, Play]:

@@ -19,6 +19,8 @@ from cinch.scoring import PointScheme
 from cinch.tui.game import TableSetup, available_bots, high_low_words
 from cinch.tui.render import PALETTES, THEME_ORDER, Palette, chip, chips
 from cinch.view import SeatView, Trick
+from cinch.words import seat_name as seat_label
+from cinch.words import team_name as team_label
 
 PAUSES = (0.0, 0.3, 0.6, 1.0, 1.5)
 
@@ -32,18 +34,6 @@ class Settings:
     undo: bool = True
     pause: float = 0.6  # seconds between two bot actions, so a person can follow
     theme: str = "classic"
-
-
-def team_label(team: Team, me: Seat) -> str:
-    return f"{team} (you)" if team == me.team else str(team)
-
-
-def seat_label(seat: Seat, me: Seat) -> str:
-    if seat == me:
-        return f"{seat} (you)"
-    if seat == me.partner:
-        return f"{seat} (partner)"
-    return str(seat)
 
 
 class Dialog(ModalScreen):
