@@ -2,15 +2,17 @@
 
 Every decision starts from worlds: full deals consistent with the seat's view
 (:mod:`cinch.worlds`: the cards seen, the voids shown, discards and draws counted, shown
-trumps), weighted by what the bidding says about the hands dealt
+trumps), drawn in proportion to what the bidding says about the hands dealt
 (:class:`~cinch.bots.inference.BidLikelihood`: the others are assumed to bid roughly as the
-heuristic bot would with the cards the world gives them).
+heuristic bot would with the cards the world gives them).  In the play each world is also
+weighted by how well it explains the cards the others chose so far
+(:class:`~cinch.bots.inference.PlayLikelihood`, importance weights).
 
 **The play** is perfect-information Monte Carlo: for each world, the exact double-dummy
 solver (:mod:`cinch.solver`) gives every legal card's final points with best play; the
 points are turned into the score change the preset's settlement gives (our side's change
 less the other side's, for the contract being played), and the card with the best average
-over the worlds is played.  Exact ties go to the heuristic bot's card.  On trick 1 under
+over the (weighted) worlds is played.  Exact ties go to the heuristic bot's card.  On trick 1 under
 the buried-excess rule the solver also says which cards to bury with each card; the burial
 most worlds chose is buried.
 
@@ -24,11 +26,13 @@ much more precisely than their values.  In the bidding, the rest of the auction 
 simulated for each candidate (a pass lets the others bid; a bid may be overcalled), and a
 world's playout is cached per maker, since the heuristic's play does not depend on the bid.
 Keep decisions search the heuristic's keep and its neighbours (one card swapped, added or
-dropped).
+dropped).  A candidate replaces the default (the pass, the heuristic's trump or keep) only
+if its gain over it in the same worlds exceeds ``caution`` standard errors of that gain: a
+difference the worlds cannot tell from noise is not acted on.
 
 **Budget.**  ``time_budget`` seconds per decision (1 s by default) is spent on as many worlds
 as fit (the next world is started only if the average so far says it will end in time);
-``worlds=N`` instead fixes N worlds per play decision and ``playouts`` (default ``4 N``,
+with a 10% margin; ``worlds=N`` instead fixes N worlds per play decision and ``playouts`` (default ``4 N``,
 at least 16) the worlds of the other decisions, which makes the bot exactly repeatable for
 its seed.  In both modes the worlds of one decision come from one generator drawn from the
 bot's seed, so a time budget only decides how many of the same worlds are used.
@@ -46,10 +50,9 @@ from dataclasses import dataclass
 
 from cinch.actions import PLAYS, TRUMPS, Action, Keep, Play
 from cinch.bots.base import Bot, make_bot, register
-from cinch.bots.inference import BidLikelihood
+from cinch.bots.inference import BidLikelihood, PlayLikelihood
 from cinch.cards import TRUMP_TABLES, CardSet, bit_list
 from cinch.deal import Deal, DealResult
-from cinch.errors import CinchError
 from cinch.keep import KeepOptions
 from cinch.rules import AboveSix
 from cinch.scoring import PointScheme, settle
@@ -68,9 +71,6 @@ class Decision:
     estimate: float | None  # expected (our side's score change - the other side's), None if not searched
     samples: int  # worlds searched
     text: str  # the estimate in words
-
-    def __iter__(self):  # ``action, estimate = bot.explain(view)``
-        return iter((self.action, self.text))
 
 
 class _Budget:
@@ -93,7 +93,7 @@ class _Budget:
         if n >= self.maximum:
             return False
         elapsed = time.perf_counter() - self.start
-        return elapsed + elapsed / n <= self.seconds  # the next world should end in time
+        return elapsed + elapsed / n <= 0.9 * self.seconds  # the next world should end in time, with a margin
 
     def tick(self) -> None:
         self.done += 1
@@ -106,12 +106,19 @@ class ExpertBot(Bot):
     ``time_budget``: seconds per decision (default 1); ``worlds``: a fixed number of worlds per
     play decision instead (deterministic); ``playouts``: worlds per bidding, trump, discard or
     rob decision with ``worlds`` (default ``max(16, 4 * worlds)``); ``inference``: the
-    sharpness of the bid inference (0 turns it off); ``max_candidates``: keeps searched.
+    sharpness of the bid inference (0 turns it off); ``play_inference``: the weight of a world
+    per card another player chose that the heuristic would not have (1 turns it off);
+    ``caution``: standard errors a candidate must gain over the default; ``solver_tricks``: the
+    most tricks left for the solver (longer hands, without the draw, use playouts);
+    ``max_candidates``: keeps searched; ``max_worlds``: the most worlds a timed decision uses; ``search``: the
+    decisions searched, of ``bid,trump,keep,play`` (the others are the heuristic's; for
+    experiments).
     """
 
-    def __init__(self, seed: int | None = None, time_budget: float = 1.0, worlds: int | None = None,
+    def __init__(self, seed: int | None = None, time_budget: float | None = 1.0, worlds: int | None = None,
                  playouts: int | None = None, inference: float = 1.0, max_candidates: int = 16,
-                 max_worlds: int = 400, search: str = "bid,trump,keep,play"):
+                 max_worlds: int = 400, search: str = "bid,trump,keep,play", caution: float = 1.0,
+                 play_inference: float = 0.3, solver_tricks: int = 6):
         super().__init__(seed)
         if time_budget is not None and time_budget <= 0:
             raise ValueError("time_budget must be positive")
@@ -119,26 +126,31 @@ class ExpertBot(Bot):
             raise ValueError("worlds must be at least 1")
         if playouts is not None and playouts < 1:
             raise ValueError("playouts must be at least 1")
-        self.time_budget = time_budget
+        self.time_budget = 1.0 if time_budget is None else time_budget
         self.worlds = worlds
         self.playouts = playouts if playouts is not None else (max(16, 4 * worlds) if worlds else None)
         self.inference = inference
         self.max_candidates = max_candidates
         self.max_worlds = max_worlds
+        self.caution = caution
+        self.solver_tricks = solver_tricks
         self.search = frozenset(x.strip() for x in search.split(",") if x.strip())
         unknown = self.search - {"bid", "trump", "keep", "play"}
         if unknown:
             raise ValueError(f"search takes bid, trump, keep, play; not {', '.join(sorted(unknown))}")
         self._heuristic = make_bot("heuristic", seed=0)
+        self.last_error: Exception | None = None  # why the last fallback to the heuristic happened
         self._weight = BidLikelihood(inference, model=self._heuristic) if inference > 0 else None
+        self._play_weight = PlayLikelihood(play_inference, model=self._heuristic) if play_inference < 1 else None
 
     # ---- the interface -------------------------------------------------------------------------
     def choose(self, view: SeatView) -> Action:
         return self.decide(view).action
 
-    def explain(self, view: SeatView) -> Decision:
-        """The action and its estimate (``action, text = bot.explain(view)`` also works)."""
-        return self.decide(view)
+    def explain(self, view: SeatView) -> tuple[Action, str]:
+        """The action and its estimate in words, for the table's hint key."""
+        d = self.decide(view)
+        return d.action, d.text
 
     def decide(self, view: SeatView) -> Decision:
         legal = view.legal
@@ -159,8 +171,8 @@ class ExpertBot(Bot):
                     return self._trump(view, rng)
             elif isinstance(legal, KeepOptions) and "keep" in search:
                 return self._keep(view, legal, rng)
-        except CinchError:  # no world could be built (should not happen): fall back on the heuristic
-            pass
+        except Exception as e:  # no world could be built (should not happen): fall back on the heuristic
+            self.last_error = e
         return Decision(self._heuristic.choose(view), None, 0, "heuristic")
 
     # ---- budgets ---------------------------------------------------------------------------------
@@ -217,7 +229,7 @@ class ExpertBot(Bot):
         rules = view.rules
         context = self._context(view)
         choose = self._heuristic.choose
-        sums = [0.0] * len(legal)
+        values: list[list[float]] = [[] for _ in legal]
         budget = self._sim_budget()
         while budget.more():
             world = sample_deal(view, rng, weight=self._weight)
@@ -230,6 +242,7 @@ class ExpertBot(Bot):
                     options = d.legal_actions()
                     d.apply(options[0] if len(options) == 1 else choose(d.view(d.to_act, **context)))
                 if d.phase is Phase.DONE:  # thrown in
+                    values[i].append(0.0)
                     continue
                 maker = d.maker
                 assert maker is not None
@@ -239,18 +252,17 @@ class ExpertBot(Bot):
                     assert result.points is not None
                     pts = points[maker] = result.points
                 _, change = settle(rules, maker.team, d.high_bid, pts)
-                sums[i] += change[team] - change[1 - team]
+                values[i].append(change[team] - change[1 - team])
             budget.tick()
         n = budget.done
-        best = max(range(len(legal)), key=lambda i: (sums[i], -i))  # ties: the pass, the lowest bid
-        estimate = sums[best] / n
+        best, estimate = _pick(values, 0, self.caution)  # the pass (or the lowest bid) unless beaten
         return Decision(legal[best], estimate, n, self._describe(view, estimate, n, "bidding playouts"))
 
     # ---- trumps ------------------------------------------------------------------------------------
     def _trump(self, view: SeatView, rng: random.Random) -> Decision:
         team = view.seat & 1
         context = self._context(view)
-        sums = [0.0] * 4
+        values: list[list[float]] = [[], [], [], []]
         budget = self._sim_budget()
         preferred = self._heuristic.choose(view)
         while budget.more():
@@ -259,12 +271,10 @@ class ExpertBot(Bot):
             for s in range(4):
                 d = world.copy()
                 d.apply(TRUMPS[s])
-                sums[s] += self._net(self._finish(d, random.Random(seed), context), team)
+                values[s].append(self._net(self._finish(d, random.Random(seed), context), team))
             budget.tick()
         n = budget.done
-        first = int(preferred.suit)  # type: ignore[attr-defined]
-        best = max(range(4), key=lambda s: (sums[s], s == first))
-        estimate = sums[best] / n
+        best, estimate = _pick(values, int(preferred.suit), self.caution)  # type: ignore[attr-defined]
         return Decision(TRUMPS[best], estimate, n, self._describe(view, estimate, n, "trump playouts"))
 
     # ---- discard and rob -------------------------------------------------------------------------------
@@ -277,7 +287,7 @@ class ExpertBot(Bot):
             return Decision(candidates[0], None, 0, "heuristic")
         team = view.seat & 1
         context = self._context(view)
-        sums = [0.0] * len(candidates)
+        values: list[list[float]] = [[] for _ in candidates]
         budget = self._sim_budget()
         while budget.more():
             world = sample_deal(view, rng, weight=self._weight)
@@ -285,11 +295,10 @@ class ExpertBot(Bot):
             for i, keep in enumerate(candidates):
                 d = world.copy()
                 d.apply(keep)
-                sums[i] += self._net(self._finish(d, random.Random(seed), context), team)
+                values[i].append(self._net(self._finish(d, random.Random(seed), context), team))
             budget.tick()
         n = budget.done
-        best = max(range(len(candidates)), key=lambda i: (sums[i], -i))  # ties: the heuristic's keep
-        estimate = sums[best] / n
+        best, estimate = _pick(values, 0, self.caution)  # the heuristic's keep unless beaten
         what = "rob playouts" if view.phase is Phase.ROB else "discard playouts"
         return Decision(candidates[best], estimate, n, self._describe(view, estimate, n, what))
 
@@ -347,6 +356,8 @@ class ExpertBot(Bot):
         team = view.seat & 1
         makers = view.maker.team
         bid = view.bid
+        if rules.tricks - len(view.tricks) > self.solver_tricks:
+            return self._play_by_playouts(view, rng)
         cards = sorted({int(a.card) for a in legal})  # type: ignore[attr-defined]
         burying = any(a.bury for a in legal)  # type: ignore[attr-defined]
         verify = (rules.above_six is AboveSix.BURIED and not view.tricks
@@ -354,10 +365,11 @@ class ExpertBot(Bot):
         heuristic = self._heuristic.choose(view)
         sums = dict.fromkeys(cards, 0.0)
         diffs = dict.fromkeys(cards, 0.0)
-        votes: dict[int, dict[int, int]] = {c: {} for c in cards}
+        votes: dict[int, dict[int, float]] = {c: {} for c in cards}
         net_of: dict[tuple[int, int], int] = {}
         budget = self._play_budget()
         n = 0
+        total = 0.0
         while budget.more():
             hands = sample_hands(view, rng, weight=self._weight, verify=verify)
             budget.tick()
@@ -366,6 +378,8 @@ class ExpertBot(Bot):
             except (ValueError, KeyError, IndexError, AssertionError):  # a world the solver refuses
                 continue
             n += 1
+            w = self._play_weight(view, hands) if self._play_weight is not None else 1.0
+            total += w
             for card, value in result.card_values.items():
                 pts = result.points_after(card)
                 net = net_of.get(pts)
@@ -373,21 +387,47 @@ class ExpertBot(Bot):
                     _, change = settle(rules, makers, bid, pts)
                     net = net_of[pts] = change[team] - change[1 - team]
                 c = int(card)
-                sums[c] += net
-                diffs[c] += value if team == 0 else -value
+                sums[c] += w * net
+                diffs[c] += w * (value if team == 0 else -value)
                 if burying:
                     b = int(result.buries.get(card, CardSet(0)))
-                    votes[c][b] = votes[c].get(b, 0) + 1
+                    votes[c][b] = votes[c].get(b, 0) + w
         if n == 0:
             return Decision(heuristic, None, 0, "heuristic")
         preferred = int(heuristic.card)  # type: ignore[attr-defined]
         best = max(cards, key=lambda c: (sums[c], diffs[c], c == preferred))
-        estimate = sums[best] / n
+        estimate = sums[best] / total if total > 0 else 0.0
         action = self._with_burial(legal, best, votes[best], heuristic)
         return Decision(action, estimate, n, self._describe(view, estimate, n, "double-dummy worlds"))
 
+    def _play_by_playouts(self, view: SeatView, rng: random.Random) -> Decision:
+        """Long hands (nine tricks without the draw): each card judged by heuristic playouts.
+
+        The solver's time grows steeply with the tricks left; above ``solver_tricks`` it
+        could take seconds on one world, so the cards are judged like the other decisions.
+        """
+        legal = list(view.legal)
+        team = view.seat & 1
+        heuristic = self._heuristic.choose(view)
+        candidates = [heuristic] + [a for a in legal if a != heuristic]
+        values: list[list[float]] = [[] for _ in candidates]
+        weights: list[float] = []
+        budget = self._sim_budget()
+        while budget.more():
+            world = sample_deal(view, rng, weight=self._weight)
+            weights.append(self._play_weight(view, world.hands) if self._play_weight is not None else 1.0)
+            seed = rng.getrandbits(32)
+            for i, action in enumerate(candidates):
+                d = world.copy()
+                d.apply(action)
+                values[i].append(self._net(self._finish(d, random.Random(seed), {}), team))
+            budget.tick()
+        n = budget.done
+        best, estimate = _pick(values, 0, self.caution, weights)
+        return Decision(candidates[best], estimate, n, self._describe(view, estimate, n, "playouts"))
+
     @staticmethod
-    def _with_burial(legal: Sequence[Action], card: int, votes: dict[int, int], heuristic: Action) -> Action:
+    def _with_burial(legal: Sequence[Action], card: int, votes: dict[int, float], heuristic: Action) -> Action:
         options = [a for a in legal if int(a.card) == card]  # type: ignore[attr-defined]
         if len(options) == 1:
             return options[0]
@@ -401,3 +441,37 @@ class ExpertBot(Bot):
         if isinstance(heuristic, Play) and int(heuristic.card) == card:
             return heuristic
         return options[0]
+
+
+def _pick(values: list[list[float]], baseline: int, caution: float,
+          weights: list[float] | None = None) -> tuple[int, float]:
+    """The candidate with the best mean, each judged against ``baseline`` with ``caution`` standard errors.
+
+    ``values[i]`` holds candidate i's result in each world (the same worlds for all), and
+    ``weights`` the worlds' importance weights (equal by default).  A candidate's score is
+    its mean gain over the baseline less ``caution`` times the standard error of that gain,
+    so a difference the worlds cannot tell from noise keeps the baseline (the pass, the
+    heuristic's trump or keep).  Returns the index and its mean result.
+    """
+    base = values[baseline]
+    n = len(base)
+    if n == 0:
+        return baseline, 0.0
+    w = weights if weights is not None else [1.0] * n
+    total = sum(w)
+    if total <= 0:
+        w, total = [1.0] * n, float(n)
+    best, best_score = baseline, 0.0
+    for i, vals in enumerate(values):
+        if i == baseline:
+            continue
+        gains = [a - b for a, b in zip(vals, base)]
+        mean = sum(x * g for x, g in zip(w, gains)) / total
+        if n > 1:
+            spread = sum((x * (g - mean)) ** 2 for x, g in zip(w, gains)) ** 0.5 / total
+            score = mean - caution * spread * (n / (n - 1)) ** 0.5
+        else:
+            score = mean
+        if score > best_score:
+            best, best_score = i, score
+    return best, sum(x * v for x, v in zip(w, values[best])) / total

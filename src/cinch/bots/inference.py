@@ -26,13 +26,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from cinch.actions import BIDS, PASS, Action, Bid
+from cinch.actions import BIDS, PASS, PLAYS, Action, Bid
 from cinch.bots.base import Bot, make_bot
-from cinch.cards import CardSet, Seat
-from cinch.rules import AllPass
+from cinch.cards import TRUMP_TABLES, CardSet, Seat
+from cinch.rules import AboveSix, AllPass, Follow
 from cinch.view import Phase, SeatView
 
-__all__ = ["BidLikelihood", "legal_bids_after", "bid_level"]
+__all__ = ["BidLikelihood", "PlayLikelihood", "legal_bids_after", "bid_level"]
 
 _EMPTY = CardSet(0)
 _EMPTY4 = (_EMPTY, _EMPTY, _EMPTY, _EMPTY)
@@ -106,3 +106,92 @@ class BidLikelihood:
             score=view.score, target=view.target, deal_number=view.deal_number,
             bidder_goes_out=view.bidder_goes_out,
         )
+
+
+class PlayLikelihood:
+    """``weight(view, hands)``: how likely the others' card play so far was, given the hands of a world.
+
+    The same idea as :class:`BidLikelihood`, for the tricks: each card another player chose
+    (where he had a choice) is compared with what the heuristic bot would have played from
+    the hand the world gives him at that moment; a different card multiplies the weight by
+    ``mismatch`` (0.3 by default).  The weight is used for importance weighting of the
+    worlds (a world's vote counts in proportion), not for rejection: with several tricks
+    played the product gets small, and rejection would throw nearly every world away.
+
+    The reconstructed view is approximate (the world does not say what the player threw
+    face down or, for the dealer, what the stock held), which is one more reason for the
+    tolerance.
+    """
+
+    def __init__(self, mismatch: float = 0.3, model: Bot | None = None):
+        self.mismatch = mismatch
+        self.model = model if model is not None else make_bot("heuristic", seed=0)
+
+    def __call__(self, view: SeatView, hands: Sequence[int]) -> float:
+        if self.mismatch >= 1 or view.trump is None:
+            return 1.0
+        rules = view.rules
+        t = TRUMP_TABLES[view.trump]
+        strict = rules.follow is Follow.STRICT
+        tricks = list(view.tricks)
+        sequences: list[tuple[Seat, tuple]] = [(tr.leader, tr.plays) for tr in tricks]
+        if view.current_trick:
+            sequences.append((view.trick_leader, view.current_trick))
+        # The cards each seat plays from each point of the play on (walking backwards).
+        later = [0, 0, 0, 0]
+        steps = []
+        for ti, (_, plays) in enumerate(sequences):
+            for pi, p in enumerate(plays):
+                steps.append((ti, pi, p))
+        n_steps = len(steps)
+        after: list[tuple[int, int, int, int]] = [None] * n_steps  # type: ignore[list-item]
+        for k in range(n_steps - 1, -1, -1):
+            p = steps[k][2]
+            later[p.seat] |= 1 << p.card | int(p.buried)
+            after[k] = (later[0], later[1], later[2], later[3])
+        buried_rule = rules.above_six is AboveSix.BURIED
+        weight = 1.0
+        for k, (ti, pi, p) in enumerate(steps):
+            seat = p.seat
+            if seat == view.seat or p.buried:
+                continue
+            held = after[k]
+            hand = int(hands[seat]) | held[seat]
+            if buried_rule and ti == 0 and hand.bit_count() > rules.tricks:
+                continue  # a burial to choose as well: not modelled
+            plays = sequences[ti][1][:pi]
+            if plays:
+                led = t.effective_suit[plays[0].card]
+                follow = hand & t.follow_masks[led]
+                if follow:
+                    legal_mask = follow if (led == t.suit or strict) else follow | hand & t.trumps
+                else:
+                    legal_mask = hand
+            else:
+                legal_mask = hand
+            if legal_mask & (legal_mask - 1) == 0:
+                continue  # no choice: no information
+            legal = tuple(PLAYS[c] for c in _bits(legal_mask))
+            sizes = tuple(int(hands[s]).bit_count() + held[s].bit_count() for s in range(4))
+            past = tuple(tricks[:ti])
+            v = SeatView(
+                seat=Seat(seat), rules=rules, dealer=view.dealer, phase=Phase.PLAY, to_act=Seat(seat),
+                hand=CardSet(hand), hand_sizes=sizes, auction=view.auction, maker=view.maker, bid=view.bid,
+                trump=view.trump, own_discards=CardSet(int(view.face_up_discards[seat]) | int(view.shown_trumps[seat])),
+                face_up_discards=view.face_up_discards, shown_trumps=view.shown_trumps,
+                drawn_counts=view.drawn_counts, own_drawn=_EMPTY, stock_seen=_EMPTY, tricks=past,
+                trick_leader=sequences[ti][0], current_trick=tuple(plays), legal=legal,
+            )
+            guess = self.model.choose(v)
+            if int(guess.card) != int(p.card):  # type: ignore[attr-defined]
+                weight *= self.mismatch
+        return weight
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
