@@ -28,7 +28,7 @@ from collections.abc import Sequence
 
 from cinch.actions import BIDS, PASS, PLAYS, Action, Bid
 from cinch.bots.base import Bot, make_bot
-from cinch.cards import TRUMP_TABLES, CardSet, Seat
+from cinch.cards import TRUMP_TABLES, CardSet, Seat, bit_list
 from cinch.rules import AboveSix, AllPass, Follow
 from cinch.view import Phase, SeatView
 
@@ -171,7 +171,7 @@ class PlayLikelihood:
                 legal_mask = hand
             if legal_mask & (legal_mask - 1) == 0:
                 continue  # no choice: no information
-            legal = tuple(PLAYS[c] for c in _bits(legal_mask))
+            legal = tuple(PLAYS[c] for c in bit_list(legal_mask))
             sizes = tuple(int(hands[s]).bit_count() + held[s].bit_count() for s in range(4))
             past = tuple(tricks[:ti])
             v = SeatView(
@@ -186,12 +186,3 @@ class PlayLikelihood:
             if int(guess.card) != int(p.card):  # type: ignore[attr-defined]
                 weight *= self.mismatch
         return weight
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
