@@ -276,7 +276,7 @@ def test_play_saves_every_action_and_resume_finishes_the_match(tmp_path):
         stored = lib.get(1)
         assert stored.record_text == (tmp_path / "m.json").read_text(encoding="utf-8")
         assert stored.status == IN_PROGRESS and stored.seed == 21
-        assert stored.players == {Seat.N: "basic", Seat.E: "basic", Seat.S: "you", Seat.W: "basic"}
+        assert stored.players == {Seat.N: "heuristic", Seat.E: "heuristic", Seat.S: "you", Seat.W: "heuristic"}
         before = next_decision(lib.replay(1))
     assert before[0] is Seat.S
     second = runner.invoke(main, ["resume", "1", "--db", str(db), "--plain"], input="1\n" * 3000)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from cinch.bots.base import DEFAULT_BOT
 from cinch.cards import Seat
 from cinch.rules import Rules
 
@@ -77,7 +78,7 @@ def run_table(setup: PlaySetup) -> int:
     from cinch.tui.screens import Settings
     from cinch.tui.storage import Saver
 
-    bots = setup.bots if setup.resume is None else "basic"  # a resumed match brings its own bots
+    bots = setup.bots if setup.resume is None else DEFAULT_BOT  # a resumed match brings its own bots
     table = TableSetup.uniform(setup.rules, seat=setup.seat, bots=bots, seed=setup.seed)
     saver = Saver(setup.library, save_path=setup.save)
     status = run(table, saver=saver, settings=Settings(pause=setup.pause, theme=setup.theme),
@@ -107,8 +108,9 @@ DEFAULT_FRONTEND = "table"  # the one line to change when the Textual table arri
               help="Keep the cinch/1 game record in FILE, saved after every move.")
 @click.option("--seat", type=click.Choice(["N", "E", "S", "W"], case_sensitive=False), default="S", metavar="N|E|S|W",
               show_default=True, help="Your seat (your partner sits opposite).")
-@click.option("--bots", "bots", default="basic", show_default=True, metavar="NAME",
-              help="The bot that plays the three other seats (random, basic, ...).")
+@click.option("--bots", "bots", default=DEFAULT_BOT, show_default=True, metavar="NAME",
+              help="The bot that plays the three other seats: random, basic, heuristic or expert (searches, up to "
+                   "a second a decision).")
 @click.option("--plain", "frontend", flag_value="plain", default=DEFAULT_FRONTEND,
               help="A plain line prompt: for screen readers and scripts.")
 @click.option("--db", "db", type=click.Path(dir_okay=False), default=None, metavar="PATH",

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from cinch.actions import Action, Keep, NameTrump, Pass, Play, parse_action
-from cinch.bots.base import Bot
+from cinch.bots.base import DEFAULT_BOT, Bot
 from cinch.cards import TRUMP_TABLES, Card, CardSet, Seat, Suit
 from cinch.errors import CinchError, IllegalAction, NotationError
 from cinch.keep import KeepOptions
@@ -800,7 +800,7 @@ def new_game(
     rules,
     *,
     seat: Seat = Seat.S,
-    bots: str = "basic",
+    bots: str = DEFAULT_BOT,
     seed: int | None = None,
     inp: TextIO,
     out: TextIO,

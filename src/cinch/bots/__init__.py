@@ -5,6 +5,6 @@
 'random'
 """
 
-from cinch.bots.base import BOT_MODULES, BOTS, Bot, bot_names, make_bot, register
+from cinch.bots.base import BOT_MODULES, BOTS, DEFAULT_BOT, Bot, bot_names, make_bot, register
 
-__all__ = ["BOT_MODULES", "BOTS", "Bot", "bot_names", "make_bot", "register"]
+__all__ = ["BOT_MODULES", "BOTS", "DEFAULT_BOT", "Bot", "bot_names", "make_bot", "register"]

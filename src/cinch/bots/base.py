@@ -35,6 +35,10 @@ class Bot(ABC):
 
 BOTS: dict[str, Callable[..., Bot]] = {}
 
+# The partners and opponents a new match seats unless told otherwise: strong and instant
+# (the expert thinks up to a second a card; a player picks it per seat at the table).
+DEFAULT_BOT = "heuristic"
+
 # Where each bot lives: importing the module registers it.  Modules load on first use,
 # so a bot with optional dependencies (OpenSpiel) costs nothing until it is asked for.
 BOT_MODULES = {

@@ -20,6 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from cinch.actions import TRUMPS, Action, Bid, Keep, Pass, Play
+from cinch.bots import DEFAULT_BOT
 from cinch.cards import TRUMP_TABLES, Card, CardSet, Seat, Suit, Team
 from cinch.errors import IllegalAction
 from cinch.keep import KeepOptions
@@ -194,7 +195,7 @@ class TableScreen(Screen):
             self.say(f"Match {match_id} could not be resumed ({problem}); a new match begins.")
             return
         match, bots = got
-        names = tuple(stored.players.get(s, "basic") for s in Seat)
+        names = tuple(stored.players.get(s, DEFAULT_BOT) for s in Seat)
         setup = TableSetup(match.rules, stored.human_seat, names, stored.seed)  # type: ignore[arg-type]
         self.start_game(TableGame(setup, match, bots=bots, seed_known=False))
         self.say(f"Resumed {stored.describe()}.")

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cinch.actions import Action, Keep, NameTrump, Pass, Play, parse_action
-from cinch.bots import bot_names, make_bot
+from cinch.bots import DEFAULT_BOT, bot_names, make_bot
 from cinch.bots.base import Bot
 from cinch.cards import TRUMP_TABLES, Card, Seat, Suit, Team
 from cinch.deal import Deal
@@ -34,11 +34,11 @@ class TableSetup:
 
     rules: Rules
     seat: Seat = Seat.S
-    bots: tuple[str, str, str, str] = ("basic", "basic", "basic", "basic")  # by seat N E S W
+    bots: tuple[str, str, str, str] = (DEFAULT_BOT,) * 4  # by seat N E S W
     seed: int | None = None
 
     @classmethod
-    def uniform(cls, rules: Rules, seat: Seat = Seat.S, bots: str = "basic", seed: int | None = None) -> TableSetup:
+    def uniform(cls, rules: Rules, seat: Seat = Seat.S, bots: str = DEFAULT_BOT, seed: int | None = None) -> TableSetup:
         return cls(rules, Seat(seat), (bots,) * 4, seed)
 
 

@@ -16,7 +16,7 @@ from cinch.errors import CinchError
 from cinch.match import DealSummary
 from cinch.rules import PRESET_NAMES, Low, Rules
 from cinch.scoring import PointScheme
-from cinch.tui.game import TableSetup, available_bots, high_low_words
+from cinch.tui.game import DEFAULT_BOT, TableSetup, available_bots, high_low_words
 from cinch.tui.render import PALETTES, THEME_ORDER, Palette, chip, chips
 from cinch.view import SeatView, Trick
 from cinch.words import seat_name as seat_label
@@ -387,7 +387,7 @@ class NewMatchScreen(Screen):
             for s in Seat:
                 with Horizontal(classes="row"):
                     yield Label(self._bot_label(s, d.seat), classes="label", id=f"nm-label-{s.name}")
-                    name = d.bots[s] if d.bots[s] in bots else (bots[0] if "basic" not in bots else "basic")
+                    name = d.bots[s] if d.bots[s] in bots else (DEFAULT_BOT if DEFAULT_BOT in bots else bots[0])
                     yield Select([(b, b) for b in bots], value=name, allow_blank=False, compact=True,
                                  id=f"nm-bot-{s.name}", disabled=s == d.seat)
             with Horizontal(classes="row"):
