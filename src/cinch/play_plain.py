@@ -61,7 +61,7 @@ Commands, at any prompt:
   score   the match score and the target
   rules   the rules of this match in plain words
   tricks  the tricks played so far in this deal
-  hint    what the basic bot would do in your place
+  hint    what the heuristic bot would do in your place
   list    the legal choices again
   quit    stop here (the game record is saved if you gave --save)"""
 
@@ -525,7 +525,7 @@ class PlainGame:
         self.echo = (not _isatty(inp)) if echo is None else echo
         self.symbols = encodes_symbols(out) if symbols is None else symbols
         self.intro = list(intro)
-        self.advisor = advisor or make_bot("basic", seed=0)
+        self.advisor = advisor or make_bot(DEFAULT_BOT, seed=0)
         self.narrator = Narrator(self.seat, self.symbols)
         self._interactive = inp is _stdin() and _isatty(inp) and out is _stdout() and _isatty(out)
 
