@@ -1,9 +1,10 @@
 """A legal, sensible rule of thumb: the opponents in the first way to play.
 
-Bids its hand's value in its best suit, keeps trumps, draws trumps when it
-holds the top one, feeds points to a partner who holds the trick, wins a trick
-worth taking as cheaply as it can, and never throws a point card under an
-opponent's winning card when it has anything else.
+Values its hand in its best suit and bids the lowest legal amount within that
+value (so it opens at the minimum and overcalls one step at a time, never past its
+value), keeps trumps, draws trumps when it holds the top one, feeds points to a
+partner who holds the trick, wins a trick worth taking as cheaply as it can, and
+never throws a point card under an opponent's winning card when it has anything else.
 """
 
 from __future__ import annotations

@@ -1,0 +1,61 @@
+"""How seats, teams and hands are named for people (cinch.words), shared by the line mode and
+the Textual table."""
+
+from __future__ import annotations
+
+import pytest
+
+from cinch import Card, CardSet, Seat, Suit, Team
+from cinch.words import hand_order, seat_name, team_name
+
+N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
+
+
+def order(text: str, trump: Suit | None) -> list[str]:
+    return [str(c) for c in hand_order(CardSet.parse(text), trump)]
+
+
+@pytest.mark.parametrize("me, you, partner, opponents", [(S, "S", "N", "EW"), (E, "E", "W", "SN")])
+def test_seat_names_mark_you_and_your_partner_only(me, you, partner, opponents):
+    assert seat_name(me, me=me) == f"{you} (you)"
+    assert seat_name(Seat.parse(partner), me=me) == f"{partner} (partner)"
+    for o in opponents:
+        assert seat_name(Seat.parse(o), me=me) == o  # an opponent is named plainly
+
+
+def test_team_names_mark_your_own_side():
+    assert team_name(Team.NS, me=S) == "NS (you)" and team_name(Team.EW, me=S) == "EW"
+    assert team_name(Team.EW, me=W) == "EW (you)" and team_name(Team.NS, me=W) == "NS"
+
+
+def test_before_trumps_a_hand_is_laid_out_by_suit_ace_high():
+    # Spades, hearts, diamonds, clubs; within a suit ace to two, whatever order the cards came in.
+    assert order("2C 5D KH AS TH 3S", None) == ["AS", "3S", "KH", "TH", "5D", "2C"]
+
+
+def test_once_trumps_are_named_they_come_first_high_to_low():
+    assert order("AS 9C KD 4H QH 2H", Suit.HEARTS) == ["QH", "4H", "2H", "AS", "KD", "9C"]
+
+
+@pytest.mark.parametrize("trump, text, expected", [
+    # The left Pedro ranks just below the right Pedro, above the 4 of trumps.
+    (Suit.HEARTS, "4H AD 5D 6H 5H 2S", ["6H", "5H", "5D", "4H", "2S", "AD"]),
+    (Suit.DIAMONDS, "5H 5D 4D KH 3C", ["5D", "5H", "4D", "KH", "3C"]),
+    (Suit.SPADES, "5C AC 5S 4S 3H", ["5S", "5C", "4S", "3H", "AC"]),
+    (Suit.CLUBS, "3S 5S 2C AC", ["AC", "5S", "2C", "3S"]),
+])
+def test_the_left_pedro_is_laid_out_among_the_trumps(trump, text, expected):
+    assert order(text, trump) == expected
+
+
+def test_a_five_of_the_other_colour_stays_with_its_plain_suit():
+    # Hearts trumps: the 5C is a plain club, laid out with the clubs.
+    assert order("5C 6C 4C 5H", Suit.HEARTS) == ["5H", "6C", "5C", "4C"]
+
+
+def test_hand_order_takes_a_mask_and_gives_every_card_once():
+    hand = CardSet.parse("AH KS 5D 2C 9H JD")
+    laid = hand_order(int(hand), Suit.DIAMONDS)
+    assert all(isinstance(c, Card) for c in laid)
+    assert sorted(laid) == sorted(hand) and len(laid) == 6
+    assert hand_order(0, Suit.HEARTS) == [] and hand_order(0, None) == []
