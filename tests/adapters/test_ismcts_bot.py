@@ -62,3 +62,16 @@ def test_deterministic_for_a_seed_and_time_budget():
     assert timed.choose(view) in view.legal
     with pytest.raises(ValueError):
         make_bot("openspiel-ismcts", simulations=0)
+
+
+@pytest.mark.parametrize("budget", [{"simulations": 1}, {"time_budget": 1e-6}])
+def test_a_budget_spent_on_the_first_simulation_still_gives_a_searched_action(budget):
+    # OpenSpiel's first simulation only expands the root; a deadline passed by then must
+    # not leave the bot with no visited action to pick (it crashed on 6 decisions in 1000 deals).
+    bots = [make_bot("openspiel-ismcts", seed=s, **budget) for s in range(4)]
+    deal = Deal.shuffled(Rules.preset("pagat"), Seat.N, rng=11)
+    while not deal.is_over:
+        seat = deal.to_act
+        action = bots[seat].choose(deal.view(seat))
+        assert deal.is_legal(action), action
+        deal.apply(action, seat)

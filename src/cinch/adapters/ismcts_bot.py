@@ -88,16 +88,17 @@ class OpenSpielISMCTSBot(Bot):
 
     def _search(self, bot: ismcts.ISMCTSBot, state: CinchState, deadline: float | None) -> int:
         bot.reset()
-        bot._root_node = bot.create_new_node(state)  # as ISMCTSBot.run_search does
+        node = bot._root_node = bot.create_new_node(state)  # as ISMCTSBot.run_search does
         n = 0
         while True:
             bot.run_simulation(bot.sample_root_state(state))
             n += 1
+            if not node.child_info:  # OpenSpiel's first simulation only expands the root: nothing to pick yet
+                continue
             if self.simulations is not None and n >= self.simulations:
                 break
             if deadline is not None and time.perf_counter() >= deadline:
                 break
-        node = bot._root_node
         best = max(child.visits for child in node.child_info.values())
         choices = sorted(a for a, child in node.child_info.items() if child.visits == best)
         return choices[self.rng.randrange(len(choices))]
