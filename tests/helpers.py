@@ -150,3 +150,18 @@ TABLE_SHORT = table(
 )
 STUCK_N = "pass", "pass", "pass", "bid 7", "trump H"
 RESTOCK = "AS AD AC KS KD KC QS QD QC JS JD JC TS TD TC 9S 9D 9C 8S 8D 8C 7S 7D 7C 6S 6D 6C"
+
+
+# Hearts are trumps, N deals, E makes it (the bots' card-play deal).  After the draw (all
+# non-trumps thrown face up, refills from the top of the stock):  E  AH KH 9H and three
+# diamonds;  S (a defender) 5D 7H and four;  W (E's partner) 5H 3H and four;  N robs QH JH TH
+# 8H 6H 4H.
+PLAY_DECK = table(
+    "N",
+    E="AH KH 9H 2S 3S 4S 2C 3C 4C",
+    S="5D 7H 5S 6S 7S 5C 6C 7C 8C",
+    W="5H 3H 8S 9S TS 9C TC JC QC",
+    N="QH JH JS QS KS AS KC AC 2D",
+    stock="AD KD QD JD TD 9D 8D 7D 6D 4D 3D TH 8H 6H 4H 2H",
+)
+PLAY_START = ("bid 6", "pass", "pass", "pass", "trump H", "keep QH JH TH 8H 6H 4H")

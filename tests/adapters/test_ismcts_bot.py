@@ -75,3 +75,18 @@ def test_a_budget_spent_on_the_first_simulation_still_gives_a_searched_action(bu
         action = bots[seat].choose(deal.view(seat))
         assert deal.is_legal(action), action
         deal.apply(action, seat)
+
+
+def test_a_world_the_sampler_cannot_find_costs_the_search_a_world_not_the_decision(monkeypatch):
+    from cinch.adapters.openspiel import CinchState
+    from cinch.worlds import WorldError
+
+    def no_world(self, player, rng):
+        raise WorldError("no world consistent with the view in 400 attempts")
+
+    deal = Deal.shuffled(Rules.preset("pagat"), Seat.E, rng=4)
+    while deal.phase is not Phase.PLAY:
+        deal.apply(deal.legal_actions()[0])
+    view = deal.view(deal.to_act)
+    monkeypatch.setattr(CinchState, "resample", no_world)
+    assert make_bot("openspiel-ismcts", seed=2, simulations=5).choose(view) in view.legal

@@ -33,7 +33,7 @@ from cinch.bots.expert import ExpertBot
 from cinch.bots.inference import BidLikelihood
 from cinch.keep import KeepOptions
 from cinch.worlds import same_view, sample_deal
-from helpers import deal, table
+from helpers import PLAY_DECK, PLAY_START, deal, table
 
 sys.path.insert(0, str(Path(__file__).parent))
 from cheater import CheaterBot, play_duplicate  # noqa: E402
@@ -141,19 +141,7 @@ def test_always_a_legal_action_under_every_preset_and_option(preset):
 # =============================================================================
 # Endings
 # =============================================================================
-# Hearts are trumps, N deals, E makes it (the heuristic bot's card-play deal).  After the draw
-# (all non-trumps thrown face up, refills from the top of the stock):  E  AH KH 9H and three
-# diamonds;  S (a defender) 5D 7H and four;  W (E's partner) 5H 3H and four;  N robs QH JH TH
-# 8H 6H 4H.
-PLAY_DECK = table(
-    N,
-    E="AH KH 9H 2S 3S 4S 2C 3C 4C",
-    S="5D 7H 5S 6S 7S 5C 6C 7C 8C",
-    W="5H 3H 8S 9S TS 9C TC JC QC",
-    N="QH JH JS QS KS AS KC AC 2D",
-    stock="AD KD QD JD TD 9D 8D 7D 6D 4D 3D TH 8H 6H 4H 2H",
-)
-PLAY_START = ("bid 6", "pass", "pass", "pass", "trump H", "keep QH JH TH 8H 6H 4H")
+# Hearts are trumps, N deals, E makes it: helpers.PLAY_DECK, the heuristic bot's card-play deal.
 
 
 def test_no_pedro_under_an_opponents_boss_trump():

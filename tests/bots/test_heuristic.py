@@ -20,7 +20,7 @@ from cinch.bots import make_bot
 from cinch.bots.heuristic import HeuristicBot, best_suit, expected_points
 from cinch.bots.knowledge import Knowledge
 from cinch.keep import KeepOptions
-from helpers import deal, play, rules, table
+from helpers import PLAY_DECK, PLAY_START, deal, play, rules, table
 
 N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
 
@@ -184,18 +184,7 @@ def test_robbing_the_dealer_takes_the_pedros_and_the_top_trumps():
 # =============================================================================
 # Card play
 # =============================================================================
-# Hearts are trumps, N deals, E makes it.  After the draw (all non-trumps thrown face up,
-# refills from the top of the stock):  E  AH KH 9H and three diamonds;  S (a defender)
-# 5D 7H and four;  W (E's partner) 5H 3H and four;  N robs.
-PLAY_DECK = table(
-    N,
-    E="AH KH 9H 2S 3S 4S 2C 3C 4C",
-    S="5D 7H 5S 6S 7S 5C 6C 7C 8C",
-    W="5H 3H 8S 9S TS 9C TC JC QC",
-    N="QH JH JS QS KS AS KC AC 2D",
-    stock="AD KD QD JD TD 9D 8D 7D 6D 4D 3D TH 8H 6H 4H 2H",
-)
-PLAY_START = ("bid 6", "pass", "pass", "pass", "trump H", "keep QH JH TH 8H 6H 4H")
+# Hearts are trumps, N deals, E makes it: helpers.PLAY_DECK.
 
 
 def test_the_maker_draws_trumps_with_the_top_trump():

@@ -34,6 +34,7 @@ from cinch.adapters.openspiel import CinchState, game_for, state_from_view
 from cinch.bots.base import Bot, register
 from cinch.keep import KeepOptions
 from cinch.view import Phase, SeatView
+from cinch.worlds import WorldError
 
 DEFAULT_SIMULATIONS = 100
 
@@ -69,7 +70,7 @@ class OpenSpielISMCTSBot(Bot):
         bot = ismcts.ISMCTSBot(game, evaluator, uct_c, max_simulations=self.simulations or 1,
                                random_state=self._np,
                                final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
-        bot.set_resampler(lambda st, player: st.resample(player, self.rng))
+        bot.set_resampler(self._resample)
         deal = state.deal
         made = len(deal.history)
         while len(deal.history) == made:
@@ -85,6 +86,17 @@ class OpenSpielISMCTSBot(Bot):
             state.apply_action(a)
             deal = state.deal
         return deal.history[-1]
+
+    def _resample(self, state: CinchState, player: int) -> CinchState:
+        """Another world for the search; the root's own world when the sampler finds none in time.
+
+        The root state was itself drawn from the view, so repeating it keeps the search on the
+        seat's information (it only narrows the search), where an error would lose the decision.
+        """
+        try:
+            return state.resample(player, self.rng)
+        except WorldError:
+            return state.clone()
 
     def _search(self, bot: ismcts.ISMCTSBot, state: CinchState, deadline: float | None) -> int:
         bot.reset()
