@@ -349,22 +349,14 @@ class Deal:
 
     # ---- bidding --------------------------------------------------------------
     def _stuck(self) -> bool:
-        """The first three passed and the rules leave the dealer stuck with the minimum bid (000)."""
-        return (self._stuck_rule and self.high_bid == 0 and self.to_act == self.dealer
-                and self._passed == 15 & ~(1 << self.dealer))
+        return self._stuck_rule and dealer_is_stuck(self.rules, self.dealer, self.to_act, self.high_bid, self._passed)
 
     def _legal_bids(self) -> Sequence[Action]:
-        if self._stuck_rule and self._stuck():
-            return (BIDS[self.rules.min_bid],)
-        key = (max(self.rules.min_bid, self.high_bid + 1), self.rules.highest_bid)
-        bids = _BID_TUPLES.get(key)
-        if bids is None:
-            bids = _BID_TUPLES[key] = (PASS, *(BIDS[n] for n in range(key[0], key[1] + 1)))
-        return bids
+        return legal_bids(self.rules, self.dealer, self.to_act, self.high_bid, self._passed)
 
     def _check_bid(self, action: Action) -> None:
         rules = self.rules
-        stuck = self._stuck_rule and self._stuck()
+        stuck = self._stuck()
         if type(action) is Pass:
             if stuck:
                 raise self._illegal(
@@ -843,6 +835,24 @@ class Deal:
             legal=legal,
             **match_context,
         )
+
+
+def dealer_is_stuck(rules: Rules, dealer: int, seat: int | None, high_bid: int, passed: int) -> bool:
+    """The first three passed (``passed``: a bit per seat) and the rules leave the dealer stuck
+    with the minimum bid (000)."""
+    return (rules.all_pass is AllPass.STUCK_DEALER and high_bid == 0 and seat == dealer
+            and passed == 15 & ~(1 << dealer))
+
+
+def legal_bids(rules: Rules, dealer: int, seat: int | None, high_bid: int, passed: int) -> tuple[Action, ...]:
+    """The bidding actions open to ``seat`` when the high bid is ``high_bid`` (0: none yet)."""
+    if dealer_is_stuck(rules, dealer, seat, high_bid, passed):
+        return (BIDS[rules.min_bid],)
+    key = (max(rules.min_bid, high_bid + 1), rules.highest_bid)
+    bids = _BID_TUPLES.get(key)
+    if bids is None:
+        bids = _BID_TUPLES[key] = (PASS, *(BIDS[n] for n in range(key[0], key[1] + 1)))
+    return bids
 
 
 def discard_is_forced(rules: Rules, trumps_held: int) -> bool:

@@ -260,22 +260,34 @@ class ExpertBot(Bot):
 
     # ---- trumps ------------------------------------------------------------------------------------
     def _trump(self, view: SeatView, rng: random.Random) -> Decision:
-        team = view.seat & 1
-        context = self._context(view)
-        values: list[list[float]] = [[], [], [], []]
-        budget = self._sim_budget()
         preferred = self._heuristic.choose(view)
-        while budget.more():
-            world = sample_deal(view, rng, weight=self._weight)
-            seed = rng.getrandbits(32)
-            for s in range(4):
-                d = world.copy()
-                d.apply(TRUMPS[s])
-                values[s].append(self._net(self._finish(d, random.Random(seed), context), team))
-            budget.tick()
-        n = budget.done
+        values, _, n = self._playouts(view, TRUMPS, rng)
         best, estimate = _pick(values, int(preferred.suit), self.caution)  # type: ignore[attr-defined]
         return Decision(TRUMPS[best], estimate, n, self._describe(view, estimate, n, "trump playouts"))
+
+    def _playouts(self, view: SeatView, candidates: Sequence[Action], rng: random.Random,
+                  weighted: bool = False) -> tuple[list[list[float]], list[float] | None, int]:
+        """Each candidate applied in the same worlds, the rest played out by the heuristic bot.
+
+        Returns each candidate's net result per world, the worlds' play-likelihood weights
+        (with ``weighted``; else None) and the number of worlds.
+        """
+        team = view.seat & 1
+        context = self._context(view)
+        values: list[list[float]] = [[] for _ in candidates]
+        weights: list[float] | None = [] if weighted else None
+        budget = self._sim_budget()
+        while budget.more():
+            world = sample_deal(view, rng, weight=self._weight)
+            if weights is not None:
+                weights.append(self._play_weight(view, world.hands) if self._play_weight is not None else 1.0)
+            seed = rng.getrandbits(32)
+            for i, action in enumerate(candidates):
+                d = world.copy()
+                d.apply(action)
+                values[i].append(self._net(self._finish(d, random.Random(seed), context), team))
+            budget.tick()
+        return values, weights, budget.done
 
     # ---- discard and rob -------------------------------------------------------------------------------
     def _keep(self, view: SeatView, options: KeepOptions, rng: random.Random) -> Decision:
@@ -285,19 +297,7 @@ class ExpertBot(Bot):
         candidates = self._keep_candidates(view, options)
         if len(candidates) == 1:
             return Decision(candidates[0], None, 0, "heuristic")
-        team = view.seat & 1
-        context = self._context(view)
-        values: list[list[float]] = [[] for _ in candidates]
-        budget = self._sim_budget()
-        while budget.more():
-            world = sample_deal(view, rng, weight=self._weight)
-            seed = rng.getrandbits(32)
-            for i, keep in enumerate(candidates):
-                d = world.copy()
-                d.apply(keep)
-                values[i].append(self._net(self._finish(d, random.Random(seed), context), team))
-            budget.tick()
-        n = budget.done
+        values, _, n = self._playouts(view, candidates, rng)
         best, estimate = _pick(values, 0, self.caution)  # the heuristic's keep unless beaten
         what = "rob playouts" if view.phase is Phase.ROB else "discard playouts"
         return Decision(candidates[best], estimate, n, self._describe(view, estimate, n, what))
@@ -343,8 +343,8 @@ class ExpertBot(Bot):
         if len(out) > self.max_candidates:
             # Keep the closest in worth to the heuristic's keep (a swap of near-equal cards first).
             head, rest = out[:1], out[1:]
-            rest.sort(key=lambda k: abs(sum(worth(c) for c in bit_list(int(k.cards))) - sum(worth(c) for c in
-                                                                                           bit_list(base))))
+            base_worth = sum(worth(c) for c in bit_list(base))
+            rest.sort(key=lambda k: abs(sum(worth(c) for c in bit_list(int(k.cards))) - base_worth))
             out = head + rest[: self.max_candidates - 1]
         return out
 
@@ -406,23 +406,9 @@ class ExpertBot(Bot):
         The solver's time grows steeply with the tricks left; above ``solver_tricks`` it
         could take seconds on one world, so the cards are judged like the other decisions.
         """
-        legal = list(view.legal)
-        team = view.seat & 1
         heuristic = self._heuristic.choose(view)
-        candidates = [heuristic] + [a for a in legal if a != heuristic]
-        values: list[list[float]] = [[] for _ in candidates]
-        weights: list[float] = []
-        budget = self._sim_budget()
-        while budget.more():
-            world = sample_deal(view, rng, weight=self._weight)
-            weights.append(self._play_weight(view, world.hands) if self._play_weight is not None else 1.0)
-            seed = rng.getrandbits(32)
-            for i, action in enumerate(candidates):
-                d = world.copy()
-                d.apply(action)
-                values[i].append(self._net(self._finish(d, random.Random(seed), {}), team))
-            budget.tick()
-        n = budget.done
+        candidates = [heuristic] + [a for a in view.legal if a != heuristic]
+        values, weights, n = self._playouts(view, candidates, rng, weighted=True)
         best, estimate = _pick(values, 0, self.caution, weights)
         return Decision(candidates[best], estimate, n, self._describe(view, estimate, n, "playouts"))
 

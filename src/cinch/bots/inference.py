@@ -26,10 +26,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from cinch.actions import BIDS, PASS, PLAYS, Action, Bid
+from cinch.actions import PLAYS, Action, Bid
 from cinch.bots.base import Bot, make_bot
 from cinch.cards import TRUMP_TABLES, CardSet, Seat, bit_list
-from cinch.rules import AboveSix, AllPass, Follow
+from cinch.deal import follow_rule, legal_bids, playable
+from cinch.rules import AboveSix, Follow
 from cinch.view import Phase, SeatView
 
 __all__ = ["BidLikelihood", "PlayLikelihood", "legal_bids_after", "bid_level"]
@@ -40,7 +41,6 @@ _EMPTY4 = (_EMPTY, _EMPTY, _EMPTY, _EMPTY)
 
 def legal_bids_after(view: SeatView, auction: Sequence[tuple[Seat, Action]], seat: Seat) -> tuple[Action, ...]:
     """The legal bidding actions of ``seat`` after ``auction`` (the engine's rules, one circuit or auction)."""
-    rules = view.rules
     high = 0
     passed = 0
     for s, a in auction:
@@ -48,11 +48,7 @@ def legal_bids_after(view: SeatView, auction: Sequence[tuple[Seat, Action]], sea
             high = a.amount
         else:
             passed |= 1 << s
-    if (rules.all_pass is AllPass.STUCK_DEALER and high == 0 and seat == view.dealer
-            and passed == 15 & ~(1 << view.dealer)):
-        return (BIDS[rules.min_bid],)
-    lo = max(rules.min_bid, high + 1)
-    return (PASS, *(BIDS[n] for n in range(lo, rules.highest_bid + 1)))
+    return legal_bids(view.rules, view.dealer, seat, high, passed)
 
 
 def bid_level(action: Action, high: int, min_bid: int) -> int:
@@ -161,12 +157,7 @@ class PlayLikelihood:
                 continue  # a burial to choose as well: not modelled
             plays = sequences[ti][1][:pi]
             if plays:
-                led = t.effective_suit[plays[0].card]
-                follow = hand & t.follow_masks[led]
-                if follow:
-                    legal_mask = follow if (led == t.suit or strict) else follow | hand & t.trumps
-                else:
-                    legal_mask = hand
+                legal_mask = playable(hand, *follow_rule(t, t.effective_suit[plays[0].card], strict))
             else:
                 legal_mask = hand
             if legal_mask & (legal_mask - 1) == 0:
