@@ -596,7 +596,7 @@ def test_worked_fact_left_pedro_trumps_a_club_lead_and_six_of_hearts_takes_both_
     trick = d.tricks[0]
     assert trick.winner is S and d.to_act is S  # the winner leads next
     assert trick.cards == cards("KC 5D 6H 5H")
-    pedros = d.point_scheme.awards((int(trick.cards), 0), int(trick.cards), None, 0, Team.NS)
+    pedros = d.point_table.awards((int(trick.cards), 0), int(trick.cards), None, 0, Team.NS)
     assert sum(a.points for a in pedros) == 10
 
 

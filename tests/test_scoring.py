@@ -9,7 +9,7 @@ Full deals that reach these awards through play are in test_deal.py.
 import pytest
 
 from cinch import Suit, Team
-from cinch.scoring import PointScheme, settle, totals
+from cinch.scoring import PointTable, settle, totals
 from helpers import cards, rules
 
 NS, EW = Team.NS, Team.EW
@@ -17,7 +17,7 @@ NS, EW = Team.NS, Team.EW
 
 def awards(preset, captured_ns="", captured_ew="", in_play=None, low_holder=None, thrown="", makers=NS,
            trump="H", **options):
-    scheme = PointScheme(rules(preset, **options), Suit.parse(trump))
+    scheme = PointTable(rules(preset, **options), Suit.parse(trump))
     ns, ew = cards(captured_ns), cards(captured_ew)
     played = (ns | ew) if in_play is None else cards(in_play)
     found = scheme.awards((ns, ew), played, low_holder, cards(thrown), makers)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
+from typing import NamedTuple
 
 from cinch.errors import NotationError
 
@@ -305,6 +306,34 @@ SUITS: tuple[Suit, ...] = tuple(Suit)
 TEAMS: tuple[Team, ...] = tuple(Team)
 
 
+class FollowRule(NamedTuple):
+    """What a trick's lead asks of the players after the leader: the one home of the follow rule.
+
+    ``follow``: the cards that follow the lead; ``allowed``: what a player holding one of
+    them may play (the followers, and under all-fours the trumps too).  A player holding
+    no follower may play anything.  Built once per trump, lead and follow option
+    (:meth:`TrumpTables.follow_rule`), so the play is mask arithmetic.
+
+    >>> rule = TRUMP_TABLES[Suit.HEARTS].follow_rule(Suit.CLUBS)
+    >>> str(CardSet(rule.playable(int(CardSet.parse("KC 5D 9S")))))
+    'KC 5D'
+    >>> str(CardSet(rule.reveals_void(Card.parse("9S"))))
+    'AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C'
+    """
+
+    follow: int
+    allowed: int
+
+    def playable(self, hand: int) -> int:
+        """The cards of ``hand`` that may go to the trick."""
+        return hand & self.allowed if hand & self.follow else hand
+
+    def reveals_void(self, card: int) -> int:
+        """The cards a player who played ``card`` to this trick cannot have held: the followers, when
+        ``card`` is a card he could not have played holding one."""
+        return 0 if self.allowed >> card & 1 else self.follow
+
+
 class TrumpTables:
     """Everything about the cards that changes once a trump suit is named.
 
@@ -317,7 +346,7 @@ class TrumpTables:
 
     __slots__ = (
         "suit", "trumps", "right_pedro", "left_pedro", "power", "follow_masks",
-        "effective_suit", "strength", "order",
+        "effective_suit", "strength", "order", "follow_rules",
     )
 
     def __init__(self, suit: Suit):
@@ -341,6 +370,10 @@ class TrumpTables:
         self.follow_masks = tuple(
             self.trumps if s == suit else SUIT_MASKS[s] & ~(1 << self.left_pedro) for s in range(4)
         )
+        # follow_rules[strict][led]: the follow rule of a trick led in suit `led` (see FollowRule).
+        self.follow_rules = tuple(
+            tuple(self._follow_rule(led, bool(strict)) for led in range(4)) for strict in (False, True)
+        )
         # strength[led][card]: what the card is worth in a trick led in suit `led`.
         self.strength = tuple(
             tuple(
@@ -349,6 +382,16 @@ class TrumpTables:
             )
             for led in range(4)
         )
+
+    def _follow_rule(self, led: int, strict: bool) -> FollowRule:
+        follow = self.follow_masks[led]
+        if led == self.suit or strict:
+            return FollowRule(follow, follow)  # a trump lead, or strict following: follow if you can
+        return FollowRule(follow, follow | self.trumps)  # all-fours: follow suit or trump, as you like
+
+    def follow_rule(self, led: int, strict: bool = False) -> FollowRule:
+        """The follow rule of a trick led in suit ``led`` (``strict``: 002's strict following)."""
+        return self.follow_rules[strict][led]
 
     def is_trump(self, card: int) -> bool:
         return bool(self.trumps >> card & 1)

@@ -35,6 +35,7 @@ from cinch.cards import (
     TRUMP_TABLES,
     Card,
     CardSet,
+    FollowRule,
     Seat,
     Suit,
     Team,
@@ -42,18 +43,17 @@ from cinch.cards import (
     bits,
     mask_of,
 )
+from cinch.constants import BATCH, DEAL_BATCHES, DEALT, DECK, HAND, PLAYERS
 from cinch.errors import IllegalAction, NotationError
 from cinch.keep import KeepOptions
-from cinch.rules import AboveSix, AllPass, Bidding, Discard, Follow, Low, Rob, Rules, StockOut
-from cinch.scoring import Award, PointScheme, settle, totals
+from cinch.rules import AboveSix, AllPass, Bidding, Discard, Follow, Rob, Rules, StockOut
+from cinch.scoring import Award, PointTable, settle, totals
 from cinch.view import Phase, PlayedCard, SeatView, Trick
 
 EXAMPLE_DECK = (
     "AH KH QH 5D JH TH 6H 9H 8H 5H 2H 3H 7S 8S 9S 2S 3S 4S TS JS QS KS AS 6S 7D 8D 9D 2C 3C 4C TC JC QC 6D "
     "7C 8C KC 9C 2D AC 6C 3D 5C 4D JD 7H 4H 5S AD KD QD TD"
 )
-HAND_SIZE = 6
-DEALT = 9
 
 
 class DealResult(NamedTuple):
@@ -94,8 +94,8 @@ def parse_deck(deck: str | Iterable[int | str]) -> tuple[Card, ...]:
     """A 52-card order: a space-separated string, or cards or card texts."""
     items = deck.split() if isinstance(deck, str) else list(deck)
     cards = [c if type(c) is Card else CARDS[c] if isinstance(c, int) else Card.parse(c) for c in items]
-    if len(cards) != 52:
-        raise NotationError(f"a deck holds 52 cards, this one {len(cards)}")
+    if len(cards) != DECK:
+        raise NotationError(f"a deck holds {DECK} cards, this one {len(cards)}")
     seen = 0
     for c in cards:
         if seen >> c & 1:
@@ -131,12 +131,12 @@ class Deal:
         hands = [0, 0, 0, 0]
         deck = self.deck
         first = self.dealer + 1
-        for batch in range(12):  # batches of three, from the dealer's left
-            i = 3 * batch
+        for batch in range(DEAL_BATCHES):  # batches of three, from the dealer's left
+            i = BATCH * batch
             hands[(first + batch) & 3] |= _BIT[deck[i]] | _BIT[deck[i + 1]] | _BIT[deck[i + 2]]
         self.hands = hands
         self._dealt = tuple(hands)
-        self._stock = list(self.deck[4 * DEALT:])
+        self._stock = list(self.deck[PLAYERS * DEALT:])
         self._stock_pos = 0
         self.history: list[Action] = []
         self.actors: list[Seat] = []
@@ -147,7 +147,7 @@ class Deal:
         self._turns = 0
         self.trump: Suit | None = None
         self._t: TrumpTables | None = None
-        self._scheme: PointScheme | None = None
+        self._scheme: PointTable | None = None
         self.discards = [0, 0, 0, 0]
         self.shown = [0, 0, 0, 0]
         self.drawn = [0, 0, 0, 0]
@@ -172,8 +172,7 @@ class Deal:
         self._strict = rules.follow is Follow.STRICT
         self._burying = False  # trick 1 with a hand above six (buried-excess rule)
         self._mask = 0  # in the play: the cards the player to act may play
-        self._follow = 0  # cards that follow the trick's lead
-        self._may_trump = 0  # trumps a player who can follow may play instead
+        self._rule = _NO_RULE  # the follow rule of the trick in progress
         self._taken = 0  # cards in the trick in progress, buried ones included
         self.result: DealResult | None = None
         self.phase = Phase.BIDDING
@@ -218,7 +217,7 @@ class Deal:
         return self._t
 
     @property
-    def point_scheme(self) -> PointScheme | None:
+    def point_table(self) -> PointTable | None:
         return self._scheme
 
     @property
@@ -405,8 +404,8 @@ class Deal:
     def _name_trump(self, suit: Suit) -> None:
         self.trump = SUITS[suit]
         self._t = TRUMP_TABLES[suit]
-        self._scheme = PointScheme.of(self.rules, self.trump)
-        self._watch_two = self._scheme.two if self.rules.low is Low.TWO_HOLDER else -1
+        self._scheme = PointTable.of(self.rules, self.trump)
+        self._watch_two = self._scheme.two if self._scheme.holder_low else -1
         if self.rules.no_draw:
             self._start_play()
         else:
@@ -419,10 +418,10 @@ class Deal:
         trumps = self._t.trumps
         held = hand & trumps
         n = held.bit_count()
-        if n > HAND_SIZE and self.rules.above_six is AboveSix.KEEP_SIX:
-            return KeepOptions(held, 0, trumps, HAND_SIZE, HAND_SIZE, rules_text=_KEEP_SIX_TEXT)
-        if self.rules.discard is Discard.CHOOSE_CONCEALED and n <= HAND_SIZE:
-            return KeepOptions(hand, held, trumps, n, HAND_SIZE, rules_text=_CHOOSE_TEXT)
+        if n > HAND and self.rules.above_six is AboveSix.KEEP_SIX:
+            return KeepOptions(held, 0, trumps, HAND, HAND, rules_text=_KEEP_SIX_TEXT)
+        if self.rules.discard is Discard.CHOOSE_CONCEALED and n <= HAND:
+            return KeepOptions(hand, held, trumps, n, HAND, rules_text=_CHOOSE_TEXT)
         return KeepOptions(held, held, trumps, n, n, rules_text=_FORCED_TEXT)
 
     def _start_discard(self) -> None:
@@ -463,7 +462,7 @@ class Deal:
         hands = self.hands
         needs = []
         for s in _TURNS[self.dealer]:
-            n = HAND_SIZE - hands[s].bit_count()
+            n = HAND - hands[s].bit_count()
             needs.append((s, n if n > 0 else 0))
         return needs
 
@@ -547,14 +546,14 @@ class Deal:
         pool = hand | self.stock_seen
         held = pool & trumps
         n = held.bit_count()
-        size = min(HAND_SIZE, pool.bit_count())
+        size = min(HAND, pool.bit_count())
         rob = self.rules.rob
         if rob is Rob.ALL_TRUMPS:
             if self.rules.above_six is AboveSix.BURIED:
-                k = min(pool.bit_count(), max(HAND_SIZE, n))
+                k = min(pool.bit_count(), max(HAND, n))
                 return KeepOptions(pool, held, trumps, k, k, rules_text=_ALL_TRUMPS_TEXT)
-            if n > HAND_SIZE:
-                return KeepOptions(held, 0, trumps, HAND_SIZE, HAND_SIZE, rules_text=_KEEP_SIX_TEXT)
+            if n > HAND:
+                return KeepOptions(held, 0, trumps, HAND, HAND, rules_text=_KEEP_SIX_TEXT)
             return KeepOptions(pool, held, trumps, size, size, rules_text=_ALL_TRUMPS_TEXT)
         if rob is Rob.TRUMPS_FIRST:
             return KeepOptions(pool, 0, trumps, size, size, min(size, n), rules_text=_TRUMPS_FIRST_TEXT)
@@ -602,10 +601,6 @@ class Deal:
     def legal_play_mask(self) -> int:
         """The cards the player to act may play, as a mask (the fast path for search)."""
         return self._mask
-
-    def _follow_rule(self, led: int) -> tuple[int, int]:
-        assert self._t is not None
-        return follow_rule(self._t, led, self._strict)
 
     def _bury_options(self, seat: Seat, card: int, excess: int) -> list[int]:
         assert self._scheme is not None
@@ -676,7 +671,7 @@ class Deal:
             self._led_strength = strength = t.strength[led]
             self._best = strength[card]
             self._winner = seat
-            self._follow, self._may_trump = self._follow_rule(led)
+            self._rule = t.follow_rules[self._strict][led]
         trick.append(_played(PlayedCard, (seat, card, bury)))
         self._taken |= gone
         self.in_play |= bit
@@ -687,9 +682,7 @@ class Deal:
             while not hands[nxt]:
                 nxt = (nxt + 1) & 3
             self.to_act = SEATS[nxt]
-            hand = hands[nxt]
-            follows = hand & self._follow  # playable(), written out: this is the hot path
-            self._mask = follows | hand & self._may_trump if follows else hand
+            self._mask = self._rule.playable(hands[nxt])
         else:
             self._end_trick()
 
@@ -719,8 +712,8 @@ class Deal:
         scheme = self._scheme
         assert t is not None and scheme is not None and self.to_act is not None
         hands = self.hands[:]
-        strengths, effective, follow_rule = t.strength, t.effective_suit, self._follow_rule
-        follow, may_trump = self._follow, self._may_trump
+        strengths, effective, follow_rules = t.strength, t.effective_suit, t.follow_rules[self._strict]
+        follow, allowed = self._rule
         watch_two = self._watch_two
         low_holder = self.low_holder
         captured = [self.captured[0], self.captured[1]]
@@ -736,11 +729,8 @@ class Deal:
             taken |= 1 << p.card | p.buried
         while True:
             hand = hands[seat]
-            if count:
-                legal = hand & follow  # playable(), written out: this is the hot path
-                legal = legal | hand & may_trump if legal else hand
-            else:
-                legal = hand
+            # FollowRule.playable(), written out on the search bots' hot path:
+            legal = hand & allowed if count and hand & follow else hand
             k = int(random() * legal.bit_count())
             while k:
                 legal &= legal - 1
@@ -760,7 +750,7 @@ class Deal:
                 led = effective[card]
                 strength = strengths[led]
                 best, winner = strength[card], seat
-                follow, may_trump = follow_rule(led)
+                follow, allowed = follow_rules[led]
             count += 1
             if count == size:
                 captured[winner & 1] |= taken
@@ -861,26 +851,7 @@ def discard_is_forced(rules: Rules, trumps_held: int) -> bool:
     """
     free = rules.discard is not Discard.CHOOSE_CONCEALED  # all non-trumps go
     buried = rules.above_six is AboveSix.BURIED  # above six, all trumps stay
-    return (trumps_held <= HAND_SIZE or buried) and (free or trumps_held >= HAND_SIZE)
-
-
-def follow_rule(t: TrumpTables, led: int, strict: bool) -> tuple[int, int]:
-    """The follow rule for a trick led in suit ``led``: the cards that follow, and the trumps
-    a player holding one of those may play instead (see :func:`playable`).
-    """
-    if led == t.suit or strict:
-        return t.follow_masks[led], 0  # a trump lead, or strict: follow if you can
-    return t.follow_masks[led], t.trumps  # all-fours: follow suit or trump, as you like
-
-
-def playable(hand: int, follow: int, may_trump: int) -> int:
-    """The cards of ``hand`` that may go to a trick whose :func:`follow_rule` is ``(follow, may_trump)``.
-
-    A hand holding no card that follows may play anything.  (The play's hot path writes
-    this out inline.)
-    """
-    follows = hand & follow
-    return follows | hand & may_trump if follows else hand
+    return (trumps_held <= HAND or buried) and (free or trumps_held >= HAND)
 
 
 def bury_options(hand: int, card: int, excess: int, point_mask: int, playable_mask: int) -> list[int]:
@@ -902,9 +873,10 @@ def bury_options(hand: int, card: int, excess: int, point_mask: int, playable_ma
 
 
 _NO_CARDS = CardSet(0)
+_NO_RULE = FollowRule(0, 0)
 _PLAY = Phase.PLAY
 _TURNS = tuple(tuple(SEATS[(d + i) & 3] for i in (1, 2, 3, 4)) for d in range(4))  # from the dealer's left
-_BIT = tuple(1 << c for c in range(52))
+_BIT = tuple(1 << c for c in range(DECK))
 _played = tuple.__new__  # PlayedCard without the NamedTuple constructor's overhead
 _PLAY_TUPLES: dict[int, tuple[Play, ...]] = {}
 _BID_TUPLES: dict[tuple[int, int], tuple[Action, ...]] = {}

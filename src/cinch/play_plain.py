@@ -25,19 +25,19 @@ from typing import TYPE_CHECKING, TextIO
 from cinch.actions import Action, Keep, NameTrump, Pass, Play, parse_action
 from cinch.bots.base import DEFAULT_BOT, Bot
 from cinch.cards import TRUMP_TABLES, Card, CardSet, Seat, Suit
+from cinch.constants import HAND, STOCK
 from cinch.errors import CinchError, IllegalAction, NotationError
 from cinch.keep import KeepOptions
 from cinch.match import DealSummary, Match
 from cinch.record import dumps, to_record
-from cinch.rules import Low, StockOut
-from cinch.scoring import PointScheme
+from cinch.rules import StockOut
+from cinch.scoring import PointTable
 from cinch.view import Phase, PlayedCard, SeatView
 from cinch.words import hand_order, seat_name, team_name
 
 if TYPE_CHECKING:
     from cinch.library import Library
 
-STOCK_SIZE = 16  # 52 cards less 4 hands of 9
 MAX_LISTED = 60  # longer lists of legal actions are described, not numbered
 MAX_KEEPS_LISTED = 12  # a keep decision with more legal hands lists only the suggestion
 WIDTH = 78
@@ -398,9 +398,9 @@ class Narrator:
                 lines.append(f"{self.who(self.seat)} drew {self.cards(mine, trump)}." if mine else
                              f"{self.who(self.seat)} drew nothing.")
             drawn = sum(v.drawn_counts[s] for s in order)
-            if drawn > STOCK_SIZE:
+            if drawn > STOCK:
                 lines.append("The stock ran out: the non-trump discards were shuffled into a new stock.")
-            elif v.rules.stock_out is StockOut.SHARE and any(v.hand_sizes[s] < 6 for s in order):
+            elif v.rules.stock_out is StockOut.SHARE and any(v.hand_sizes[s] < HAND for s in order):
                 lines.append("The stock ran out: what was left was shared out one card at a time.")
         if v.phase in (Phase.PLAY, Phase.DONE) and not self.rob_told:
             self.rob_told = True
@@ -464,13 +464,8 @@ def result_lines(summary: DealSummary, me: Seat, rules, score: tuple[int, int], 
 
 
 def _unscored(result, rules, symbols: bool) -> str:
-    scheme = PointScheme(rules, result.trump)
-    named = {a.name for a in result.awards}
-    fixed = list(scheme.captured_cards)
-    if rules.low is Low.TWO_HOLDER:
-        fixed.append(("Low", scheme.two, 1))
-    gone = [f"{name} {card_text(card, result.trump, symbols)}" for name, card, _ in fixed if name not in named]
-    return ", ".join(gone)
+    gone = PointTable.of(rules, result.trump).unscored(result.awards)
+    return ", ".join(f"{name} {card_text(card, result.trump, symbols)}" for name, card in gone)
 
 
 # ---- the game loop ----------------------------------------------------------------------------------

@@ -9,9 +9,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
-from cinch.cards import CARDS, TRUMP_TABLES, Card, Suit, Team
+from cinch.cards import CARDS, TEAMS, TRUMP_TABLES, Card, Suit, Team
 from cinch.rules import DOM_POINTS, SANCHO_POINTS, High, Low, Rules, Settlement, ThrownPoints
 
 
@@ -28,33 +29,55 @@ class Award(NamedTuple):
         return f"{self.name} ({self.card}) {self.points} to {self.team}, {self.how}"
 
 
-class PointScheme:
-    """The point cards of one deal, fixed once trumps are named.
+LIVE = -1
+"""The side of a :class:`Claim` whose card is still to be captured: it goes to its capturer."""
 
-    *Fixed* point cards are known by identity (Jack, Game, the Pedros, and High
-    or Low when they are the ace and the 2); High and Low can instead be
-    *relative*: the highest or lowest trump that went into the tricks.
+
+class Claim(NamedTuple):
+    """A point card's points and the side they go to (0 NS, 1 EW, or :data:`LIVE`)."""
+
+    name: str
+    card: int
+    side: int
+    points: int
+    how: str
+
+
+_claim = tuple.__new__  # a Claim without the NamedTuple constructor's overhead (playouts count points)
+
+
+class PointTable:
+    """Which card is worth what to whom, for one rules and trump: every count of points reads it.
+
+    *Fixed* point cards are known by identity (Jack, Game, the Pedros, Sancho and Dom, and
+    High or Low when they are the ace and the 2); High and Low can instead be *relative*:
+    the highest or lowest trump that went into the tricks.  Under "Low to the holder" (000)
+    the 2 scores for the side that held it, whoever captures it.
+
+    >>> from cinch.rules import Rules
+    >>> table = PointTable.of(Rules.preset("official"), Suit.HEARTS)
+    >>> [name for name, _, _ in table.captured_cards], table.relative_high, table.relative_low
+    (['Jack', 'Game', 'Right Pedro', 'Left Pedro'], True, True)
     """
 
     @classmethod
-    def of(cls, rules: Rules, trump: Suit) -> PointScheme:
-        """The scheme for these rules and trump, built once and kept with the rules."""
+    def of(cls, rules: Rules, trump: Suit) -> PointTable:
+        """The table for these rules and trump, built once and kept with the rules."""
         # Rules are frozen; the cache lives in the instance dict, outside the compared fields.
-        cache = rules.__dict__.get("_point_schemes")
+        cache = rules.__dict__.get("_point_tables")
         if cache is None:
             cache = [None, None, None, None]
-            object.__setattr__(rules, "_point_schemes", cache)
-        scheme = cache[trump]
-        if scheme is None:
-            scheme = cache[trump] = cls(rules, trump)
-        return scheme
+            object.__setattr__(rules, "_point_tables", cache)
+        table = cache[trump]
+        if table is None:
+            table = cache[trump] = cls(rules, trump)
+        return table
 
     def __init__(self, rules: Rules, trump: Suit):
         t = TRUMP_TABLES[trump]
         self.tables = t
         base = trump * 13
-        ace, king, jack, ten, nine, three, two = (base + i for i in (0, 1, 3, 4, 5, 11, 12))
-        del king
+        ace, jack, ten, nine, three, two = (base + i for i in (0, 3, 4, 5, 11, 12))
         fixed: list[tuple[str, int, int]] = []
         if rules.high is High.ACE:
             fixed.append(("High", ace, 1))
@@ -68,85 +91,81 @@ class PointScheme:
             fixed.append(("Low", two, 1))
         self.captured_cards = tuple(fixed)  # scored by whoever captures them
         self.two = two
-        self.low_rule = rules.low
+        self.holder_low = rules.low is Low.TWO_HOLDER  # the 2 scores for the side that held it (000)
         self.relative_high = rules.high is High.HIGHEST
+        self.relative_low = rules.low is Low.LOWEST_CAPTURER
+        self.named_cards = tuple((name, card) for name, card, _ in fixed) + ((("Low", two),) if self.holder_low else ())
         identity = 0
-        for _, card, _ in fixed:
+        for _, card in self.named_cards:
             identity |= 1 << card
-        if rules.low is Low.TWO_HOLDER:
-            identity |= 1 << two
         self.point_mask = identity  # cards that are point cards by identity (never buried)
-        self.defenders_throw_to_makers = rules.thrown_points is ThrownPoints.DEFENDERS_TO_MAKERS
+        value = [0] * 52
+        for _, card, points in fixed:
+            value[card] = points
+        self.value = tuple(value)  # by card: what a fixed point card scores for its capturer
+        self.thrown_to_makers = rules.thrown_points is ThrownPoints.DEFENDERS_TO_MAKERS
 
-    def awards(
-        self,
-        captured: tuple[int, int],
-        in_play: int,
-        low_holder: Team | None,
-        thrown_by_defenders: int,
-        makers: Team,
-    ) -> list[Award]:
-        """Every award of the deal.
+    def claims(self, captured: tuple[int, int], in_play: int, low_holder: int | None, thrown: int, makers: int,
+               live: int = 0, *, relative: bool = True) -> list[Claim]:
+        """Every point card's claim: the one place where points are attributed.
 
-        ``captured``: each side's trick cards (buried ones included, but only cards
-        in play score); ``in_play``: the cards played to tricks as competing cards; ``low_holder``: the side
-        that played the 2 of trumps; ``thrown_by_defenders``: trumps the
-        defenders threw out (dead).
+        ``captured``: each side's trick cards (buried ones included: only cards in play score);
+        ``in_play``: the cards that go to tricks as competing cards, by the end of the deal
+        as far as it is known; ``low_holder``: the side that held the 2 of trumps (Low to
+        the holder); ``thrown``: trumps the defenders threw out (shown and dead); ``live``:
+        cards still to be captured, whose claims have side :data:`LIVE`.  With
+        ``relative=False`` the highest and lowest trump in play are not judged (the play is
+        not over: they are known only at its end).
         """
-        out: list[Award] = []
-        ns, ew = captured[0] & in_play, captured[1] & in_play  # a buried card is not in play: nobody's
+        out: list[Claim] = []
+        ns, ew, live = captured[0] & in_play, captured[1] & in_play, live & in_play  # buried: nobody's
+        to_makers = self.thrown_to_makers
         for name, card, points in self.captured_cards:
             bit = 1 << card
             if ns & bit:
-                out.append(Award(name, CARDS[card], Team.NS, points, "captured"))
+                out.append(_claim(Claim, (name, card, 0, points, "captured")))
             elif ew & bit:
-                out.append(Award(name, CARDS[card], Team.EW, points, "captured"))
-            elif self.defenders_throw_to_makers and thrown_by_defenders & bit:
-                out.append(Award(name, CARDS[card], makers, points, "thrown by a defender"))
+                out.append(_claim(Claim, (name, card, 1, points, "captured")))
+            elif live & bit:
+                out.append(_claim(Claim, (name, card, LIVE, points, "captured")))
+            elif to_makers and thrown & bit:
+                out.append(_claim(Claim, (name, card, makers, points, "thrown by a defender")))
         trumps_in_play = in_play & self.tables.trumps
-        if self.relative_high and trumps_in_play:
-            high = next(c for c in self.tables.order if trumps_in_play >> c & 1)
-            out.append(Award("High", CARDS[high], Team.NS if ns >> high & 1 else Team.EW, 1, "captured"))
-        if self.low_rule is Low.LOWEST_CAPTURER and trumps_in_play:
-            low = next(c for c in reversed(self.tables.order) if trumps_in_play >> c & 1)
-            out.append(Award("Low", CARDS[low], Team.NS if ns >> low & 1 else Team.EW, 1, "captured"))
-        elif self.low_rule is Low.TWO_HOLDER:
-            if low_holder is not None:
-                out.append(Award("Low", CARDS[self.two], low_holder, 1, "held"))
-            elif self.defenders_throw_to_makers and thrown_by_defenders >> self.two & 1:
-                out.append(Award("Low", CARDS[self.two], makers, 1, "thrown by a defender"))
-        return out
-
-
-    def totals(
-        self, ns: int, ew: int, in_play: int, low_holder: int | None, thrown_by_defenders: int, makers: int
-    ) -> tuple[int, int]:
-        """The points per side (NS, EW) that :meth:`awards` adds up to, without building awards (for search)."""
-        pts = [0, 0]
-        ns, ew = ns & in_play, ew & in_play  # a buried card is not in play: nobody's
-        for _, card, points in self.captured_cards:
-            bit = 1 << card
-            if ns & bit:
-                pts[0] += points
-            elif ew & bit:
-                pts[1] += points
-            elif self.defenders_throw_to_makers and thrown_by_defenders & bit:
-                pts[makers] += points
-        trumps_in_play = in_play & self.tables.trumps
-        if trumps_in_play:
+        if relative and trumps_in_play:
             order = self.tables.order
             if self.relative_high:
                 high = next(c for c in order if trumps_in_play >> c & 1)
-                pts[0 if ns >> high & 1 else 1] += 1
-            if self.low_rule is Low.LOWEST_CAPTURER:
+                side = 0 if ns >> high & 1 else 1 if ew >> high & 1 else LIVE
+                out.append(_claim(Claim, ("High", high, side, 1, "captured")))
+            if self.relative_low:
                 low = next(c for c in reversed(order) if trumps_in_play >> c & 1)
-                pts[0 if ns >> low & 1 else 1] += 1
-        if self.low_rule is Low.TWO_HOLDER:
+                side = 0 if ns >> low & 1 else 1 if ew >> low & 1 else LIVE
+                out.append(_claim(Claim, ("Low", low, side, 1, "captured")))
+        if self.holder_low:
             if low_holder is not None:
-                pts[low_holder] += 1
-            elif self.defenders_throw_to_makers and thrown_by_defenders >> self.two & 1:
-                pts[makers] += 1
+                out.append(_claim(Claim, ("Low", self.two, low_holder, 1, "held")))
+            elif to_makers and thrown >> self.two & 1:
+                out.append(_claim(Claim, ("Low", self.two, makers, 1, "thrown by a defender")))
+        return out
+
+    def awards(self, captured: tuple[int, int], in_play: int, low_holder: Team | None, thrown_by_defenders: int,
+               makers: Team) -> list[Award]:
+        """Every award of a finished deal (see :meth:`claims` for the arguments)."""
+        return [Award(c.name, CARDS[c.card], TEAMS[c.side], c.points, c.how)
+                for c in self.claims(captured, in_play, low_holder, thrown_by_defenders, makers)]
+
+    def totals(self, ns: int, ew: int, in_play: int, low_holder: int | None, thrown_by_defenders: int,
+               makers: int) -> tuple[int, int]:
+        """The points per side (NS, EW) of a finished deal, without building awards (for search)."""
+        pts = [0, 0]
+        for c in self.claims((ns, ew), in_play, low_holder, thrown_by_defenders, makers):
+            pts[c[2]] += c[3]
         return pts[0], pts[1]
+
+    def unscored(self, awards: Iterable[Award]) -> list[tuple[str, Card]]:
+        """The point cards known by identity that scored for nobody (dead, buried or left in the stock)."""
+        named = {a.name for a in awards}
+        return [(name, CARDS[card]) for name, card in self.named_cards if name not in named]
 
 
 def totals(awards: list[Award]) -> tuple[int, int]:

@@ -54,11 +54,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from cinch.cards import CARDS, TRUMP_TABLES, Card, CardSet, Seat, Suit, Team, bits
+from cinch.cards import CARDS, TRUMP_TABLES, Card, CardSet, FollowRule, Seat, Suit, Team, bits
 from cinch.deal import bury_options as deal_bury_options
-from cinch.deal import follow_rule, playable
-from cinch.rules import Follow, Low, Rules
-from cinch.scoring import PointScheme, settle
+from cinch.rules import Follow, Rules
+from cinch.scoring import LIVE, PointTable, settle
 
 __all__ = [
     "Position", "SolveResult", "solve", "best_cards", "par", "window", "can_reach", "makers_can_make",
@@ -79,7 +78,7 @@ class _Layout:
     label); one empty bit separates blocks so that carries stop at a block's end.
     """
 
-    __slots__ = ("trump", "to_int", "to_real", "block", "block_mask", "all", "strength", "size")
+    __slots__ = ("trump", "to_int", "to_real", "block", "block_mask", "all", "strength", "size", "follow_rules")
 
     def __init__(self, trump: int):
         t = TRUMP_TABLES[trump]
@@ -96,6 +95,7 @@ class _Layout:
             runs.append((b, [s * 13 + r for r in range(12, -1, -1) if s * 13 + r != t.left_pedro]))
             b += 1
         runs.append((_TRUMP_BLOCK, list(reversed(t.order))))
+        suit_of_block = [s for s in range(4) if s != trump] + [trump]
         for b, cards in runs:
             for c in cards:
                 to_int[c] = pos
@@ -114,6 +114,11 @@ class _Layout:
         self.strength = tuple(
             tuple(i if block[i] == _TRUMP_BLOCK or (block[i] == led and block[i] >= 0) else -1 for i in range(56))
             for led in range(4)
+        )
+        # The deal's follow rule (cinch.cards.FollowRule), by led block, in labels.
+        self.follow_rules = tuple(
+            tuple(FollowRule(*(self.mask_in(m) for m in t.follow_rules[strict][suit_of_block[b]])) for b in range(4))
+            for strict in (0, 1)
         )
 
     def mask_in(self, real_mask: int) -> int:
@@ -229,8 +234,9 @@ class Position:
         finished trick, or the maker on trick 1 (passing left from an empty hand).
         """
         trump = Suit.parse(trump) if isinstance(trump, str) else Suit(trump)
-        two = trump * 13 + 12
-        watch_two = rules.low is Low.TWO_HOLDER
+        table = PointTable.of(rules, trump)
+        two = table.two
+        watch_two = table.holder_low
         captured = [0, 0]
         in_play = 0
         low_holder = None
@@ -330,13 +336,7 @@ class Position:
         if not self.trick:
             return hand
         t = TRUMP_TABLES[self.trump]
-        led = t.effective_suit[self.trick[0][1]]
-        follow = hand & t.follow_masks[led]
-        if not follow:
-            return hand
-        if led == t.suit or self.rules.follow is Follow.STRICT:
-            return follow
-        return follow | (hand & t.trumps)
+        return t.follow_rule(t.effective_suit[self.trick[0][1]], self.rules.follow is Follow.STRICT).playable(hand)
 
     def excess(self, seat: int) -> int:
         """Cards ``seat`` must bury with its next card (trick 1 of the buried-excess rule)."""
@@ -371,56 +371,34 @@ class _PointModel:
     const: tuple[int, int]  # points already decided (NS, EW)
 
 
-def _point_model(pos: Position, scheme: PointScheme, buried_later: int = 0) -> _PointModel:
-    """Card values and constants, given the cards still to be buried on trick 1."""
-    hands_all = pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]
+def _point_model(pos: Position, table: PointTable, buried_later: int = 0) -> _PointModel:
+    """Card values and constants, given the cards still to be buried on trick 1.
+
+    Every card still in a hand will be played (but ``buried_later``), so the trumps in play
+    at the end are known: the deal's :meth:`~cinch.scoring.PointTable.claims` judge them
+    now, and a claim still to be captured is a value of its card.
+    """
+    hands = pos.hands
+    hands_all = hands[0] | hands[1] | hands[2] | hands[3]
     trick_cards = 0
     for _, c in pos.trick:
         trick_cards |= 1 << c
     live = hands_all | trick_cards | pos.trick_buried
-    ns_cap, ew_cap = pos.captured
-    makers = pos.maker & 1
+    low_holder = pos.low_holder
+    two = table.two
+    if low_holder is None and table.holder_low:  # who will have played the 2 of trumps
+        holder = next((s for s, c in pos.trick if c == two), None)
+        if holder is None and (hands_all & ~buried_later) >> two & 1:
+            holder = next(s for s in range(4) if hands[s] >> two & 1)
+        low_holder = None if holder is None else holder & 1
+    in_play_final = pos.in_play | (hands_all & ~buried_later)
     val = [0] * 52
     const = [0, 0]
-    thrown = pos.thrown if scheme.defenders_throw_to_makers else 0
-    for _, card, pts in scheme.captured_cards:
-        bit = 1 << card
-        if ns_cap & bit:
-            const[0] += pts
-        elif ew_cap & bit:
-            const[1] += pts
-        elif live & bit:
-            val[card] += pts
-        elif thrown & bit:
-            const[makers] += pts
-    t = scheme.tables
-    in_play_final = pos.in_play | (hands_all & ~buried_later)
-    tip = in_play_final & t.trumps
-    if tip:
-        relative = []
-        if scheme.relative_high:
-            relative.append(next(c for c in t.order if tip >> c & 1))
-        if scheme.low_rule is Low.LOWEST_CAPTURER:
-            relative.append(next(c for c in reversed(t.order) if tip >> c & 1))
-        for c in relative:
-            if ns_cap >> c & 1:
-                const[0] += 1
-            elif ew_cap >> c & 1:
-                const[1] += 1
-            else:
-                val[c] += 1
-    if scheme.low_rule is Low.TWO_HOLDER:
-        two = scheme.two
-        if pos.low_holder is not None:
-            const[pos.low_holder] += 1
-        elif trick_cards >> two & 1:
-            seat = next(s for s, c in pos.trick if c == two)
-            const[seat & 1] += 1
-        elif hands_all >> two & 1 and not buried_later >> two & 1:
-            seat = next(s for s in range(4) if pos.hands[s] >> two & 1)
-            const[seat & 1] += 1
-        elif thrown >> two & 1:
-            const[makers] += 1
+    for claim in table.claims(pos.captured, in_play_final, low_holder, pos.thrown, pos.maker & 1, live):
+        if claim.side == LIVE:
+            val[claim.card] += claim.points
+        else:
+            const[claim.side] += claim.points
     return _PointModel(tuple(val), (const[0], const[1]))
 
 
@@ -466,6 +444,7 @@ class _Core:
         block = lay.block
         fmask = lay.block_mask
         TR = fmask[_TRUMP_BLOCK]
+        FOLLOW, ALLOWED = zip(*lay.follow_rules[strict])  # the follow rule, by led block
         PLAIN = fmask[:_TRUMP_BLOCK]
         ALL = lay.all
         classes: dict[int, int] = {}
@@ -539,9 +518,9 @@ class _Core:
                 mL ^= ba
                 va = val[a]
                 led = block[a]
-                fm = fmask[led]
+                fm = FOLLOW[led]
                 wm = WM[led]
-                fx = fm | TR if led != _TRUMP_BLOCK and not strict else fm
+                fx = ALLOWED[led]
                 m1 = h1 & fx if h1 & fm else h1
                 l2 = h2 & fx if h2 & fm else h2
                 l3 = h3 & fx if h3 & fm else h3
@@ -745,9 +724,9 @@ class _Core:
                     moves ^= ba
                     va = val[c]
                     led = block[c]
-                    fm = fmask[led]
+                    fm = FOLLOW[led]
                     wm = WM[led]
-                    fx = fm | TR if led != _TRUMP_BLOCK and not strict else fm
+                    fx = ALLOWED[led]
                     m1 = (h1 & fx if h1 & fm else h1) & nred
                     l2 = (h2 & fx if h2 & fm else h2) & nred
                     l3 = (h3 & fx if h3 & fm else h3) & nred
@@ -940,13 +919,7 @@ class _Core:
             nonlocal nodes
             nodes += 1
             hs = rem & own[seat]
-            moves = hs & fmask[led]
-            if moves:
-                if led != _TRUMP_BLOCK and not strict:
-                    moves |= hs & TR
-            else:
-                moves = hs
-            moves &= ~red
+            moves = (hs & ALLOWED[led] if hs & FOLLOW[led] else hs) & ~red  # FollowRule.playable()
             maxi = not seat & 1
             vbest = -INF if maxi else INF
             nxt = (seat + 1) & 3
@@ -998,13 +971,7 @@ class _Core:
             nonlocal nodes
             nodes += 1
             hs = rem & own[seat]
-            moves = hs & fmask[led]
-            if moves:
-                if led != _TRUMP_BLOCK and not strict:
-                    moves |= hs & TR
-            else:
-                moves = hs
-            moves &= ~red
+            moves = (hs & ALLOWED[led] if hs & FOLLOW[led] else hs) & ~red  # FollowRule.playable()
             maxi = not seat & 1
             vbest = -INF if maxi else INF
             win = moves & -(2 << best) & WM[led]
@@ -1131,7 +1098,7 @@ class _Solver:
     def __init__(self, pos: Position):
         self.pos = pos
         rules = pos.rules
-        self.scheme = PointScheme(rules, pos.trump)
+        self.scheme = PointTable.of(rules, pos.trump)
         self.lay = _LAYOUTS[pos.trump]
         self.strict = rules.follow is Follow.STRICT
         self._cores: dict[tuple[int, ...], _Core] = {}
@@ -1222,13 +1189,7 @@ class _Solver:
         rem = hands[0] | hands[1] | hands[2] | hands[3]
         if trick is None:
             return hs, core.equivalents(rem, rem)
-        led = trick[0]
-        moves = hs & lay.block_mask[led]
-        if moves:
-            if led != _TRUMP_BLOCK and not self.strict:
-                moves |= hs & lay.block_mask[_TRUMP_BLOCK]
-        else:
-            moves = hs
+        moves = lay.follow_rules[self.strict][trick[0]].playable(hs)
         return moves, core.equivalents(rem, rem | trick[4])
 
     def solve_plain(self, card_values: bool, alpha: int, beta: int) -> tuple[int, dict[Card, int]]:
@@ -1311,7 +1272,7 @@ class _Solver:
             hand = hands[seat]
             if not trick:
                 return hand
-            return playable(hand, *follow_rule(t, t.effective_suit[trick[0][1]], strict))
+            return t.follow_rule(t.effective_suit[trick[0][1]], strict).playable(hand)
 
         def bury_options(seat: int, card: int) -> list[int]:
             excess = hands[seat].bit_count() - rules.tricks

@@ -58,16 +58,14 @@ from math import comb
 
 from cinch.actions import Action, Keep, NameTrump, Play
 from cinch.cards import CARDS, FULL_DECK_MASK, TRUMP_TABLES, CardSet, Seat, bit_list
+from cinch.constants import DEALT, DECK, HAND, STOCK
 from cinch.deal import Deal, discard_is_forced
 from cinch.errors import CinchError, IllegalAction
 from cinch.keep import KeepOptions
 from cinch.rules import AboveSix, Discard, Follow, Rob, Rules, StockOut
-from cinch.scoring import PointScheme
+from cinch.scoring import PointTable
 from cinch.view import Phase, SeatView
 
-HAND = 6
-DEALT = 9
-STOCK = 16
 FULL = FULL_DECK_MASK
 
 BidWeight = Callable[[SeatView, tuple[int, int, int, int]], float]
@@ -149,20 +147,14 @@ def voids(view: SeatView) -> list[int]:
     tricks = [tr.plays for tr in view.tricks]
     if view.current_trick:
         tricks.append(view.current_trick)
-    points = PointScheme.of(view.rules, view.trump).point_mask
+    points = PointTable.of(view.rules, view.trump).point_mask
     for plays in tricks:
         for p in plays:
             if p.buried & points:  # point cards go under only when no other card is left to bury
                 out[p.seat] |= FULL & ~points
-        led = t.effective_suit[plays[0].card]
-        follow = t.follow_masks[led]
+        rule = t.follow_rule(t.effective_suit[plays[0].card], strict)
         for p in plays[1:]:
-            c = p.card
-            if follow >> c & 1:
-                continue
-            if led != t.suit and not strict and t.trumps >> c & 1:
-                continue  # all-fours: trumping a plain lead says nothing
-            out[p.seat] |= follow
+            out[p.seat] |= rule.reveals_void(p.card)
     return out
 
 
@@ -412,14 +404,14 @@ def _shuffled(mask: int, rng: random.Random) -> list[int]:
 
 
 def _deck(dealer: int, dealt: list[int], stock16: list[int], rng: random.Random) -> list[int]:
-    deck = [0] * 52
+    deck = [0] * DECK
     queues = [_shuffled(dealt[s], rng) for s in range(4)]
     for batch in range(12):
         seat = (dealer + 1 + batch) & 3
         q = queues[seat]
         deck[3 * batch:3 * batch + 3] = q[-3:]
         del q[-3:]
-    deck[36:] = stock16
+    deck[DECK - STOCK:] = stock16
     return deck
 
 

@@ -13,22 +13,20 @@ from cinch.actions import Action, Bid, Keep, NameTrump, Pass, Play
 from cinch.bots.base import Bot, register
 from cinch.cards import TRUMP_TABLES, CardSet, Suit, TrumpTables, bits
 from cinch.keep import KeepOptions
-from cinch.rules import High, Low, Rules
-from cinch.scoring import PointScheme
+from cinch.rules import Low, Rules
+from cinch.scoring import PointTable
 from cinch.view import Phase, SeatView
 
 
 def point_values(rules: Rules, trump: Suit) -> list[int]:
     """Points each card is worth if captured (High and Low counted as the ace and the 2)."""
-    scheme = PointScheme(rules, trump)
-    values = [0] * 52
-    for _, card, points in scheme.captured_cards:
-        values[card] = points
+    table = PointTable.of(rules, trump)
+    values = list(table.value)
     base = trump * 13
-    if rules.high is High.HIGHEST:
+    if table.relative_high:
         values[base] += 1
-    if rules.low is not Low.TWO_CAPTURER:
-        values[base + 12] += 1
+    if not table.value[table.two]:
+        values[table.two] += 1
     return values
 
 

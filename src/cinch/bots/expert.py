@@ -55,7 +55,7 @@ from cinch.cards import TRUMP_TABLES, CardSet, bit_list
 from cinch.deal import Deal, DealResult
 from cinch.keep import KeepOptions
 from cinch.rules import AboveSix
-from cinch.scoring import PointScheme, settle
+from cinch.scoring import PointTable, settle
 from cinch.solver import Position, solve
 from cinch.view import Phase, SeatView
 from cinch.worlds import sample_deal, sample_hands
@@ -306,9 +306,7 @@ class ExpertBot(Bot):
         """The heuristic's keep first, then its neighbours: one card swapped, added or dropped."""
         assert view.trump is not None
         t = TRUMP_TABLES[view.trump]
-        values = [0] * 52
-        for _, card, pts in PointScheme.of(view.rules, view.trump).captured_cards:
-            values[card] = pts
+        values = PointTable.of(view.rules, view.trump).value
 
         def worth(c: int) -> float:
             if t.power[c]:

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from cinch.actions import PLAYS, Action, Bid
 from cinch.bots.base import Bot, make_bot
 from cinch.cards import TRUMP_TABLES, CardSet, Seat, bit_list
-from cinch.deal import follow_rule, legal_bids, playable
+from cinch.deal import legal_bids
 from cinch.rules import AboveSix, Follow
 from cinch.view import Phase, SeatView
 
@@ -157,7 +157,7 @@ class PlayLikelihood:
                 continue  # a burial to choose as well: not modelled
             plays = sequences[ti][1][:pi]
             if plays:
-                legal_mask = playable(hand, *follow_rule(t, t.effective_suit[plays[0].card], strict))
+                legal_mask = t.follow_rule(t.effective_suit[plays[0].card], strict).playable(hand)
             else:
                 legal_mask = hand
             if legal_mask & (legal_mask - 1) == 0:

@@ -32,8 +32,8 @@ Low under "lowest trump in play" given to the trump that must end up lowest.
 from __future__ import annotations
 
 from cinch.cards import FULL_DECK_MASK, TRUMP_TABLES, Seat, bit_list
-from cinch.rules import Discard, Low, Rob
-from cinch.scoring import PointScheme
+from cinch.rules import Discard, Follow, Low, Rob
+from cinch.scoring import PointTable
 from cinch.view import SeatView
 
 __all__ = ["Knowledge", "capture_values"]
@@ -45,10 +45,7 @@ def capture_values(rules, trump) -> list[int]:
     High under "ace" is counted on the ace; Low under "2 to its capturer" on the 2.  A
     relative High or Low, or Low to the holder, is not a capture value of a fixed card.
     """
-    values = [0] * 52
-    for _, card, points in PointScheme.of(rules, trump).captured_cards:
-        values[card] = points
-    return values
+    return list(PointTable.of(rules, trump).value)
 
 
 def _p_none(total: int, bad: int, drawn: float) -> float:
@@ -241,8 +238,9 @@ class Knowledge:
             return 0.0
         if t.power[card]:
             p = self.p_holds_any(seat, self.higher_trumps(card))
-            if led != t.suit and self.rules.follow.value == "strict":
-                p *= 1 - self.p_holds_any(seat, self.unseen & t.follow_masks[led])  # may trump only when void
+            rule = t.follow_rule(led, self.rules.follow is Follow.STRICT)
+            if not rule.allowed & t.trumps:  # may trump only when void in the suit led
+                p *= 1 - self.p_holds_any(seat, self.unseen & rule.follow)
             return p
         strength = t.strength[led]
         higher = 0
@@ -251,9 +249,9 @@ class Knowledge:
                 higher |= 1 << c
         p_suit = self.p_holds_any(seat, higher)
         p_trump = self.p_has_trump(seat)
-        if self.rules.follow.value == "strict":
-            p_void = 1 - self.p_holds_any(seat, self.unseen & t.follow_masks[led])
-            p_trump *= p_void
+        rule = t.follow_rule(led, self.rules.follow is Follow.STRICT)
+        if not rule.allowed & t.trumps:  # may trump only when void in the suit led
+            p_trump *= 1 - self.p_holds_any(seat, self.unseen & rule.follow)
         return 1 - (1 - p_suit) * (1 - p_trump)
 
     def p_any_beats(self, seats, card: int, led: int) -> float:

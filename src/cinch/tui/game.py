@@ -14,13 +14,13 @@ from typing import Any
 from cinch.actions import Action, Keep, NameTrump, Pass, Play, parse_action
 from cinch.bots import DEFAULT_BOT, bot_names, make_bot
 from cinch.bots.base import Bot
-from cinch.cards import TRUMP_TABLES, Card, Seat, Suit, Team
+from cinch.cards import TRUMP_TABLES, Card, Seat, Suit, Team, mask_of
 from cinch.deal import Deal
 from cinch.errors import CinchError, IllegalAction
 from cinch.match import DealSummary, Match
 from cinch.record import replay, to_record
 from cinch.rules import High, Low, Rules
-from cinch.scoring import PointScheme
+from cinch.scoring import PointTable
 from cinch.view import Phase, SeatView
 from cinch.words import hand_order
 
@@ -159,32 +159,27 @@ def points_so_far(view: SeatView) -> PointsSoFar | None:
     """
     if view.trump is None:
         return None
-    scheme = PointScheme.of(view.rules, view.trump)
+    table = PointTable.of(view.rules, view.trump)
+    assert view.maker is not None
+    makers = view.maker.team
+    claims = []
+    for trick in view.tricks:  # trick by trick, in the order they were taken
+        taken = [0, 0]
+        taken[trick.winner & 1] = int(trick.cards)
+        in_play = mask_of(p.card for p in trick.plays)
+        claims += table.claims((taken[0], taken[1]), in_play, None, 0, makers, relative=False)
+    plays = [p for t in view.tricks for p in t.plays] + list(view.current_trick)
+    holder = next((p.seat & 1 for p in plays if p.card == table.two), None)  # who played the 2 held it
+    thrown = 0
+    for s in makers.other.seats:
+        thrown |= int(view.shown_trumps[s])
+    claims += table.claims((0, 0), 0, holder, thrown, makers, relative=False)
     out = PointsSoFar()
-    for trick in view.tricks:
-        team = trick.winner.team
-        in_play = {int(p.card) for p in trick.plays}  # buried cards are nobody's
-        for name, card, points in scheme.captured_cards:
-            if card in in_play:
-                out.awards[team].append((name, Card(card), points))
-    if view.rules.low is Low.TWO_HOLDER:
-        plays = [p for t in view.tricks for p in t.plays] + list(view.current_trick)
-        two = next((p for p in plays if p.card == scheme.two), None)
-        if two is not None:
-            out.awards[two.seat.team].append(("Low", Card(scheme.two), 1))
-    if scheme.defenders_throw_to_makers and view.maker is not None:
-        makers = view.maker.team
-        thrown = 0
-        for s in makers.other.seats:
-            thrown |= int(view.shown_trumps[s])
-        for name, card, points in scheme.captured_cards:
-            if thrown >> card & 1:
-                out.awards[makers].append((name, Card(card), points))
-        if view.rules.low is Low.TWO_HOLDER and thrown >> scheme.two & 1:
-            out.awards[makers].append(("Low", Card(scheme.two), 1))
-    if scheme.relative_high:
+    for claim in claims:
+        out.awards[claim.side].append((claim.name, Card(claim.card), claim.points))
+    if table.relative_high:
         out.pending.append("High (the highest trump in play)")
-    if view.rules.low is Low.LOWEST_CAPTURER:
+    if table.relative_low:
         out.pending.append("Low (the lowest trump in play)")
     return out
 

@@ -14,8 +14,8 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 from cinch.cards import Seat, Team
 from cinch.errors import CinchError
 from cinch.match import DealSummary
-from cinch.rules import PRESET_NAMES, Low, Rules
-from cinch.scoring import PointScheme
+from cinch.rules import PRESET_NAMES, Rules
+from cinch.scoring import PointTable
 from cinch.tui.game import DEFAULT_BOT, TableSetup, available_bots, high_low_words
 from cinch.tui.render import PALETTES, THEME_ORDER, Palette, chip, chips
 from cinch.view import SeatView, Trick
@@ -90,12 +90,7 @@ def deal_over_text(summary: DealSummary, me: Seat, rules: Rules, palette: Palett
 def _unscored(summary: DealSummary, rules: Rules) -> list[tuple[str, int]]:
     r = summary.result
     assert r.trump is not None
-    scheme = PointScheme.of(rules, r.trump)
-    named = {a.name for a in r.awards}
-    fixed = [(name, card) for name, card, _ in scheme.captured_cards]
-    if rules.low is Low.TWO_HOLDER:
-        fixed.append(("Low", scheme.two))
-    return [(name, card) for name, card in fixed if name not in named]
+    return list(PointTable.of(rules, r.trump).unscored(r.awards))
 
 
 class DealOverScreen(Dialog):
