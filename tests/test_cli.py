@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cinch import CARDS, PASS, PRESET_NAMES, Bid, CardSet, NameTrump, Rules, Seat, Suit
-from cinch import cli as cli_module
+from cinch.cli import replay as cli_module
 from cinch.cli import main
 from cinch.match import Match
 from cinch.record import dumps, loads, replay, to_record

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from cinch import Rules, Seat
-from cinch import play_cli as play_cli_module
+from cinch.cli import play as play_cli_module
 from cinch.bots import make_bot
 from cinch.cli import main
 from cinch.library import (

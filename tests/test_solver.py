@@ -1,4 +1,4 @@
-"""The double-dummy solver (cinch.solver) and ``cinch solve`` (cinch.solve_cli).
+"""The double-dummy solver (cinch.solver) and ``cinch solve`` (cinch.cli.solve).
 
 The solver is checked against a plain, obviously correct minimax written here on the Deal's
 own API (``copy``, ``legal_actions``, ``apply``, ``result``): on small endings from random

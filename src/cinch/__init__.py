@@ -3,7 +3,7 @@
 >>> from cinch import Deal, Rules, Seat
 >>> deal = Deal.shuffled(Rules.preset("difference"), Seat.N, rng=7)
 >>> deal.to_act
-<Seat.E: 1>
+Seat.E
 """
 
 from cinch.actions import PASS, Action, Bid, Keep, NameTrump, Pass, Play, parse_action

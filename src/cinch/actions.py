@@ -1,7 +1,7 @@
 """Actions: every decision a player makes, and their record notation.
 
 >>> parse_action("bid 7"), parse_action("trump hearts"), parse_action("play 10h")
-(Bid(amount=7), NameTrump(suit=<Suit.HEARTS: 1>), Play(card=Card.parse('TH'), bury=CardSet.parse('')))
+(Bid(amount=7), NameTrump(suit=Suit.HEARTS), Play(card=Card.parse('TH'), bury=CardSet.parse('')))
 >>> str(parse_action("keep 5h 2h ad"))
 'keep 5H 2H AD'
 """
@@ -9,25 +9,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeAlias
 
 from cinch.cards import CARDS, Card, CardSet, Suit
 from cinch.errors import NotationError
 
 
-class Action:
-    """Base of the five kinds of action.  ``str(action)`` is its record notation."""
-
-    __slots__ = ()
-
-
 @dataclass(frozen=True, slots=True)
-class Pass(Action):
+class Pass:
     def __str__(self) -> str:
         return "pass"
 
 
 @dataclass(frozen=True, slots=True)
-class Bid(Action):
+class Bid:
     amount: int
 
     def __str__(self) -> str:
@@ -35,7 +30,7 @@ class Bid(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class NameTrump(Action):
+class NameTrump:
     suit: Suit
 
     def __str__(self) -> str:
@@ -43,7 +38,7 @@ class NameTrump(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class Keep(Action):
+class Keep:
     """A player's whole hand after a discard or a rob."""
 
     cards: CardSet
@@ -53,7 +48,7 @@ class Keep(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class Play(Action):
+class Play:
     """A card to the trick; on trick 1 under the buried-excess rule, with the cards buried under it."""
 
     card: Card
@@ -64,6 +59,9 @@ class Play(Action):
             return f"play {self.card} bury {self.bury}"
         return f"play {self.card}"
 
+
+Action: TypeAlias = Pass | Bid | NameTrump | Keep | Play
+"""Every decision a player makes: one of the five kinds.  ``str(action)`` is its record notation."""
 
 PASS = Pass()
 BIDS = {n: Bid(n) for n in range(1, 27)}

@@ -10,13 +10,13 @@ Card.parse('5H')
 >>> str(CardSet.parse("2H AH 10s"))
 'TS AH 2H'
 >>> Suit.HEARTS.partner
-<Suit.DIAMONDS: 2>
+Suit.DIAMONDS
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from enum import IntEnum
+from enum import Enum, IntEnum
 from typing import NamedTuple
 
 from cinch.errors import NotationError
@@ -27,8 +27,15 @@ SUIT_SYMBOLS = "♠♥♦♣"
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 
 
+def enum_repr(member: Enum) -> str:
+    """``Seat.N`` rather than ``<Seat.N: 0>``: a repr that pastes back as Python."""
+    return f"{type(member).__name__}.{member.name}"
+
+
 class Suit(IntEnum):
     """The four suits, in the order the record format writes them."""
+
+    __repr__ = enum_repr
 
     SPADES = 0
     HEARTS = 1
@@ -252,7 +259,13 @@ class CardSet(int):
 
 
 class Seat(IntEnum):
-    """Seats clockwise; E sits at N's left, and partners sit opposite."""
+    """Seats clockwise; E sits at N's left, and partners sit opposite.
+
+    >>> Seat.N.left, Seat.N.partner, Seat.E.team
+    (Seat.E, Seat.S, Team.EW)
+    """
+
+    __repr__ = enum_repr
 
     N = 0
     E = 1
@@ -286,6 +299,8 @@ class Seat(IntEnum):
 class Team(IntEnum):
     """The two partnerships."""
 
+    __repr__ = enum_repr
+
     NS = 0
     EW = 1
 
@@ -316,7 +331,7 @@ class FollowRule(NamedTuple):
 
     >>> rule = TRUMP_TABLES[Suit.HEARTS].follow_rule(Suit.CLUBS)
     >>> str(CardSet(rule.playable(int(CardSet.parse("KC 5D 9S")))))
-    'KC 5D'
+    '5D KC'
     >>> str(CardSet(rule.reveals_void(Card.parse("9S"))))
     'AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C'
     """

@@ -9,14 +9,14 @@ stock made from the discards when the old one runs out.
 >>> from cinch import Rules, Seat, parse_action
 >>> deal = Deal(Rules.preset("pagat"), Seat.W, EXAMPLE_DECK)
 >>> deal.to_act, [str(a) for a in deal.legal_actions()][:3]
-(<Seat.N: 0>, ['pass', 'bid 7', 'bid 8'])
+(Seat.N, ['pass', 'bid 7', 'bid 8'])
 >>> for text in ["bid 7", "pass", "pass", "pass", "trump H"]:
 ...     deal.apply(parse_action(text))
 >>> deal.phase, deal.legal_actions().describe()
-(<Phase.ROB: 'rob'>, 'keep 6 of 5S 7H 5H 4H 3H 2H AD KD QD TD, including 7H 5H 4H 3H 2H')
+(Phase.ROB, 'keep 6 of 5S 7H 5H 4H 3H 2H AD KD QD TD, including 7H 5H 4H 3H 2H')
 >>> deal.apply(parse_action("keep 5H 2H 3H 7H 4H AD"))
 >>> deal.to_act, str(deal.hand(Seat.N))
-(<Seat.N: 0>, 'AH KH QH 2D KC 9C')
+(Seat.N, 'AH KH QH 2D KC 9C')
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import NamedTuple
 
-from cinch.actions import BIDS, PASS, PLAYS, TRUMPS, Action, Bid, Keep, NameTrump, Pass, Play
+from cinch.actions import BIDS, PASS, PLAYS, TRUMPS, Action, Bid, Keep, NameTrump, Pass, Play, parse_action
 from cinch.cards import (
     CARDS,
     SEATS,
@@ -177,6 +177,39 @@ class Deal:
         self.result: DealResult | None = None
         self.phase = Phase.BIDDING
         self.to_act: Seat | None = self.dealer.left
+
+    @classmethod
+    def from_actions(
+        cls,
+        rules: Rules,
+        dealer: Seat,
+        deck: str | Iterable[int | str],
+        actions: Iterable[Action | str] = (),
+        *,
+        restock: str | Iterable[int | str] | None = None,
+    ) -> Deal:
+        """A deal from its deck, played through ``actions`` (record notation or actions), as a record's deal.
+
+        >>> deal = Deal.from_actions(Rules.preset("pagat"), Seat.W, EXAMPLE_DECK, ["bid 7", "pass"])
+        >>> deal.to_act, deal.high_bid
+        (Seat.S, 7)
+        >>> eval(repr(deal)).history == deal.history
+        True
+        """
+        if isinstance(restock, str):
+            restock = restock.split()
+        deal = cls(rules, dealer, deck, restock=restock)
+        for action in actions:
+            deal.apply(parse_action(action) if isinstance(action, str) else action)
+        return deal
+
+    def __repr__(self) -> str:
+        """Python that rebuilds this deal at this point: ``Deal.from_actions(Rules.preset('pagat'), ...)``."""
+        args = [repr(self.rules), repr(self.dealer), repr(" ".join(map(str, self.deck))),
+                repr([str(a) for a in self.history])]
+        if self.restock is not None:
+            args.append(f"restock={' '.join(map(str, self.restock))!r}")
+        return f"Deal.from_actions({', '.join(args)})"
 
     @property
     def dealt(self) -> tuple[CardSet, CardSet, CardSet, CardSet]:

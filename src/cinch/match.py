@@ -4,7 +4,7 @@
 >>> m = Match(Rules.preset("difference"), first_dealer=Seat.W, rng=3)
 >>> deal = m.start_deal()
 >>> deal.dealer, m.score, m.winner
-(<Seat.W: 3>, (0, 0), None)
+(Seat.W, (0, 0), None)
 """
 
 from __future__ import annotations

@@ -8,6 +8,8 @@ your table plays differently; a combination that makes no sense is refused.
 (42, 'strict', 'additive')
 >>> Rules.preset("pagat").to_json()
 'pagat'
+>>> r
+Rules.preset('additive').with_options(target=42, follow='strict')
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
+from cinch.constants import NO_DRAW_TRICKS, TRICKS
 from cinch.errors import RulesError
 
 
@@ -96,7 +99,7 @@ SANCHO_POINTS = 9
 DOM_POINTS = 3
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Rules:
     """Every option of the rulebook.  Build one with :meth:`preset`."""
 
@@ -183,6 +186,14 @@ class Rules:
             return self.preset_name
         return {"preset": self.preset_name, **diff}
 
+    def __repr__(self) -> str:
+        """Python that builds the same rules: ``Rules.preset('additive').with_options(target=42)``."""
+        spec = self.to_json()
+        if isinstance(spec, str):
+            return f"Rules.preset({spec!r})"
+        options = ", ".join(f"{key}={value!r}" for key, value in spec.items() if key != "preset")
+        return f"Rules.preset({self.preset_name!r}).with_options({options})"
+
     # ---- derived values -----------------------------------------------
     @property
     def total_points(self) -> int:
@@ -200,7 +211,7 @@ class Rules:
 
     @property
     def tricks(self) -> int:
-        return 9 if self.no_draw else 6
+        return NO_DRAW_TRICKS if self.no_draw else TRICKS
 
     @property
     def name(self) -> str:

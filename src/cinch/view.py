@@ -13,11 +13,15 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from cinch.actions import Action
-from cinch.cards import Card, CardSet, Seat, Suit, Team
+from cinch.cards import Card, CardSet, Seat, Suit, Team, enum_repr
 from cinch.rules import Rules
 
 
 class Phase(StrEnum):
+    """Where a deal stands: whose kind of decision comes next."""
+
+    __repr__ = enum_repr
+
     BIDDING = "bidding"
     TRUMP = "trump"
     DISCARD = "discard"

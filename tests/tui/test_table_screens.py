@@ -10,7 +10,7 @@ from tablekit import SIZE, card_background, make_app, press, region_text, screen
 from cinch import Rules, Seat
 from cinch.cli import main
 from cinch.library import Library
-from cinch.play_cli import DEFAULT_FRONTEND, FRONTENDS, run_table
+from cinch.cli.play import DEFAULT_FRONTEND, FRONTENDS, run_table
 from cinch.record import loads, replay
 from cinch.tui.render import PALETTES
 from cinch.tui.screens import (

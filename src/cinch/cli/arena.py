@@ -16,6 +16,7 @@ from pathlib import Path
 
 import click
 
+from cinch.cli.options import make_rules, rules_options
 from cinch.errors import CinchError
 
 
@@ -106,6 +107,7 @@ def _default_out(bot_a: str, bot_b: str) -> Path:
 @click.command("arena", cls=ArenaCommand)
 @click.argument("bot_a", metavar="BOT_A")
 @click.argument("bot_b", metavar="BOT_B")
+@rules_options
 @click.option("--deals", type=int, default=100, show_default=True, metavar="N",
               help="Duplicate pairs to play: each deck twice, teams swapped (with --matches: pairs of matches).")
 @click.option("--workers", type=int, default=None, metavar="K",
@@ -140,7 +142,6 @@ def _arena(bot_a: str, bot_b: str, preset: str, options: tuple[str, ...], deals:
            seed: int | None, out: str | None, as_json: bool, matches: bool, time_budget: float | None,
            bot_options: tuple[str, ...], no_records: bool) -> None:
     from cinch.arena import run_duplicate, split_bot_options
-    from cinch.cli import make_rules
 
     rules = make_rules(preset, options)
     if deals < 1:
@@ -183,9 +184,3 @@ def _arena(bot_a: str, bot_b: str, preset: str, options: tuple[str, ...], deals:
     what = "summary" if no_records else "records and summary"
     click.echo(f"cinch: {what} saved in {out_dir}", err=True)
 
-
-# --rules PRESET and -o KEY=VALUE come from cinch.cli, which imports this module at its end: by the time
-# the import below runs, arena_command exists, so the circle closes whichever module is imported first.
-from cinch.cli import rules_options  # noqa: E402
-
-arena_command.params[2:2] = reversed(rules_options(lambda: None).__click_params__)

@@ -23,6 +23,7 @@ import click
 
 from cinch.bots.base import DEFAULT_BOT
 from cinch.cards import Seat
+from cinch.cli.options import make_rules, rules_options
 from cinch.rules import Rules
 
 if TYPE_CHECKING:
@@ -102,6 +103,7 @@ DEFAULT_FRONTEND = "table"  # the one line to change when the Textual table arri
 
 
 @click.command("play")
+@rules_options
 @click.option("--seed", type=int, default=None, metavar="N",
               help="Shuffle the decks and drive the bots from this seed (a match is repeatable).")
 @click.option("--save", "save", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
@@ -128,7 +130,6 @@ def play_command(preset: str, options: tuple[str, ...], seed: int | None, save: 
                  theme: str) -> None:
     """Play a match against the computer: you type bids, trumps and cards."""
     from cinch.bots import make_bot
-    from cinch.cli import make_rules
     from cinch.library import Library, LibraryError
 
     rules = make_rules(preset, options)
@@ -189,9 +190,3 @@ def _check_writable(path: str) -> None:
         click.echo(f"cinch: cannot save to {path}: {directory} is not a writable folder", err=True)
         sys.exit(2)
 
-
-# --rules PRESET and -o KEY=VALUE come from cinch.cli, which imports this module at its end: by the time
-# the import below runs, play_command exists, so the circle closes whichever module is imported first.
-from cinch.cli import rules_options  # noqa: E402
-
-play_command.params[:0] = reversed(rules_options(lambda: None).__click_params__)

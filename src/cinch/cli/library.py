@@ -12,14 +12,11 @@ from pathlib import Path
 import click
 
 from cinch.cards import Seat
+from cinch.cli.options import db_option
 from cinch.library import FINISHED, STATUS_WORDS, Library, LibraryError, StoredMatch, parse_match_id
 
 HISTORY_LIMIT = 20
 
-db_option = click.option(
-    "--db", "db", type=click.Path(dir_okay=False), default=None, metavar="PATH",
-    help="The game library (default: $CINCH_DB, else games.sqlite3 in your data folder).",
-)
 
 
 def _match_id(text: str) -> int:
@@ -102,7 +99,7 @@ def history_command(db: str | None, show_all: bool, as_json: bool) -> None:
               help="Also keep the cinch/1 game record in FILE, saved after every move.")
 def resume_command(match_id: str, db: str | None, frontend: str | None, save: str | None) -> None:
     """Continue an unfinished match of the library at the exact action where it stopped."""
-    from cinch.play_cli import DEFAULT_FRONTEND, FRONTENDS, PlaySetup, _check_writable
+    from cinch.cli.play import DEFAULT_FRONTEND, FRONTENDS, PlaySetup, _check_writable
 
     number = _match_id(match_id)
     if save is not None:
@@ -144,11 +141,3 @@ def export_command(match_id: str, db: str | None, output: str | None) -> None:
     except OSError as e:
         raise LibraryError(f"cannot write {output}: {e.strerror or e}") from None
 
-
-COMMANDS = (history_command, resume_command, export_command)
-
-
-def add_commands(group: click.Group) -> None:
-    """Register the library's commands on the ``cinch`` group."""
-    for command in COMMANDS:
-        group.add_command(command)
