@@ -165,3 +165,21 @@ PLAY_DECK = table(
     stock="AD KD QD JD TD 9D 8D 7D 6D 4D 3D TH 8H 6H 4H 2H",
 )
 PLAY_START = ("bid 6", "pass", "pass", "pass", "trump H", "keep QH JH TH 8H 6H 4H")
+
+
+# W makes hearts and leads the ace; S, after passing, holds 2H and five clubs and must follow with the 2.
+TRUMP_LEAD = table("N", W="AH KH QH JH TH 9H 2S 3S 4S", S="2H 2C 3C 4C 6C 7C 8C 9C TC",
+                   E="JS QS KS 9D TD JD 9S TS 5S", N="6S 7S 8S 2D 3D 4D 6D 7D 8D",
+                   stock="AS 8H 7H 6H 5H 4H AC KC QC JC 5C 3H 5D QD KD AD")
+
+
+def dealt_table(preset: str, deck: str, dealer: Seat, *, seed: int = 1, options: dict | None = None,
+                bots: str = "heuristic", saver=None):
+    """A table where S is the one person, whose first deal is dealt from ``deck`` (the next ones from the seed)."""
+    from cinch.table import Table
+
+    r = rules(preset, **(options or {}))
+    t = Table.new(r, people={Seat.S: "you"}, bots=bots, seed=seed, saver=saver)
+    t.match.first_dealer = dealer
+    t.match.start_deal(deck=deck, dealer=dealer)
+    return t

@@ -56,7 +56,7 @@ def game(preset: str = "pagat", inp=None, *, seed: int = 7, seat: Seat = Seat.S,
          **options) -> tuple[PlainGame, io.StringIO]:
     rules = Rules.preset(preset).with_options(**options) if options else Rules.preset(preset)
     out = io.StringIO()
-    g = new_game(rules, seat=seat, seed=seed, inp=inp or Always(), out=out, save_path=save)
+    g = new_game(rules, seat=seat, seed=seed, inp=inp or Always(), out=out, save_path=save, hints="heuristic")
     return g, out
 
 
@@ -172,7 +172,7 @@ def test_a_whole_match_typed_in_every_form_with_bad_lines_refused(preset, tmp_pa
         hits = [i for i, line in enumerate(lines) if line.endswith(": " + bad) and i + 1 < len(lines)]
         assert any(reason in lines[i + 1] for i in hits), (bad, reason)
     assert any("a trump was led" in reason for _, reason in typist.expect) or preset != "pagat"
-    assert "Commands, at any prompt:" in text and "The basic bot would choose:" in text
+    assert "Commands, at any prompt:" in text and "The heuristic bot would choose:" in text
     assert "Rules: " + preset in text
     r = replayed(save).to_json()
     assert r["score"] == {"NS": g.match.score[0], "EW": g.match.score[1]}
@@ -215,9 +215,9 @@ def test_bots_get_only_their_own_view():
             return self.bot.choose(view)
 
     g, _ = game("official", Always("1"), seed=2)
-    g.bots = {s: Spy(s) for s in Seat if s != g.seat}
+    g.table.bots = {s: Spy(s) for s in Seat if s != g.seat}
     assert g.run() == "over"
-    assert all(spy.calls for spy in g.bots.values())
+    assert all(spy.calls for spy in g.table.bots.values())
 
 
 # ---- stopping: EOF, quit ---------------------------------------------------------------------------------
@@ -299,7 +299,7 @@ def test_the_dealer_robs_the_pack(tmp_path):
     deck = table("S", S="AH KH 2C 3C 4C 6C 7C 8C 9C", N="AS KS QS JS TS 9S 8S 7S 6S",
                  W="5S 4S 3S 2S AD KD QD JD TD", E="9D 8D 7D 6D 4D 3D 2D AC KC", stock="QH JH TH 2H 3H")
     g.match.start_deal(deck=deck, dealer=Seat.S)
-    g.bots = {s: _Passer(make_bot("basic", seed=1)) for s in Seat if s != Seat.S}
+    g.table.bots = {s: _Passer(make_bot("basic", seed=1)) for s in Seat if s != Seat.S}
     assert g.run() == "eof"
     text = out.getvalue()
     assert "Your bid [1, Enter = the only choice, help]: 1" in text
@@ -328,7 +328,7 @@ class _Passer:
 
 def test_a_thrown_in_deal_is_told():
     g, out = game("difference", Lines("pass"), seed=1)
-    g.bots = {s: _Passer(make_bot("basic", seed=1)) for s in Seat if s != Seat.S}
+    g.table.bots = {s: _Passer(make_bot("basic", seed=1)) for s in Seat if s != Seat.S}
     g.run()
     assert "All passed: the deal is thrown in, no score." in out.getvalue()
     assert "=== Deal 2:" in out.getvalue()

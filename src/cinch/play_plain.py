@@ -1,10 +1,10 @@
 """A whole match at a plain line prompt: the screen-reader and scripting way to play.
 
-Everything here reads and writes plain text streams, so a test (or a script)
-drives a match with lines of input and reads the transcript.  The human is
-shown only what their seat may know: :meth:`Match.view` of that seat, plus the
-public result of each finished deal (who took which point card, the
-settlement, the score).  The computer players get only their own views too.
+Everything here reads and writes plain text streams, so a test (or a script) drives a
+match with lines of input and reads the transcript.  The match itself is a
+:class:`~cinch.table.Table`; this front end only asks the person for decisions, in
+numbered lists and the record notation, and tells the deal from the person's seat
+(:mod:`cinch.table.narrate`).
 
 >>> from cinch import Card, Suit
 >>> card_text(Card.parse("TH"), Suit.HEARTS), card_text(Card.parse("5D"), Suit.HEARTS), card_text(Card.parse("AS"))
@@ -15,25 +15,30 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 import textwrap
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from cinch.actions import Action, Keep, NameTrump, Pass, Play, parse_action
-from cinch.bots.base import DEFAULT_BOT, Bot
+from cinch.bots.base import DEFAULT_BOT
 from cinch.cards import TRUMP_TABLES, Card, CardSet, Seat, Suit
-from cinch.constants import HAND, STOCK
-from cinch.errors import CinchError, IllegalAction, NotationError
+from cinch.errors import IllegalAction, NotationError
 from cinch.keep import KeepOptions
-from cinch.match import DealSummary, Match
-from cinch.record import dumps, to_record
-from cinch.rules import StockOut
-from cinch.scoring import PointTable
-from cinch.view import Phase, PlayedCard, SeatView
-from cinch.words import hand_order, seat_name, team_name
+from cinch.rules import Rules
+from cinch.table import Pending, Saver, Table
+from cinch.table.advice import cheapest_bury
+from cinch.table.narrate import (
+    Narrator,
+    action_text,
+    card_text,
+    cards_text,
+    hand_text,
+    result_lines,
+    suit_text,
+)
+from cinch.table.storage import save_record
+from cinch.view import Phase, SeatView
 
 if TYPE_CHECKING:
     from cinch.library import Library
@@ -80,67 +85,8 @@ INPUT_HELP = {
 INPUT_HELP[Phase.ROB] = INPUT_HELP[Phase.DISCARD]
 
 
-# ---- formatting ---------------------------------------------------------------------------------
-def card_text(card: int, trump: Suit | None = None, symbols: bool = True) -> str:
-    """``10♥``, with a ``*`` after a trump once trumps are named."""
-    card = Card(card)
-    text = card.symbol if symbols else str(card)
-    if trump is not None and TRUMP_TABLES[trump].is_trump(card):
-        text += "*"
-    return text
 
-
-def cards_text(cards: int, trump: Suit | None = None, symbols: bool = True) -> str:
-    items = hand_order(cards, trump)
-    return " ".join(card_text(c, trump, symbols) for c in items) if items else "none"
-
-
-def hand_text(hand: int, trump: Suit | None, symbols: bool = True) -> str:
-    """The hand by suit; once trumps are named, a ``trumps:`` group first."""
-    hand = CardSet(hand)
-    if not hand:
-        return "no cards"
-    if trump is None:
-        groups = []
-        for suit in Suit:
-            part = hand & suit.mask
-            if part:
-                groups.append(" ".join(card_text(c, None, symbols) for c in part))
-        return ";  ".join(groups)
-    t = TRUMP_TABLES[trump]
-    trumps = hand & t.trumps
-    others = hand - trumps
-    text = "trumps: " + (" ".join(card_text(c, None, symbols) for c in hand_order(trumps, trump)) or "none")
-    if others:
-        groups = []
-        for suit in Suit:
-            part = others & suit.mask
-            if part:
-                groups.append(" ".join(card_text(c, None, symbols) for c in part))
-        text += ";  others: " + ";  ".join(groups)
-    return text
-
-
-def suit_text(suit: Suit, symbols: bool = True) -> str:
-    name = suit.name.lower()
-    return f"{name} {suit.symbol}" if symbols else name
-
-
-def action_text(action: Action, trump: Suit | None, symbols: bool = True) -> str:
-    """An action as the list shows it."""
-    if isinstance(action, Play):
-        text = card_text(action.card, trump, symbols)
-        if action.bury:
-            text += ", bury " + cards_text(action.bury, trump, symbols)
-        return text
-    if isinstance(action, Keep):
-        return "keep " + cards_text(action.cards, trump, symbols)
-    if isinstance(action, NameTrump):
-        left = Card.of("5", action.suit.partner)
-        return f"{suit_text(action.suit, symbols)} (with {card_text(left, None, symbols)})"
-    return str(action)
-
-
+# ---- listing -------------------------------------------------------------------------------------
 def numbered(items: Sequence[str], width: int = WIDTH) -> list[str]:
     """``1) pass   2) bid 8 ...`` wrapped to the width."""
     entries = [f"{i}) {text}".replace(" ", "\u00a0") for i, text in enumerate(items, start=1)]
@@ -157,34 +103,6 @@ def encodes_symbols(stream: TextIO) -> bool:
     except (UnicodeEncodeError, LookupError):
         return False
     return True
-
-
-# ---- saving ---------------------------------------------------------------------------------------
-def save_record(match: Match, path: str | os.PathLike[str]) -> None:
-    """Write the match as a ``cinch/1`` record, atomically (a temporary file, then a rename)."""
-    target = Path(path)
-    text = dumps(to_record(match))
-    directory = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.chmod(tmp, _file_mode(target))
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-def _file_mode(target: Path) -> int:
-    """The mode the record keeps: the old file's, or what a newly created file would get."""
-    try:
-        return target.stat().st_mode & 0o777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
 
 
 # ---- reading the player's input ---------------------------------------------------------------------
@@ -274,198 +192,9 @@ def play_choices(legal: Sequence[Action], trump: Suit, suggestion: Action | None
     card); any other bury may still be typed in full."""
     t = TRUMP_TABLES[trump]
     plays = [a for a in legal if isinstance(a, Play)]
-    if not any(p.bury for p in plays):
-        return sorted(plays, key=lambda a: t.sort_key(a.card))
-
-    def cheapness(p: Play) -> list[tuple[int, int]]:
-        # Bury plain cards before trumps, low before high.
-        return sorted(((t.power[c] > 0, t.power[c] or 13 - c % 13) for c in p.bury), reverse=True)
-
-    best: dict[int, Play] = {}
-    for p in plays:
-        if isinstance(suggestion, Play) and suggestion.card == p.card and suggestion in plays:
-            best[p.card] = suggestion
-        elif p.card not in best or cheapness(p) < cheapness(best[p.card]):
-            best[p.card] = p
-    return sorted(best.values(), key=lambda a: t.sort_key(a.card))
-
-
-# ---- what the table shows ----------------------------------------------------------------------------
-class Narrator:
-    """Tells what happened since it last looked, from one seat's views only."""
-
-    def __init__(self, seat: Seat, symbols: bool = True):
-        self.seat = seat
-        self.symbols = symbols
-        self.deal_number: int | None = None
-        self._reset()
-
-    def _reset(self) -> None:
-        self.auction = 0
-        self.contract_told = False
-        self.own_discards = 0
-        self.face_up = [0, 0, 0, 0]
-        self.shown = [0, 0, 0, 0]
-        self.draws_told = False
-        self.rob_told = False
-        self.play_told = False
-        self.tricks = 0
-        self.plays = 0
-
-    def who(self, seat: Seat) -> str:
-        return seat_name(seat, self.seat)
-
-    def cards(self, cards: int, trump: Suit | None) -> str:
-        return cards_text(cards, trump, self.symbols)
-
-    def update(self, v: SeatView) -> list[str]:
-        lines: list[str] = []
-        if v.deal_number != self.deal_number:
-            self.deal_number = v.deal_number
-            self._reset()
-            lines += self.deal_header(v)
-        trump = v.trump
-        for seat, action in v.auction[self.auction:]:
-            lines.append(f"{self.who(seat)} " + ("passes." if isinstance(action, Pass) else f"bids {action.amount}."))
-        self.auction = len(v.auction)
-        if trump is not None and not self.contract_told and v.maker is not None:
-            self.contract_told = True
-            left = Card.of("5", trump.partner)
-            lines.append(
-                f"{self.who(v.maker)} wins the bidding at {v.bid} and names {suit_text(trump, self.symbols)} trumps"
-                f" (the left Pedro {card_text(left, None, self.symbols)} is a trump too)."
-            )
-            lines.append(self.contract(v))
-        if trump is not None:
-            lines += self.discards(v, trump)
-            if not v.rules.no_draw:
-                lines += self.draws(v, trump)
-        if v.phase in (Phase.PLAY, Phase.DONE) and not self.play_told and v.maker is not None:
-            self.play_told = True
-            sizes = [n + self._count_played(v, Seat(s)) for s, n in enumerate(v.hand_sizes)]
-            if len(set(sizes)) > 1:
-                lines.append("Cards held: " + ", ".join(f"{self.who(Seat(s))} {n}" for s, n in enumerate(sizes)))
-            lines.append(f"The play: {self.who(v.maker)} leads to trick 1.")
-        lines += self.plays_since(v, trump)
-        return lines
-
-    def deal_header(self, v: SeatView) -> list[str]:
-        score = v.score or (0, 0)
-        lines = [
-            "",
-            f"=== Deal {v.deal_number}: {self.who(v.dealer)} deals.  Score NS {score[0]}, EW {score[1]};"
-            f" target {v.target}. ===",
-        ]
-        if v.bidder_goes_out:
-            lines.append("Bidder goes out: makers who make their bid this deal win the match.")
-        lo, hi = v.rules.min_bid, v.rules.highest_bid
-        lines.append(f"Bidding from {self.who(v.dealer.left)}; the dealer, {self.who(v.dealer)}, bids last."
-                     f" Bids {lo} to {hi}.")
-        return lines
-
-    def contract(self, v: SeatView) -> str:
-        assert v.maker is not None and v.trump is not None
-        return (f"Contract: {self.who(v.maker)} for {team_name(v.maker.team, self.seat)}, bid {v.bid},"
-                f" trumps {suit_text(v.trump, self.symbols)}.")
-
-    def discards(self, v: SeatView, trump: Suit) -> list[str]:
-        lines = []
-        new = int(v.own_discards) & ~self.own_discards & ~int(v.shown_trumps[self.seat])
-        if new:  # (trumps thrown out are told below, as shown)
-            self.own_discards |= new
-            lines.append(f"{self.who(self.seat)} throws {self.cards(new, trump)}.")
-        for s in Seat:
-            up = int(v.face_up_discards[s]) & ~self.face_up[s]
-            if up and s != self.seat:
-                lines.append(f"{self.who(s)} throws face up: {self.cards(up, trump)}.")
-            self.face_up[s] |= up
-            shown = int(v.shown_trumps[s]) & ~self.shown[s]
-            if shown:
-                lines.append(f"{self.who(s)} shows the trumps thrown out (dead): {self.cards(shown, trump)}.")
-            self.shown[s] |= shown
-        return lines
-
-    def draws(self, v: SeatView, trump: Suit) -> list[str]:
-        lines = []
-        dealer = v.dealer
-        if v.phase in (Phase.ROB, Phase.PLAY, Phase.DONE) and not self.draws_told:
-            self.draws_told = True
-            order = [dealer.left, dealer.partner, dealer.left.partner]
-            counts = ", ".join(f"{self.who(s)} {v.drawn_counts[s]}" for s in order)
-            lines.append(f"The draw from the stock: {counts}.")
-            if self.seat != dealer:
-                mine = v.own_drawn
-                lines.append(f"{self.who(self.seat)} drew {self.cards(mine, trump)}." if mine else
-                             f"{self.who(self.seat)} drew nothing.")
-            drawn = sum(v.drawn_counts[s] for s in order)
-            if drawn > STOCK:
-                lines.append("The stock ran out: the non-trump discards were shuffled into a new stock.")
-            elif v.rules.stock_out is StockOut.SHARE and any(v.hand_sizes[s] < HAND for s in order):
-                lines.append("The stock ran out: what was left was shared out one card at a time.")
-        if v.phase in (Phase.PLAY, Phase.DONE) and not self.rob_told:
-            self.rob_told = True
-            taken = v.drawn_counts[dealer]
-            lines.append(f"The dealer, {self.who(dealer)}, robs the pack, taking {taken} card{'s' * (taken != 1)}.")
-            if self.seat == dealer and v.own_drawn:
-                lines.append(f"{self.who(self.seat)} took {self.cards(v.own_drawn, trump)}.")
-        return lines
-
-    def plays_since(self, v: SeatView, trump: Suit | None) -> list[str]:
-        lines = []
-        for number, trick in enumerate(v.tricks[self.tricks:], start=self.tricks + 1):
-            lines += self.play_lines(trick.plays, number, trump)
-            win = next(p.card for p in trick.plays if p.seat == trick.winner)
-            lines.append(f"{self.who(trick.winner)} wins trick {number} with {card_text(win, trump, self.symbols)}.")
-            self.tricks += 1
-            self.plays = 0
-        lines += self.play_lines(v.current_trick, len(v.tricks) + 1, trump)
-        return lines
-
-    def play_lines(self, plays: Sequence[PlayedCard], number: int, trump: Suit | None) -> list[str]:
-        lines = []
-        for i, p in enumerate(plays[self.plays:], start=self.plays):
-            card = card_text(p.card, trump, self.symbols)
-            text = f"Trick {number}: {self.who(p.seat)} leads {card}" if i == 0 else f"{self.who(p.seat)} plays {card}"
-            if p.buried:
-                text += f", burying {self.cards(p.buried, trump)}"
-            lines.append(text + ".")
-        self.plays = len(plays)
-        return lines
-
-    @staticmethod
-    def _count_played(v: SeatView, seat: Seat) -> int:
-        n = 0
-        for p in [p for t in v.tricks for p in t.plays] + list(v.current_trick):
-            if p.seat == seat:
-                n += 1 + len(p.buried)
-        return n
-
-
-def result_lines(summary: DealSummary, me: Seat, rules, score: tuple[int, int], symbols: bool = True) -> list[str]:
-    """The end of a deal: who took which point card, the settlement in words, the score."""
-    r = summary.result
-    lines = [f"Deal {summary.number} is over."]
-    if r.thrown_in:
-        lines.append(r.describe())
-    else:
-        assert r.trump is not None and r.points is not None
-        lines.append("Point cards:")
-        for a in r.awards:
-            how = "" if a.how == "captured" else f", {a.how}"
-            lines.append(f"  {a.name} {card_text(a.card, r.trump, symbols)}: {a.points} to "
-                         f"{team_name(a.team, me)}{how}")
-        missing = _unscored(r, rules, symbols)
-        if missing:
-            lines.append(f"  Not in play, scoring for nobody: {missing}")
-        lines.append(f"Points taken: NS {r.points[0]}, EW {r.points[1]}.")
-        lines.append(r.describe() + ".")
-    lines.append(f"Score: NS {score[0]}, EW {score[1]}; target {rules.target}.")
-    return lines
-
-
-def _unscored(result, rules, symbols: bool) -> str:
-    gone = PointTable.of(rules, result.trump).unscored(result.awards)
-    return ", ".join(f"{name} {card_text(card, result.trump, symbols)}" for name, card in gone)
+    if any(p.bury for p in plays):
+        plays = list(cheapest_bury(plays, trump, prefer=suggestion).values())
+    return sorted(plays, key=lambda a: t.sort_key(a.card))
 
 
 # ---- the game loop ----------------------------------------------------------------------------------
@@ -478,51 +207,33 @@ class Stop(Exception):
 
 
 class PlainGame:
-    """A match at a line prompt: one human seat, bots in the others.
+    """A match at a line prompt: one person's seat at a :class:`~cinch.table.Table`, bots in the others.
 
-    ``inp`` and ``out`` are text streams; ``save`` (if given) is called after
-    every action with the match, and so is ``library.save(match_id, match)``
-    (the game library, :mod:`cinch.library`).  :meth:`run` returns ``"over"``,
-    ``"quit"`` or ``"eof"``; a KeyboardInterrupt passes through (the last save stands).
+    ``inp`` and ``out`` are text streams.  :meth:`run` returns ``"over"``, ``"quit"`` or
+    ``"eof"``; a KeyboardInterrupt passes through (every action before it is saved).
     """
 
-    def __init__(
-        self,
-        match: Match,
-        seat: Seat,
-        bots: Mapping[Seat, Bot],
-        *,
-        inp: TextIO,
-        out: TextIO,
-        save: Callable[[Match], None] | None = None,
-        save_name: str | None = None,
-        echo: bool | None = None,
-        symbols: bool | None = None,
-        intro: Sequence[str] = (),
-        advisor: Bot | None = None,
-        library: Library | None = None,
-        match_id: int | None = None,
-    ):
-        from cinch.bots import make_bot
-
-        self.match = match
+    def __init__(self, table: Table, seat: Seat, *, inp: TextIO, out: TextIO, echo: bool | None = None,
+                 symbols: bool | None = None, intro: Sequence[str] = ()):
+        self.table = table
         self.seat = Seat(seat)
-        self.bots = dict(bots)
-        missing = [s for s in Seat if s != self.seat and s not in self.bots]
-        if missing:
-            raise ValueError(f"no bot for {', '.join(map(str, missing))}")
+        if table.people != (self.seat,):
+            raise ValueError(f"a table for one person at {self.seat}, not {', '.join(map(str, table.people))}")
         self.inp = inp
         self.out = out
-        self.save = save
-        self.save_name = save_name
-        self.library = library if match_id is not None else None
-        self.match_id = match_id
         self.echo = (not _isatty(inp)) if echo is None else echo
         self.symbols = encodes_symbols(out) if symbols is None else symbols
         self.intro = list(intro)
-        self.advisor = advisor or make_bot(DEFAULT_BOT, seed=0)
         self.narrator = Narrator(self.seat, self.symbols)
         self._interactive = inp is _stdin() and _isatty(inp) and out is _stdout() and _isatty(out)
+
+    @property
+    def match(self):
+        return self.table.match
+
+    @property
+    def saver(self) -> Saver:
+        return self.table.saver
 
     # ---- output -------------------------------------------------------------------------------
     def say(self, *lines: str) -> None:
@@ -551,47 +262,25 @@ class PlainGame:
             self.say(line)
         return line
 
-    def _save(self) -> None:
-        if self.save is not None:
-            try:
-                self.save(self.match)
-            except OSError as e:
-                self.say(f"Cannot save the game record to {self.save_name or 'the file'}: {e.strerror or e}."
-                         " The match goes on unsaved.")
-                self.save = None
-        if self.library is not None and self.match_id is not None:
-            try:
-                self.library.save(self.match_id, self.match)
-            except CinchError as e:
-                self.say(f"Cannot save to the game library: {e}. The match goes on without it.")
-                self.library = None
-
     # ---- the match ------------------------------------------------------------------------------
     def run(self) -> str:
-        match = self.match
+        table = self.table
         self.say(*self.intro)
         try:
-            while not match.is_over:
-                deal = match.current
-                if deal is None:
-                    deal = match.start_deal()
-                    self._save()
+            while True:
+                pending = table.advance()
                 self.tell()
-                while not deal.is_over:
-                    seat = deal.to_act
-                    if seat is None:  # a deal from a given deck, out of stock: chance orders the new one
-                        match.resolve_chance()
-                        self._save()
-                        self.tell()
-                        continue
-                    view = match.view(seat)
-                    if seat == self.seat:
-                        self.decide(view)
-                    else:
-                        match.apply(self.bots[seat].choose(view), seat)
-                    self._save()
-                    self.tell()
-                self.deal_over()
+                if pending is Pending.HUMAN:
+                    self.decide(table.view(self.seat))
+                elif pending is Pending.BOT:
+                    turn = table.bot_turn()
+                    assert turn is not None
+                    table.play_bot(turn, *turn.decide())
+                elif pending is Pending.DEAL_OVER:
+                    self.deal_over()
+                    table.acknowledge()
+                else:
+                    break
         except Stop as stop:
             self.stopped(stop.why)
             return stop.why
@@ -599,13 +288,23 @@ class PlainGame:
         return "over"
 
     def tell(self) -> None:
-        lines = self.narrator.update(self.match.view(self.seat))
+        lines = self.narrator.update(self.match.view(self.seat)) if self.match.deals else []
+        lines += self.table.take_notes()
         if lines:
             self.say(*lines)
 
     def deal_over(self) -> None:
         summary = self.match.summaries[-1]
         self.say(*result_lines(summary, self.seat, self.match.rules, summary.score, self.symbols))
+
+    def saved_lines(self) -> list[str]:
+        """Where the match is kept, as far as the saves succeeded."""
+        lines = []
+        if self.saver.saved_to:
+            lines.append(f"The game record is saved in {self.saver.saved_to}.")
+        if self.saver.match_id is not None:
+            lines.append(f"The match is match {self.saver.match_id} of your game library (`cinch history`).")
+        return lines
 
     def match_over(self) -> None:
         m = self.match
@@ -619,30 +318,24 @@ class PlainGame:
             + (f"You and your partner {self.seat.partner} win!" if mine
                else f"You ({self.seat}) and your partner {self.seat.partner} lose.")
             + " ***",
+            *self.saved_lines(),
         )
-        if self.save_name:
-            self.say(f"The game record is saved in {self.save_name}.")
-        if self.library is not None:
-            self.say(f"The match is match {self.match_id} of your game library (`cinch history`).")
 
     def stopped(self, why: str) -> None:
         text = "You quit." if why == "quit" else "End of input."
-        deal = self.match.current
-        if deal is not None:
+        if self.match.current is not None:
             text += f" The match stops in deal {len(self.match.deals)}."
-        if self.save_name:
-            text += f" The game record is saved in {self.save_name}; `cinch replay {self.save_name}` shows it."
-        if self.library is not None:
-            text += f" `cinch resume {self.match_id}` continues it."
+        if self.saver.saved_to:
+            path = self.saver.saved_to
+            text += f" The game record is saved in {path}; `cinch replay {path}` shows it."
+        if self.saver.match_id is not None:
+            text += f" `cinch resume {self.saver.match_id}` continues it."
         self.say(text)
 
     # ---- one decision of the human ----------------------------------------------------------------------
     def decide(self, view: SeatView) -> None:
         """Ask until the player gives a legal action, and apply it."""
-        try:
-            suggestion = self.advisor.choose(view)
-        except Exception:  # advice only: a failing adviser must not stop the human's match
-            suggestion = view.legal[0]
+        suggestion = self.table.suggestion(self.seat)
         listed = self.listed(view, suggestion)
         default = suggestion if isinstance(view.legal, KeepOptions) else (
             view.legal[0] if len(view.legal) == 1 else None)
@@ -658,7 +351,7 @@ class PlainGame:
                 continue
             action = reading.action
             try:
-                self.match.apply(action, self.seat)
+                self.table.act(self.seat, action)
             except IllegalAction as e:
                 self.say(illegal_text(action, e, listed))
                 continue
@@ -766,8 +459,9 @@ class PlainGame:
                 cards = ", ".join(f"{p.seat} {card_text(p.card, trump, self.symbols)}" for p in t.plays)
                 self.say(f"Trick {number}: {cards}; won by {self.narrator.who(t.winner)}.")
         elif name == "hint":
-            self.say(f"The basic bot would choose: {action_text(suggestion, trump, self.symbols)}"
-                     f"  (type: {suggestion})")
+            hint = self.table.hint(self.seat)
+            text = f"The {hint.bot} bot would choose: {action_text(hint.action, trump, self.symbols)}"
+            self.say(text + (f"; {hint.estimate}" if hint.estimate else "") + f".  (type: {hint.action})")
         elif name == "list":
             self.show_decision(view, listed, suggestion)
 
@@ -792,7 +486,7 @@ def _stdout():
 
 
 def new_game(
-    rules,
+    rules: Rules,
     *,
     seat: Seat = Seat.S,
     bots: str = DEFAULT_BOT,
@@ -802,43 +496,23 @@ def new_game(
     save_path: str | os.PathLike[str] | None = None,
     symbols: bool | None = None,
     library: Library | None = None,
-    frontend: str = "plain",
+    hints: str | None = None,
 ) -> PlainGame:
     """A fresh match with ``bots`` in the three other seats, deterministic for ``seed``.
 
     With a ``library`` the match is stored in it at once and saved after every action.
     """
-    from cinch.bots import make_bot
-
-    if seed is None:
-        import random
-
-        seed = random.SystemRandom().randrange(1_000_000)
     seat = Seat(seat)
-    players = {s: ("you" if s == seat else bots) for s in Seat}
-    match = Match(rules, players=players, rng=seed)
-    robots = {s: make_bot(bots, seed=seed * 10 + 1 + s) for s in Seat if s != seat}
-    save = None
-    if save_path is not None:
-        def save(m: Match, _path=save_path) -> None:
-            save_record(m, _path)
-
+    saver = Saver(library, save_path=save_path, frontend="plain")
+    table = Table.new(rules, people={seat: "you"}, bots=bots, seed=seed, saver=saver, hints=hints)
     intro = [
-        f"Cinch, {rules.name} rules: first side to {rules.target} wins.  Seed {seed}.",
+        f"Cinch, {rules.name} rules: first side to {rules.target} wins.  Seed {table.seed}.",
         f"You sit {seat}; your partner {seat.partner} and the opponents {seat.left} and {seat.partner.left}"
         f" are played by the {bots} bot.",
         "Type help at any prompt for the input forms and commands.",
     ]
-    if save_path is not None:
-        intro.append(f"The game record is saved to {save_path} after every move.")
-    match_id = None
-    if library is not None:
-        match_id = library.new_match(match, human_seat=seat, seed=seed, frontend=frontend, players=players)
-        intro.append(f"This is match {match_id} of your game library: `cinch resume {match_id}` continues it"
-                     " if it stops.")
-    return PlainGame(match, seat, robots, inp=inp, out=out, save=save,
-                     save_name=None if save_path is None else str(save_path), symbols=symbols, intro=intro,
-                     library=library, match_id=match_id)
+    intro += _saving_lines(saver)
+    return PlainGame(table, seat, inp=inp, out=out, symbols=symbols, intro=intro)
 
 
 def resume_game(
@@ -849,18 +523,20 @@ def resume_game(
     out: TextIO,
     save_path: str | os.PathLike[str] | None = None,
     symbols: bool | None = None,
+    hints: str | None = None,
 ) -> PlainGame:
     """A stored match, at the exact action where it stopped, with the same bots in the same seats."""
+    from cinch.library import LibraryError
+
     stored = library.get(match_id)
     if stored.human_seat is None:
-        from cinch.library import LibraryError
-
         raise LibraryError(f"match {match_id} has no human seat: nothing to resume at a prompt")
-    match = library.resume(match_id)
-    bots = library.resume_bots(match_id, match)
+    saver = Saver(library, save_path=save_path, frontend="plain")
+    table = Table.resume(saver, match_id, hints=hints)
+    match = table.match
     seat = stored.human_seat
     rules = match.rules
-    names = sorted({stored.players[s] for s in bots})
+    names = sorted(set(table.bot_names.values()))
     deal = match.current
     where = (f"deal {len(match.deals)}, action {len(deal.history) + 1}" if deal is not None
              else f"before deal {len(match.deals) + 1}")
@@ -871,15 +547,18 @@ def resume_game(
         f" are played by the {' and '.join(names)} bot{'s' * (len(names) > 1)}.",
         "Type help at any prompt for the input forms and commands.",
     ]
-    save = None
-    if save_path is not None:
-        def save(m: Match, _path=save_path) -> None:
-            save_record(m, _path)
+    intro += _saving_lines(saver)
+    return PlainGame(table, seat, inp=inp, out=out, symbols=symbols, intro=intro)
 
-        intro.append(f"The game record is saved to {save_path} after every move.")
-    return PlainGame(match, seat, bots, inp=inp, out=out, save=save,
-                     save_name=None if save_path is None else str(save_path), symbols=symbols, intro=intro,
-                     library=library, match_id=match_id)
+
+def _saving_lines(saver: Saver) -> list[str]:
+    lines = []
+    if saver.saved_to is not None:
+        lines.append(f"The game record is saved to {saver.saved_to} after every move.")
+    if saver.match_id is not None:
+        lines.append(f"This is match {saver.match_id} of your game library: `cinch resume {saver.match_id}` "
+                     "continues it if it stops.")
+    return lines
 
 
 __all__ = [

@@ -196,7 +196,7 @@ def test_a_time_budget_is_kept_and_the_action_is_legal():
 
 
 def test_the_hint_carries_an_estimate():
-    from cinch.tui.game import ask_hint
+    from cinch.table.advice import ask_hint
 
     d = deal("difference", N, PLAY_DECK, *PLAY_START, "play AH", "play 7H")
     action, text = expert(worlds=4).explain(d.view(W))

@@ -9,22 +9,18 @@ import asyncio
 import functools
 
 from cinch import Rules, Seat
+from cinch.table import Saver, Table
 from cinch.tui.app import CinchApp
-from cinch.tui.game import TableGame, TableSetup
+from cinch.tui.game import TableSetup
 from cinch.tui.screens import Settings
-from cinch.tui.storage import Saver
 from cinch.tui.widgets import HandView
-from helpers import table
+from helpers import TRUMP_LEAD, dealt_table, table  # noqa: F401 - TRUMP_LEAD for the tests
 
 SIZE = (100, 32)
 
 # S holds nine hearts: bid 14, hearts, and (pagat) bury three under the first card, or (keep-six) keep six.
 NINE_HEARTS = table("W", S="AH KH QH JH TH 9H 8H 7H 6H", N="AS KS QS JS TS 9S 8S 7S 6S",
                     E="5S 4S 3S 2S AD KD QD JD TD", W="9D 8D 7D 6D 4D 3D 2D AC KC")
-# W makes hearts and leads the ace; S, after passing, holds 2H and five clubs and must follow with the 2.
-TRUMP_LEAD = table("N", W="AH KH QH JH TH 9H 2S 3S 4S", S="2H 2C 3C 4C 6C 7C 8C 9C TC",
-                   E="JS QS KS 9D TD JD 9S TS 5S", N="6S 7S 8S 2D 3D 4D 6D 7D 8D",
-                   stock="AS 8H 7H 6H 5H 4H AC KC QC JC 5C 3H 5D QD KD AD")
 
 
 def table_test(test):
@@ -38,7 +34,7 @@ def table_test(test):
 
 
 def make_app(preset: str = "pagat", *, seed: int = 5, options: dict | None = None, bots: str | tuple = "basic",
-             seat: Seat = Seat.S, saver: Saver | None = None, game: TableGame | None = None,
+             seat: Seat = Seat.S, saver: Saver | None = None, game: Table | None = None,
              offer_resume: bool = False, resume_id: int | None = None, **settings) -> CinchApp:
     rules = Rules.preset(preset)
     if options:
@@ -51,15 +47,9 @@ def make_app(preset: str = "pagat", *, seed: int = 5, options: dict | None = Non
                     resume_id=resume_id, game=game)
 
 
-def dealt_game(preset: str, deck: str, dealer: Seat, *, seed: int = 1, options: dict | None = None) -> TableGame:
+def dealt_game(preset: str, deck: str, dealer: Seat, *, seed: int = 1, options: dict | None = None) -> Table:
     """A match whose first deal is dealt from ``deck`` (the next ones from the seed)."""
-    rules = Rules.preset(preset)
-    if options:
-        rules = rules.with_options(**options)
-    game = TableGame(TableSetup.uniform(rules, seed=seed))
-    game.match.first_dealer = dealer
-    game.match.start_deal(deck=deck, dealer=dealer)
-    return game
+    return dealt_table(preset, deck, dealer, seed=seed, options=options)
 
 
 async def settle(pilot, limit: int = 5000) -> None:

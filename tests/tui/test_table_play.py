@@ -128,7 +128,7 @@ async def test_an_illegal_card_is_explained_in_the_rule_s_words():
         await press(pilot, "c")  # the next club: none is legal
         assert "cannot be played: a trump was led" in status(app)
         await press(pilot, "right")  # the cursor stays on the only legal card
-        assert t.cards[t.cursor] == Card.parse("2H")
+        assert t.decision.cards[t.decision.cursor] == Card.parse("2H")
         await press(pilot, "enter")
         assert Card.parse("2H") not in t.game.view().hand
 
@@ -172,10 +172,10 @@ async def test_keep_six_of_nine_trumps_by_toggling():
         assert t.mode == "keep"
         assert "keep 6 of A♥* K♥* Q♥* J♥* 10♥* 9♥* 8♥* 7♥* 6♥*" in prompt(app)
         assert "Keeping 6: legal" in prompt(app)  # the suggested hand
-        kept = bin(t.keep_sel).count("1")
+        kept = bin(t.decision.keep_sel).count("1")
         assert kept == 6
-        thrown = [c for c in t.cards if not t.keep_sel >> c & 1]
-        await press(pilot, *(["right"] * t.cards.index(thrown[0])), "space")  # keep a seventh
+        thrown = [c for c in t.decision.cards if not t.decision.keep_sel >> c & 1]
+        await press(pilot, *(["right"] * t.decision.cards.index(thrown[0])), "space")  # keep a seventh
         assert "Keeping 7: not yet legal" in prompt(app)
         await press(pilot, "enter")
         assert "Not yet: a player with more than six trumps keeps exactly six" in status(app)
@@ -225,12 +225,12 @@ async def test_a_click_chooses_a_card_and_a_second_click_plays_it():
         await settle(pilot)
         t = table_of(app)
         for _ in range(30):
-            if t.mode == "play" and len(t.cards) > 1:
+            if t.mode == "play" and len(t.decision.cards) > 1:
                 break
             await press(pilot, "enter")
-        other = t.cards[1]
+        other = t.decision.cards[1]
         await click_card(pilot, other)
-        assert t.cards[t.cursor] == other and other in t.game.view().hand
+        assert t.decision.cards[t.decision.cursor] == other and other in t.game.view().hand
         await click_card(pilot, other)
         assert other not in t.game.view().hand
 
@@ -291,7 +291,7 @@ async def test_a_hint_names_the_strong_bot_s_choice_and_moves_the_cursor():
         await press(pilot, "question_mark")
         text = status(app)
         assert "Hint from the " in text and " bot: play " in text
-        assert t.hint is not None and t.cards[t.cursor] == t.hint.action.card
+        assert t.decision.hint is not None and t.decision.cards[t.decision.cursor] == t.decision.hint.action.card
 
 
 @table_test

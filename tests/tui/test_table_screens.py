@@ -9,9 +9,10 @@ from tablekit import SIZE, card_background, make_app, press, region_text, screen
 
 from cinch import Rules, Seat
 from cinch.cli import main
-from cinch.library import Library
 from cinch.cli.play import DEFAULT_FRONTEND, FRONTENDS, run_table
+from cinch.library import Library
 from cinch.record import loads, replay
+from cinch.table import Saver
 from cinch.tui.render import PALETTES
 from cinch.tui.screens import (
     DealOverScreen,
@@ -22,7 +23,6 @@ from cinch.tui.screens import (
     SettingsScreen,
     TricksScreen,
 )
-from cinch.tui.storage import Saver
 
 
 @table_test
@@ -118,7 +118,7 @@ async def test_a_new_match_from_the_new_match_screen():
         game = app.table.game
         assert app.screen is app.table
         assert game.rules.preset_name == "difference" and game.rules.target == 31
-        assert game.seat is Seat.E and game.seed == 9 and game.setup.bots[Seat.W] == "random"
+        assert game.human is Seat.E and game.seed == 9 and game.bot_names[Seat.W] == "random"
         assert "E you" in screen_text(app) and "W partner" in screen_text(app)
 
 

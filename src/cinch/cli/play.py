@@ -55,14 +55,13 @@ def run_plain(setup: PlaySetup) -> int:
         game = resume_game(setup.library, setup.resume, inp=sys.stdin, out=sys.stdout, save_path=setup.save)
     else:
         game = new_game(setup.rules, seat=setup.seat, bots=setup.bots, seed=setup.seed,
-                        inp=sys.stdin, out=sys.stdout, save_path=setup.save, library=setup.library,
-                        frontend="plain")
+                        inp=sys.stdin, out=sys.stdout, save_path=setup.save, library=setup.library)
     try:
         game.run()
     except KeyboardInterrupt:
-        saved = f" The game record is saved in {setup.save}." if setup.save else ""
-        if game.library is not None:
-            saved += f" `cinch resume {game.match_id}` continues the match."
+        saved = f" The game record is saved in {game.saver.saved_to}." if game.saver.saved_to else ""
+        if game.saver.match_id is not None:
+            saved += f" `cinch resume {game.saver.match_id}` continues the match."
         click.echo(f"\nInterrupted.{saved}")
         return 130
     return 0
@@ -74,19 +73,19 @@ def run_table(setup: PlaySetup) -> int:
         if setup.offer_resume and setup.library is not None and _stdin_is_terminal():
             setup = dataclasses.replace(setup, resume=offer_resume(setup.library), offer_resume=False)
         return run_plain(setup)
+    from cinch.table import Saver
     from cinch.tui.app import run
     from cinch.tui.game import TableSetup
     from cinch.tui.screens import Settings
-    from cinch.tui.storage import Saver
 
     bots = setup.bots if setup.resume is None else DEFAULT_BOT  # a resumed match brings its own bots
     table = TableSetup.uniform(setup.rules, seat=setup.seat, bots=bots, seed=setup.seed)
     saver = Saver(setup.library, save_path=setup.save)
     status = run(table, saver=saver, settings=Settings(pause=setup.pause, theme=setup.theme),
                  offer_resume=setup.offer_resume, resume_id=setup.resume)
-    if setup.save:
-        click.echo(f"The game record is saved in {setup.save}.")
-    if setup.library is not None and saver.match_id is not None:
+    if saver.saved_to:
+        click.echo(f"The game record is saved in {saver.saved_to}.")
+    if saver.match_id is not None:
         click.echo(f"This was match {saver.match_id} of your game library (`cinch history`, `cinch resume`).")
     return status
 

@@ -6,9 +6,9 @@
 ['top', 'right', 'bottom', 'left']
 """
 
-from cinch.tui.game import TableGame, TableSetup
+from cinch.tui.game import TableSetup
 
-__all__ = ["TableGame", "TableSetup", "CinchApp", "run"]
+__all__ = ["TableSetup", "CinchApp", "run"]
 
 
 def __getattr__(name: str):

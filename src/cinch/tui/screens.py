@@ -11,16 +11,18 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
+from cinch.bots import DEFAULT_BOT
 from cinch.cards import Seat, Team
 from cinch.errors import CinchError
 from cinch.match import DealSummary
 from cinch.rules import PRESET_NAMES, Rules
 from cinch.scoring import PointTable
-from cinch.tui.game import DEFAULT_BOT, TableSetup, available_bots, high_low_words
+from cinch.table.advice import available_bots
+from cinch.table.narrate import seat_name as seat_label
+from cinch.table.narrate import team_name as team_label
+from cinch.tui.game import TableSetup
 from cinch.tui.render import PALETTES, THEME_ORDER, Palette, chip, chips
 from cinch.view import SeatView, Trick
-from cinch.words import seat_name as seat_label
-from cinch.words import team_name as team_label
 
 PAUSES = (0.0, 0.3, 0.6, 1.0, 1.5)
 
@@ -213,9 +215,7 @@ class RulesScreen(Dialog):
             if rules.overrides:
                 body.append(f"Changed from the {rules.preset_name} preset: {', '.join(rules.overrides)}.\n",
                             style="italic")
-            for line in rules.describe():
-                body.append(f"• {line}\n")
-            body.append(f"• {high_low_words(rules)}")
+            body.append("\n".join(f"• {line}" for line in rules.describe()))
             with VerticalScroll():
                 yield Static(body, id="rules-body")
             yield Static("Escape or r: back to the table", classes="keys")
@@ -351,10 +351,11 @@ class NewMatchScreen(Screen):
 
     BINDINGS = [Binding("escape", "cancel", "Back to the table"), Binding("ctrl+s", "start", "Start")]
 
-    def __init__(self, defaults: TableSetup, *, can_cancel: bool) -> None:
+    def __init__(self, defaults: TableSetup, *, can_cancel: bool, last_seed: int | None = None) -> None:
         super().__init__(id="newmatch")
         self.defaults = defaults
         self.can_cancel = can_cancel
+        self.last_seed = last_seed if last_seed is not None else defaults.seed
 
     def compose(self) -> ComposeResult:
         d = self.defaults
@@ -373,7 +374,7 @@ class NewMatchScreen(Screen):
                              value=rules.preset_name, allow_blank=False, compact=True, id="nm-preset")
             with Horizontal(classes="row"):
                 yield Label("Options KEY=VALUE", classes="label")
-                yield Input(" ".join(overrides), placeholder="target=42 follow=strict (cinch rules lists them)",
+                yield Input(" ".join(overrides), placeholder="follow=strict sancho=true (cinch rules lists them)",
                             compact=True, id="nm-options")
             with Horizontal(classes="row"):
                 yield Label("Your seat", classes="label")
@@ -383,11 +384,15 @@ class NewMatchScreen(Screen):
                 with Horizontal(classes="row"):
                     yield Label(self._bot_label(s, d.seat), classes="label", id=f"nm-label-{s.name}")
                     name = d.bots[s] if d.bots[s] in bots else (DEFAULT_BOT if DEFAULT_BOT in bots else bots[0])
-                    yield Select([(b, b) for b in bots], value=name, allow_blank=False, compact=True,
-                                 id=f"nm-bot-{s.name}", disabled=s == d.seat)
+                    choice = Select([(b, b) for b in bots], value=name, allow_blank=False, compact=True,
+                                    id=f"nm-bot-{s.name}")
+                    choice.display = s != d.seat  # your own seat has no bot
+                    yield choice
             with Horizontal(classes="row"):
                 yield Label("Seed (blank: random)", classes="label")
-                yield Input("" if d.seed is None else str(d.seed), placeholder="random", compact=True, id="nm-seed")
+                # A new match deals new cards: the last seed is only shown, for a player who wants it again.
+                last = f"random (the last match was seed {self.last_seed})" if self.last_seed is not None else "random"
+                yield Input("", placeholder=last, compact=True, id="nm-seed")
             yield Static("", id="newmatch-error")
             with Horizontal(id="newmatch-buttons"):
                 if self.can_cancel:
@@ -410,7 +415,7 @@ class NewMatchScreen(Screen):
             me = Seat.parse(str(event.value))
             for s in Seat:
                 self.query_one(f"#nm-label-{s.name}", Label).update(self._bot_label(s, me))
-                self.query_one(f"#nm-bot-{s.name}", Select).disabled = s == me
+                self.query_one(f"#nm-bot-{s.name}", Select).display = s != me
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.action_start()

@@ -1,12 +1,11 @@
-"""How seats, teams and hands are named for people (cinch.words), shared by the line mode and
-the Textual table."""
+"""The table in words (cinch.table.narrate): seats, teams, hands and keeps as every front end names them."""
 
 from __future__ import annotations
 
 import pytest
 
 from cinch import Card, CardSet, Seat, Suit, Team
-from cinch.words import hand_order, seat_name, team_name
+from cinch.table.narrate import hand_order, keep_words, seat_name, team_name
 
 N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
 
@@ -59,3 +58,14 @@ def test_hand_order_takes_a_mask_and_gives_every_card_once():
     assert all(isinstance(c, Card) for c in laid)
     assert sorted(laid) == sorted(hand) and len(laid) == 6
     assert hand_order(0, Suit.HEARTS) == [] and hand_order(0, None) == []
+
+
+def test_keep_words_and_hand_order_put_trumps_first():
+    from cinch.cards import TRUMP_TABLES
+    from cinch.keep import KeepOptions
+
+    t = TRUMP_TABLES[Suit.HEARTS]
+    hand = CardSet.parse("AS 5D 2H KH 3C")
+    assert order("AS 5D 2H KH 3C", Suit.HEARTS) == ["KH", "5D", "2H", "AS", "3C"]
+    opts = KeepOptions(int(hand), int(hand) & t.trumps, t.trumps, 3, 6)
+    assert keep_words(opts, Suit.HEARTS) == "keep 3 to 6 of K♥* 5♦* 2♥* A♠ 3♣, including K♥* 5♦* 2♥*"

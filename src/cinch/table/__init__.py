@@ -1,0 +1,16 @@
+"""The table: a match with its seats, turns, bots, undo, hints, narration and saving.
+
+Every front end stands on this layer, which knows nothing of screens or sockets:
+
+- :mod:`cinch.table.session`: :class:`Table`, the match at one table;
+- :mod:`cinch.table.narrate`: the deal told in words, from one seat's view;
+- :mod:`cinch.table.summary`: the sure points so far, and the par of a deal;
+- :mod:`cinch.table.advice`: suggestions and hints;
+- :mod:`cinch.table.storage`: saving to the game library and a record file.
+"""
+
+from cinch.table.advice import Hint, available_bots
+from cinch.table.session import BotTurn, Pending, Table
+from cinch.table.storage import Saver, save_record
+
+__all__ = ["BotTurn", "Hint", "Pending", "Saver", "Table", "available_bots", "save_record"]

@@ -1,0 +1,134 @@
+"""Advice at the table: the suggested hand of a keep, the cheapest burial, and hints with their estimate.
+
+The suggestion is instant (the default bot); a hint asks the strongest installed bot and
+may take a second, so a front end calls :func:`ask_hint` off its event loop or UI thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from cinch.actions import Action, Play
+from cinch.bots import DEFAULT_BOT, bot_names, make_bot
+from cinch.bots.base import Bot
+from cinch.cards import TRUMP_TABLES, Card, Suit
+from cinch.errors import CinchError
+from cinch.view import SeatView
+
+HINT_BOTS = ("expert", "heuristic", "basic")  # the strongest installed one gives hints
+BOT_LEVELS = ("random", "basic", "heuristic", "expert")  # the levels offered first, weakest first
+ADVISOR = DEFAULT_BOT  # the quick suggestion: the pre-marked hand of a keep, plain mode's default
+
+_AVAILABLE: list[str] | None = None
+
+
+def available_bots() -> list[str]:
+    """The bots this installation can make, the usual levels first."""
+    global _AVAILABLE
+    if _AVAILABLE is None:
+        names = []
+        ordered = [n for n in BOT_LEVELS if n in bot_names()] + [n for n in bot_names() if n not in BOT_LEVELS]
+        for name in ordered:
+            try:
+                make_bot(name, seed=0)
+            except Exception:  # not installed (an optional dependency), or broken: not offered
+                continue
+            names.append(name)
+        _AVAILABLE = names
+    return list(_AVAILABLE)
+
+
+def hint_bot() -> tuple[str, Bot]:
+    """The strongest installed bot, for hints: expert, else heuristic, else basic."""
+    for name in HINT_BOTS:
+        try:
+            return name, make_bot(name, seed=0)
+        except Exception:
+            continue
+    raise CinchError("no bot is installed to give hints")  # pragma: no cover - basic always is
+
+
+def suggest(view: SeatView, advisor: Bot | None = None) -> Action:
+    """The advisor's choice (the default bot, instant): the suggested hand of a keep decision."""
+    try:
+        return (advisor or make_bot(ADVISOR, seed=0)).choose(view)
+    except Exception:  # advice only: a failing advisor must not stop anyone's match
+        return view.legal[0]
+
+
+@dataclass
+class Hint:
+    """What the hint bot would do, and any estimate it offers."""
+
+    bot: str
+    action: Action
+    estimate: str = ""
+
+
+def ask_hint(name: str, bot: Bot, view: SeatView) -> Hint:
+    """Ask ``bot`` what it would do in ``view`` (slow bots: call this off the UI thread).
+
+    A bot may offer ``explain(view)``, returning text, an action, an ``(action, estimate)``
+    pair or an object or mapping with ``action`` and ``estimate``; otherwise only its
+    action is shown.
+    """
+    explain = getattr(bot, "explain", None)
+    if callable(explain):
+        try:
+            got = explain(view)
+        except Exception:
+            got = None
+        action, estimate = _read_explanation(got)
+        if action is not None and action in view.legal:
+            return Hint(name, action, estimate)
+        if action is None and estimate:
+            return Hint(name, bot.choose(view), estimate)
+    return Hint(name, bot.choose(view))
+
+
+def _read_explanation(got: Any) -> tuple[Action | None, str]:
+    if got is None:
+        return None, ""
+    if isinstance(got, Action):
+        return got, ""
+    if isinstance(got, str):
+        return None, got
+    if isinstance(got, tuple) and len(got) == 2 and isinstance(got[0], Action):
+        return got[0], _estimate_text(got[1])
+    if isinstance(got, dict):
+        action = got.get("action")
+        return (action if isinstance(action, Action) else None), _estimate_text(
+            got.get("estimate", got.get("text", "")))
+    action = getattr(got, "action", None)
+    estimate = getattr(got, "estimate", None)
+    if estimate is None:
+        estimate = getattr(got, "text", None)
+    return (action if isinstance(action, Action) else None), _estimate_text(estimate if estimate is not None else got)
+
+
+def _estimate_text(value: Any) -> str:
+    if value is None or value == "":
+        return ""
+    if isinstance(value, float):
+        return f"{value:+.1f}"
+    return str(value)
+
+
+def cheapest_bury(plays: Iterable[Action], trump: Suit, prefer: Action | None = None) -> dict[Card, Play]:
+    """For each card, the legal play that buries the cheapest cards (plain before trumps, low first);
+    ``prefer`` (a suggestion) wins for its own card when it is legal."""
+    t = TRUMP_TABLES[trump]
+
+    def cost(p: Play) -> list[tuple[bool, int]]:
+        return sorted(((t.power[c] > 0, t.power[c] or 13 - c % 13) for c in p.bury), reverse=True)
+
+    candidates = [p for p in plays if isinstance(p, Play)]
+    best: dict[Card, Play] = {}
+    for p in candidates:
+        if p.card not in best or cost(p) < cost(best[p.card]):
+            best[p.card] = p
+    if isinstance(prefer, Play) and prefer in candidates:
+        best[prefer.card] = prefer
+    return best

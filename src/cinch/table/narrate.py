@@ -1,0 +1,313 @@
+"""The table in words: cards, hands and actions for people, and the narration of a deal.
+
+Plain mode prints these lines, the Textual table writes them to its log, and the web
+table sends them to each seat: all three tell a deal in the same words, from one seat's
+view only.
+
+>>> from cinch.cards import Card, CardSet, Seat, Suit
+>>> card_text(Card.parse("TH"), Suit.HEARTS), card_text(Card.parse("5D"), Suit.HEARTS), card_text(Card.parse("AS"))
+('10♥*', '5♦*', 'A♠')
+>>> seat_name(Seat.N, me=Seat.S), team_name(Seat.E.team, me=Seat.S)
+('N (partner)', 'EW')
+>>> [str(c) for c in hand_order(CardSet.parse("AS 5D 2H KH"), Suit.HEARTS)]
+['KH', '5D', '2H', 'AS']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from cinch.actions import Action, Keep, NameTrump, Pass, Play
+from cinch.cards import TRUMP_TABLES, Card, CardSet, Seat, Suit, Team
+from cinch.constants import HAND, STOCK
+from cinch.keep import KeepOptions
+from cinch.match import DealSummary
+from cinch.rules import Rules, StockOut
+from cinch.scoring import PointTable
+from cinch.view import Phase, PlayedCard, SeatView
+
+
+# ---- who -------------------------------------------------------------------------------------------
+def seat_name(seat: Seat, me: Seat) -> str:
+    """``S (you)``, ``N (partner)``, ``E``."""
+    if seat == me:
+        return f"{seat} (you)"
+    if seat == me.partner:
+        return f"{seat} (partner)"
+    return str(seat)
+
+
+def team_name(team: Team, me: Seat) -> str:
+    """``NS (you)`` or ``EW``."""
+    return f"{team} (you)" if team == me.team else str(team)
+
+
+def hand_order(cards: int, trump: Suit | None) -> list[Card]:
+    """Cards as a hand is laid out: trumps first once named (high to low, the left Pedro among
+    them), then the plain suits."""
+    items = list(CardSet(cards))
+    if trump is not None:
+        items.sort(key=TRUMP_TABLES[trump].sort_key)
+    return items
+
+
+# ---- cards and actions ---------------------------------------------------------------------------
+def card_text(card: int, trump: Suit | None = None, symbols: bool = True) -> str:
+    """``10♥``, with a ``*`` after a trump once trumps are named."""
+    card = Card(card)
+    text = card.symbol if symbols else str(card)
+    if trump is not None and TRUMP_TABLES[trump].is_trump(card):
+        text += "*"
+    return text
+
+
+def cards_text(cards: int, trump: Suit | None = None, symbols: bool = True) -> str:
+    items = hand_order(cards, trump)
+    return " ".join(card_text(c, trump, symbols) for c in items) if items else "none"
+
+
+def hand_text(hand: int, trump: Suit | None, symbols: bool = True) -> str:
+    """The hand by suit; once trumps are named, a ``trumps:`` group first."""
+    hand = CardSet(hand)
+    if not hand:
+        return "no cards"
+    if trump is None:
+        groups = []
+        for suit in Suit:
+            part = hand & suit.mask
+            if part:
+                groups.append(" ".join(card_text(c, None, symbols) for c in part))
+        return ";  ".join(groups)
+    t = TRUMP_TABLES[trump]
+    trumps = hand & t.trumps
+    others = hand - trumps
+    text = "trumps: " + (" ".join(card_text(c, None, symbols) for c in hand_order(trumps, trump)) or "none")
+    if others:
+        groups = []
+        for suit in Suit:
+            part = others & suit.mask
+            if part:
+                groups.append(" ".join(card_text(c, None, symbols) for c in part))
+        text += ";  others: " + ";  ".join(groups)
+    return text
+
+
+def suit_text(suit: Suit, symbols: bool = True) -> str:
+    name = suit.name.lower()
+    return f"{name} {suit.symbol}" if symbols else name
+
+
+def action_text(action: Action, trump: Suit | None, symbols: bool = True) -> str:
+    """An action as the list shows it."""
+    if isinstance(action, Play):
+        text = card_text(action.card, trump, symbols)
+        if action.bury:
+            text += ", bury " + cards_text(action.bury, trump, symbols)
+        return text
+    if isinstance(action, Keep):
+        return "keep " + cards_text(action.cards, trump, symbols)
+    if isinstance(action, NameTrump):
+        left = Card.of("5", action.suit.partner)
+        return f"{suit_text(action.suit, symbols)} (with {card_text(left, None, symbols)})"
+    return str(action)
+
+
+def keep_words(options: KeepOptions, trump: Suit | None) -> str:
+    """A keep decision's constraints in words, with suit symbols (as ``KeepOptions.describe()``)."""
+    size = str(options.lo) if options.lo == options.hi else f"{options.lo} to {options.hi}"
+    text = f"keep {size} of {cards_text(options.pool, trump)}"
+    if options.must:
+        text += ", including " + cards_text(options.must, trump)
+    if options.min_trumps and options.min_trumps > (options.must & options.trumps).bit_count():
+        text += f", with at least {options.min_trumps} trumps"
+    return text
+
+
+def action_words(action: Action, trump: Suit | None = None) -> str:
+    """An action for people: ``play 10♥*``, ``bid 8``, ``hearts ♥``, ``keep A♥ 5♦``."""
+    if isinstance(action, Play):
+        return "play " + action_text(action, trump)
+    if isinstance(action, NameTrump):
+        return f"trumps {suit_text(action.suit)}"
+    return action_text(action, trump)
+
+
+# ---- the narration ----------------------------------------------------------------------------------
+class Narrator:
+    """Tells what happened since it last looked, from one seat's views only."""
+
+    def __init__(self, seat: Seat, symbols: bool = True):
+        self.seat = seat
+        self.symbols = symbols
+        self.deal_number: int | None = None
+        self._reset()
+
+    def _reset(self) -> None:
+        self.auction = 0
+        self.contract_told = False
+        self.own_discards = 0
+        self.face_up = [0, 0, 0, 0]
+        self.shown = [0, 0, 0, 0]
+        self.draws_told = False
+        self.rob_told = False
+        self.play_told = False
+        self.tricks = 0
+        self.plays = 0
+
+    def who(self, seat: Seat) -> str:
+        return seat_name(seat, self.seat)
+
+    def cards(self, cards: int, trump: Suit | None) -> str:
+        return cards_text(cards, trump, self.symbols)
+
+    def update(self, v: SeatView) -> list[str]:
+        lines: list[str] = []
+        if v.deal_number != self.deal_number:
+            self.deal_number = v.deal_number
+            self._reset()
+            lines += self.deal_header(v)
+        trump = v.trump
+        for seat, action in v.auction[self.auction:]:
+            lines.append(f"{self.who(seat)} " + ("passes." if isinstance(action, Pass) else f"bids {action.amount}."))
+        self.auction = len(v.auction)
+        if trump is not None and not self.contract_told and v.maker is not None:
+            self.contract_told = True
+            left = Card.of("5", trump.partner)
+            lines.append(
+                f"{self.who(v.maker)} wins the bidding at {v.bid} and names {suit_text(trump, self.symbols)} trumps"
+                f" (the left Pedro {card_text(left, None, self.symbols)} is a trump too)."
+            )
+            lines.append(self.contract(v))
+        if trump is not None:
+            lines += self.discards(v, trump)
+            if not v.rules.no_draw:
+                lines += self.draws(v, trump)
+        if v.phase in (Phase.PLAY, Phase.DONE) and not self.play_told and v.maker is not None:
+            self.play_told = True
+            sizes = [n + self._count_played(v, Seat(s)) for s, n in enumerate(v.hand_sizes)]
+            if len(set(sizes)) > 1:
+                lines.append("Cards held: " + ", ".join(f"{self.who(Seat(s))} {n}" for s, n in enumerate(sizes)))
+            lines.append(f"The play: {self.who(v.maker)} leads to trick 1.")
+        lines += self.plays_since(v, trump)
+        return lines
+
+    def deal_header(self, v: SeatView) -> list[str]:
+        score = v.score or (0, 0)
+        lines = [
+            "",
+            f"=== Deal {v.deal_number}: {self.who(v.dealer)} deals.  Score NS {score[0]}, EW {score[1]};"
+            f" target {v.target}. ===",
+        ]
+        if v.bidder_goes_out:
+            lines.append("Bidder goes out: makers who make their bid this deal win the match.")
+        lo, hi = v.rules.min_bid, v.rules.highest_bid
+        lines.append(f"Bidding from {self.who(v.dealer.left)}; the dealer, {self.who(v.dealer)}, bids last."
+                     f" Bids {lo} to {hi}.")
+        return lines
+
+    def contract(self, v: SeatView) -> str:
+        assert v.maker is not None and v.trump is not None
+        return (f"Contract: {self.who(v.maker)} for {team_name(v.maker.team, self.seat)}, bid {v.bid},"
+                f" trumps {suit_text(v.trump, self.symbols)}.")
+
+    def discards(self, v: SeatView, trump: Suit) -> list[str]:
+        lines = []
+        new = int(v.own_discards) & ~self.own_discards & ~int(v.shown_trumps[self.seat])
+        if new:  # (trumps thrown out are told below, as shown)
+            self.own_discards |= new
+            lines.append(f"{self.who(self.seat)} throws {self.cards(new, trump)}.")
+        for s in Seat:
+            up = int(v.face_up_discards[s]) & ~self.face_up[s]
+            if up and s != self.seat:
+                lines.append(f"{self.who(s)} throws face up: {self.cards(up, trump)}.")
+            self.face_up[s] |= up
+            shown = int(v.shown_trumps[s]) & ~self.shown[s]
+            if shown:
+                lines.append(f"{self.who(s)} shows the trumps thrown out (dead): {self.cards(shown, trump)}.")
+            self.shown[s] |= shown
+        return lines
+
+    def draws(self, v: SeatView, trump: Suit) -> list[str]:
+        lines = []
+        dealer = v.dealer
+        if v.phase in (Phase.ROB, Phase.PLAY, Phase.DONE) and not self.draws_told:
+            self.draws_told = True
+            order = [dealer.left, dealer.partner, dealer.left.partner]
+            counts = ", ".join(f"{self.who(s)} {v.drawn_counts[s]}" for s in order)
+            lines.append(f"The draw from the stock: {counts}.")
+            if self.seat != dealer:
+                mine = v.own_drawn
+                lines.append(f"{self.who(self.seat)} drew {self.cards(mine, trump)}." if mine else
+                             f"{self.who(self.seat)} drew nothing.")
+            drawn = sum(v.drawn_counts[s] for s in order)
+            if drawn > STOCK:
+                lines.append("The stock ran out: the non-trump discards were shuffled into a new stock.")
+            elif v.rules.stock_out is StockOut.SHARE and any(v.hand_sizes[s] < HAND for s in order):
+                lines.append("The stock ran out: what was left was shared out one card at a time.")
+        if v.phase in (Phase.PLAY, Phase.DONE) and not self.rob_told:
+            self.rob_told = True
+            taken = v.drawn_counts[dealer]
+            lines.append(f"The dealer, {self.who(dealer)}, robs the pack, taking {taken} card{'s' * (taken != 1)}.")
+            if self.seat == dealer and v.own_drawn:
+                lines.append(f"{self.who(self.seat)} took {self.cards(v.own_drawn, trump)}.")
+        return lines
+
+    def plays_since(self, v: SeatView, trump: Suit | None) -> list[str]:
+        lines = []
+        for number, trick in enumerate(v.tricks[self.tricks:], start=self.tricks + 1):
+            lines += self.play_lines(trick.plays, number, trump)
+            win = next(p.card for p in trick.plays if p.seat == trick.winner)
+            lines.append(f"{self.who(trick.winner)} wins trick {number} with {card_text(win, trump, self.symbols)}.")
+            self.tricks += 1
+            self.plays = 0
+        lines += self.play_lines(v.current_trick, len(v.tricks) + 1, trump)
+        return lines
+
+    def play_lines(self, plays: Sequence[PlayedCard], number: int, trump: Suit | None) -> list[str]:
+        lines = []
+        for i, p in enumerate(plays[self.plays:], start=self.plays):
+            card = card_text(p.card, trump, self.symbols)
+            text = f"Trick {number}: {self.who(p.seat)} leads {card}" if i == 0 else f"{self.who(p.seat)} plays {card}"
+            if p.buried:
+                text += f", burying {self.cards(p.buried, trump)}"
+            lines.append(text + ".")
+        self.plays = len(plays)
+        return lines
+
+    @staticmethod
+    def _count_played(v: SeatView, seat: Seat) -> int:
+        n = 0
+        for p in [p for t in v.tricks for p in t.plays] + list(v.current_trick):
+            if p.seat == seat:
+                n += 1 + len(p.buried)
+        return n
+
+
+def result_lines(summary: DealSummary, me: Seat, rules: Rules, score: tuple[int, int],
+                 symbols: bool = True) -> list[str]:
+    """The end of a deal: who took which point card, the settlement in words, the score."""
+    r = summary.result
+    lines = [f"Deal {summary.number} is over."]
+    if r.thrown_in:
+        lines.append(r.describe())
+    else:
+        assert r.trump is not None and r.points is not None
+        lines.append("Point cards:")
+        for a in r.awards:
+            how = "" if a.how == "captured" else f", {a.how}"
+            lines.append(f"  {a.name} {card_text(a.card, r.trump, symbols)}: {a.points} to "
+                         f"{team_name(a.team, me)}{how}")
+        missing = _unscored(r, rules, symbols)
+        if missing:
+            lines.append(f"  Not in play, scoring for nobody: {missing}")
+        lines.append(f"Points taken: NS {r.points[0]}, EW {r.points[1]}.")
+        lines.append(r.describe() + ".")
+    lines.append(f"Score: NS {score[0]}, EW {score[1]}; target {rules.target}.")
+    return lines
+
+
+def _unscored(result, rules: Rules, symbols: bool) -> str:
+    gone = PointTable.of(rules, result.trump).unscored(result.awards)
+    return ", ".join(f"{name} {card_text(card, result.trump, symbols)}" for name, card in gone)
+
+

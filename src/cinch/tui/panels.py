@@ -1,0 +1,331 @@
+"""What the table screen shows, drawn from the person's view and the decision in front of them.
+
+Each function of :class:`TableLook` turns the view into one part of the screen (the top
+bar, a seat, the trick in the middle, the side panel, the prompt, the hand); the screen
+puts them into its widgets.  Nothing here changes anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+
+from cinch.actions import Bid, Pass
+from cinch.cards import TRUMP_TABLES, Card, Seat, Team
+from cinch.keep import KeepOptions
+from cinch.match import Match
+from cinch.table.narrate import card_text, hand_order, keep_words
+from cinch.table.narrate import seat_name as seat_label
+from cinch.table.narrate import team_name as team_label
+from cinch.table.summary import points_so_far
+from cinch.tui.decision import Decision, Mode
+from cinch.tui.render import Palette, chip, chips
+from cinch.tui.widgets import CenterModel, HandModel, Position, PromptModel
+from cinch.view import Phase, SeatView
+
+
+@dataclass(frozen=True)
+class TableLook:
+    """The things every part of the screen depends on besides the view."""
+
+    me: Seat
+    palette: Palette
+    decision: Decision
+    match: Match
+    thinking: Seat | None = None  # a bot thinking now
+
+    def is_to_act(self, view: SeatView, seat: Seat) -> bool:
+        return view.phase is not Phase.DONE and view.to_act == seat
+
+    def topbar(self, view: SeatView) -> Text:
+        rules = view.rules
+        score = view.score or (0, 0)
+        me = self.me
+        out = Text()
+        out.append("Cinch ", style="bold")
+        out.append(f"{rules.name} · deal {view.deal_number} · dealer {view.dealer} · ")
+        out.append(f"{team_label(Team.NS, me)} {score[0]}", style=f"bold {self._team_colour(Team.NS)}")
+        out.append(" – ")
+        out.append(f"{team_label(Team.EW, me)} {score[1]}", style=f"bold {self._team_colour(Team.EW)}")
+        out.append(f" · to {rules.target}")
+        if view.bidder_goes_out:
+            out.append(" · bidder goes out", style="bold")
+        return out
+
+    def _team_colour(self, team: Team) -> str:
+        return self.palette.mine if team == self.me.team else self.palette.theirs
+
+    def seat_text(self, view: SeatView, seat: Seat, pos: str) -> Text:
+        me = self.me
+        role = "you" if seat == me else "partner" if seat == me.partner else "opponent"
+        name = (view.players[seat] if view.players else "") or ("you" if seat == me else "")
+        items: list[str | Text] = []
+        items.append(Text(f"{seat} {role}", style=f"bold {self._team_colour(seat.team)}"))
+        if seat == view.dealer:
+            items.append(Text("dealer", style="italic"))
+        if seat != me and name:
+            items.append(name)
+        n = view.hand_sizes[seat]
+        if seat != me:
+            items.append(f"{n} card{'s' * (n != 1)}")
+        last = next((a for s, a in reversed(view.auction) if s == seat), None)
+        if view.maker == seat and view.trump is not None:
+            items.append(Text(f"bid {view.bid} {view.trump.symbol}", style="bold"))
+        elif view.maker == seat and view.bid is not None:
+            items.append(Text(f"bid {view.bid}", style="bold"))
+        elif isinstance(last, Bid):
+            items.append(f"bid {last.amount}")
+        elif isinstance(last, Pass):
+            items.append("passed")
+        if self.is_to_act(view, seat):
+            if seat == me:
+                items.append(Text("▶ your turn", style=f"bold {self.palette.cursor}"))
+            else:
+                items.append(Text("▶ thinking" if self.thinking == seat else "▶ to play",
+                                  style=f"bold {self.palette.cursor}"))
+        sep = " · " if pos in ("top", "bottom") else "\n"
+        out = Text()
+        for i, item in enumerate(items):
+            if i:
+                out.append(sep)
+            out.append_text(item if isinstance(item, Text) else Text(item))
+        return out
+
+    def center(self, view: SeatView) -> CenterModel:
+        me = self.me
+        palette = self.palette
+        trump = view.trump
+        slots: dict[str, Text] = {}
+        phase = view.phase
+        if phase in (Phase.BIDDING, Phase.TRUMP) or (phase is Phase.DONE and view.trump is None):
+            for seat in Seat:
+                last = next((a for s, a in reversed(view.auction) if s == seat), None)
+                if last is not None:
+                    word = "pass" if isinstance(last, Pass) else str(last.amount)  # type: ignore[attr-defined]
+                    slots[Position.of(seat, me)] = Text(f"{seat} {word}", style=f"bold {palette.felt_text}")
+            high = max((a.amount for _, a in view.auction if isinstance(a, Bid)), default=None)
+            title = f"Bidding, {view.rules.min_bid} to {view.rules.highest_bid}"
+            if phase is Phase.TRUMP:
+                footer = f"{seat_label(view.maker, me)} won at {view.bid}: naming trumps" if view.maker else ""
+            elif phase is Phase.DONE:
+                footer = "all passed: thrown in"
+            else:
+                footer = f"high bid {high}" if high else "no bid yet"
+            return CenterModel(title, slots, footer)
+        if phase in (Phase.DISCARD, Phase.ROB, Phase.RESTOCK):
+            for seat in Seat:
+                if view.drawn_counts[seat]:
+                    slots[Position.of(seat, me)] = Text(f"{seat} drew {view.drawn_counts[seat]}",
+                                                        style=palette.felt_text)
+            footer = f"{seat_label(view.dealer, me)} robs the pack" if phase is Phase.ROB else "discarding"
+            return CenterModel("Discard and draw", slots, footer)
+        # the play (or its end)
+        total = view.rules.tricks
+        if view.current_trick:
+            plays = view.current_trick
+            number = len(view.tricks) + 1
+            leader = plays[0].seat
+            t = TRUMP_TABLES[trump] if trump is not None else None
+            winner = None
+            if t is not None:
+                strength = t.strength[t.effective_suit[plays[0].card]]
+                winner = max(plays, key=lambda p: strength[p.card]).seat
+            title = Text(f"Trick {number} of {total}, {leader} led")
+            footer = Text(f"{seat_label(winner, me)} winning" if winner is not None else "")
+        elif view.tricks:
+            last = view.tricks[-1]
+            plays = last.plays
+            number = len(view.tricks)
+            title = Text(f"Trick {number} of {total}, won by {last.winner}")
+            footer = Text("the deal is over" if phase is Phase.DONE else
+                          ("your lead" if view.to_act == me else f"{seat_label(last.winner, me)} leads"),
+                          style=palette.muted)
+            winner = last.winner
+        else:
+            plays = ()
+            title = Text(f"Trick 1 of {total}")
+            leader = view.trick_leader
+            footer = Text("your lead" if leader == me else f"{seat_label(leader, me)} leads" if leader else "")
+            winner = None
+        for p in plays:
+            slot = Text(f"{p.seat} ", style=f"bold {palette.felt_text}")
+            slot.append_text(chip(p.card, trump, palette))
+            if p.buried:
+                slot.append(f" +{len(p.buried)} buried", style=palette.muted)
+            if p.seat == winner:
+                slot.append(" ◆", style=f"bold {palette.cursor}")
+            slots[Position.of(p.seat, me)] = slot
+        return CenterModel(title, slots, footer)
+
+    def info(self, view: SeatView) -> Text:
+        """The side panel: the contract, the points surely taken, the tricks, the bids, the draw."""
+        me = self.me
+        palette = self.palette
+        trump = view.trump
+        out = Text()
+        if view.maker is not None and trump is not None:
+            left = Card.of("5", trump.partner)
+            out.append("Contract ", style="bold")
+            out.append(f"{view.maker} bid {view.bid}, {trump.name.lower()} {trump.symbol}; ")
+            out.append_text(chip(left, trump, palette))
+            out.append(" is a trump\n")
+        pts = points_so_far(view)
+        if pts is not None:
+            out.append("Points so far", style="bold")
+            out.append(" (sure ones)\n", style=palette.muted)
+            for team in (me.team, me.team.other):
+                out.append(f" {team_label(team, me)} {pts.total(team)}", style=f"bold {self._team_colour(team)}")
+                for name, card, _ in pts.awards[team]:
+                    out.append(f" {name} ")
+                    out.append_text(chip(card, trump, palette))
+                out.append("\n")
+            if pts.pending:
+                out.append(" " + " and ".join(pts.pending) + ": known at the end\n", style=palette.muted)
+        if view.tricks:
+            won = [sum(1 for t in view.tricks if t.winner.team == team) for team in Team]
+            out.append("Tricks ", style="bold")
+            out.append(f"{team_label(Team.NS, me)} {won[0]}, {team_label(Team.EW, me)} {won[1]}\n")
+        if view.auction:
+            out.append("Bids ", style="bold")
+            out.append(", ".join(f"{s} {'pass' if isinstance(a, Pass) else a.amount}"  # type: ignore[attr-defined]
+                                 for s, a in view.auction) + "\n")
+        if trump is not None and not view.rules.no_draw:
+            thrown = view.own_discards - view.shown_trumps[me]
+            if thrown:
+                out.append("You threw ")
+                out.append_text(chips(hand_order(thrown, trump), trump, palette))
+                out.append("\n")
+            if view.own_drawn:
+                out.append("You took " if me == view.dealer else "You drew ")
+                out.append_text(chips(hand_order(view.own_drawn, trump), trump, palette))
+                out.append("\n")
+            if view.phase in (Phase.ROB, Phase.PLAY, Phase.DONE):
+                order = [view.dealer.left, view.dealer.partner, view.dealer.left.partner]
+                out.append("Drew " + ", ".join(f"{s} {view.drawn_counts[s]}" for s in order))
+                if view.phase is not Phase.ROB:
+                    out.append(f"; dealer {view.dealer} took {view.drawn_counts[view.dealer]}")
+                out.append("\n")
+            for s in Seat:
+                if view.shown_trumps[s]:
+                    out.append(f"{s} showed, dead ")
+                    out.append_text(chips(hand_order(view.shown_trumps[s], trump), trump, palette))
+                    out.append("\n")
+            for s in Seat:
+                if view.face_up_discards[s] and s != me:
+                    out.append(f"{s} threw face up ")
+                    out.append_text(chips(hand_order(view.face_up_discards[s], trump), trump, palette))
+                    out.append("\n")
+        out.rstrip()
+        return out
+
+    def prompt(self, view: SeatView) -> PromptModel:
+        me = self.me
+        palette = self.palette
+        trump = view.trump
+        d = self.decision
+        mode = d.mode
+        key_style = f"bold {palette.cursor}"
+        if mode is Mode.BID:
+            prompt = Text("Your bid: ", style=key_style)
+            prompt.append("type digits, or p to pass; ←/→ move; Enter bids.")
+            options = [(i, "Pass" if isinstance(a, Pass) else str(a.amount))  # type: ignore[attr-defined]
+                       for i, a in enumerate(d.options)]
+            return PromptModel(prompt, options, d.cursor)
+        if mode is Mode.TRUMP:
+            prompt = Text(f"You won at {view.bid}: name trumps ", style=key_style)
+            prompt.append("with s h d c or ←/→, then Enter. The other 5 of the colour is a trump.")
+            options = []
+            for i, a in enumerate(d.options):
+                suit = a.suit  # type: ignore[attr-defined]
+                left = Card.of("5", suit.partner)
+                n = len(view.hand & TRUMP_TABLES[suit].trumps)
+                options.append((i, f"{suit.symbol} {suit.name.lower()} +{left.symbol} ({n})"))
+            return PromptModel(prompt, options, d.cursor)
+        if mode is Mode.KEEP:
+            opts = view.legal
+            assert isinstance(opts, KeepOptions)
+            what = "Rob the pack" if view.phase is Phase.ROB else "Your discard"
+            prompt = Text(f"{what}: ", style=key_style)
+            prompt.append("←/→ move, Space keeps/throws, a suggested hand, Enter confirms.")
+            kept = d.keep_sel.bit_count()
+            why = opts.violation(d.keep_sel)
+            note = Text(f"Rule: {keep_words(opts, trump)}.\n", style=palette.muted)
+            if why:
+                note.append(f"Keeping {kept}: not yet legal: {why}.", style=f"bold {palette.cursor}")
+            else:
+                note.append(f"Keeping {kept}: legal. Enter keeps these.", style="bold")
+            return PromptModel(prompt, note=note)
+        if mode in (Mode.PLAY, Mode.BURY):
+            number = len(view.tricks) + 1
+            if mode is Mode.BURY:
+                n = int(next(iter(d.bury_sets))).bit_count() if d.bury_sets else 0
+                prompt = Text("Bury ", style=key_style)
+                under = card_text(d.bury_card, trump) if d.bury_card is not None else ""
+                prompt.append(f"{n} card{'s' * (n != 1)} under {under}: Space marks,"
+                              " Enter plays, Escape goes back. Point cards may not be buried.")
+                return PromptModel(prompt)
+            if view.current_trick:
+                lead = view.current_trick[0]
+                prompt = Text(f"Trick {number}: your turn ", style=key_style)
+                prompt.append(f"({lead.seat} led {card_text(lead.card, trump)}). ")
+            else:
+                prompt = Text(f"Trick {number}: your lead. ", style=key_style)
+            prompt.append("←/→ or 1-9 choose, Enter plays.")
+            if d.bury_due:
+                prompt.append(" You then bury your extra cards.")
+            return PromptModel(prompt)
+        # not your turn
+        if self.match.is_over:
+            winner = self.match.winner
+            assert winner is not None
+            return PromptModel(Text(f"The match is over: {winner} won, NS {self.match.score[0]} to EW "
+                                    f"{self.match.score[1]}. n starts a new match, q quits.", style=key_style))
+        if self.thinking is not None:
+            return PromptModel(Text(f"{seat_label(self.thinking, me)} is thinking…", style=palette.muted))
+        if view.phase is Phase.DONE:
+            return PromptModel(Text("The deal is over.", style=palette.muted))
+        return PromptModel(Text("…", style=palette.muted))
+
+    def hand_model(self, view: SeatView) -> HandModel:
+        d = self.decision
+        mode = d.mode
+        trump = view.trump
+        if mode is Mode.TRUMP:
+            preview = d.options[d.cursor].suit  # type: ignore[attr-defined]
+            return HandModel([("", hand_order(view.hand, preview))], preview)
+        if mode is Mode.KEEP and isinstance(view.legal, KeepOptions):
+            marks = {}
+            dim = set()
+            for c in d.keep_order():
+                kept = bool(d.keep_sel >> c & 1)
+                marks[int(c)] = "✓" if kept else "✗"
+                if not kept:
+                    dim.add(int(c))
+            if view.phase is Phase.ROB:
+                groups = [("your hand", hand_order(view.hand, trump)),
+                          ("the stock", hand_order(view.stock_seen, trump))]
+            else:
+                groups = [("", hand_order(view.hand, trump))]
+            cursor = d.cards[d.cursor] if d.cards else None
+            return HandModel(groups, trump, cursor, frozenset(dim), marks)
+        hand = hand_order(view.hand, trump)
+        if mode is Mode.PLAY:
+            legal = set(d.cards)
+            labels = {int(c): str(i) for i, c in enumerate(hand, start=1) if i <= 9}
+            cursor = d.cards[d.cursor] if d.cards else None
+            return HandModel([("", hand)], trump, cursor, frozenset(int(c) for c in hand if c not in legal),
+                             labels=labels)
+        if mode is Mode.BURY:
+            labels = {int(d.bury_card): "play"} if d.bury_card is not None else {}
+            marks = {}
+            for c in hand:
+                if d.keep_sel >> c & 1:
+                    labels[int(c)] = "bury"
+                    marks[int(c)] = "✗"
+            cursor = d.cards[d.cursor] if d.cards else None
+            dim = frozenset(int(c) for c in hand if c not in d.cards and c != d.bury_card)
+            return HandModel([("", hand)], trump, cursor, dim, marks, labels)
+        return HandModel([("", hand)], trump)
+
+
