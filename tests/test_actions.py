@@ -64,3 +64,22 @@ def test_malformed_actions_are_notation_errors_that_list_the_verbs(text, words):
 def test_an_action_must_be_text():
     with pytest.raises(NotationError, match="must be text"):
         parse_action(7)
+
+
+@pytest.mark.parametrize("text", [
+    "bid ٧",  # Arabic-Indic seven: int() reads it as 7
+    "bid ７",  # a full-width seven
+    "bid ७",  # Devanagari
+    "bid +7",
+    "bid -3",
+    "bid 1_0",
+])
+def test_a_bid_is_written_in_ascii_digits_only(text):
+    # docs/record-format.md: "bid N; N in ASCII digits (bid 7); other digit characters are refused".
+    with pytest.raises(NotationError, match="digits 0-9"):
+        parse_action(text)
+
+
+def test_a_bid_of_absurd_length_is_a_notation_error_not_a_crash():
+    with pytest.raises(NotationError, match="digits"):
+        parse_action("bid " + "7" * 5000)

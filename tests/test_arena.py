@@ -6,6 +6,7 @@ import json
 import math
 import multiprocessing
 import statistics
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -17,6 +18,8 @@ from cinch.arena import (
     ArenaResult,
     PairOutcome,
     bot_accepts,
+    bot_class,
+    bot_options,
     derive_seed,
     parse_option_value,
     ratio_interval,
@@ -319,7 +322,12 @@ def test_throw_ins_and_new_stocks(tmp_path):
 def test_bot_options_go_to_the_bots_that_take_them():
     assert bot_accepts(Budgeted, "time_budget") and not bot_accepts(BOTS["basic"], "time_budget")
     a, b, notes = split_bot_options("test-budgeted", "basic", {"simulations": 5}, time_budget=0.5)
-    assert a == {"simulations": 5, "time_budget": 0.5} and b == {} and notes == []
+    assert a == {"simulations": 5, "time_budget": 0.5} and b == {}
+    assert notes == ["--bot-option simulations=5 goes to test-budgeted (A); basic (B) does not take it and plays "
+                     "without it",
+                     "--time-per-decision 0.5 goes to test-budgeted (A); basic (B) does not take it and plays "
+                     "without it"]
+    assert split_bot_options("test-budgeted", "test-budgeted", {"simulations": 5})[2] == []  # both take it
     a, b, notes = split_bot_options("basic", "random", {}, time_budget=0.5)
     assert a == b == {} and "time budget" in notes[0]
     with pytest.raises(CinchError, match="accepted by neither"):
@@ -330,6 +338,63 @@ def test_bot_options_go_to_the_bots_that_take_them():
     assert "--bot-option simulations=5" in result.command
     with pytest.raises(CinchError, match="cannot be made"):
         run_duplicate("test-budgeted", "basic", "pagat", deals=1, workers=1, options_a={"simulations": 0})
+
+
+def test_a_catch_all_constructor_takes_only_the_options_it_declares():
+    # The heuristic takes **params, checked against its PARAMS: it does not take every option.
+    from cinch.bots.heuristic import PARAMS
+
+    heuristic = bot_class("heuristic")
+    assert set(bot_options(heuristic)) == set(PARAMS)
+    assert bot_accepts(heuristic, "trump_base") and not bot_accepts(heuristic, "time_budget")
+    a, b, notes = split_bot_options("expert", "heuristic", {"worlds": 8}, time_budget=0.05)
+    assert a == {"worlds": 8, "time_budget": 0.05} and b == {}
+    assert notes == [
+        "--bot-option worlds=8 goes to expert (A); heuristic (B) does not take it and plays without it",
+        "--time-per-decision 0.05 goes to expert (A); heuristic (B) does not take it and plays without it"]
+    a, b, notes = split_bot_options("basic", "heuristic", {"trump_base": 0.7})
+    assert a == {} and b == {"trump_base": 0.7} and "goes to heuristic (B); basic (A)" in notes[0]
+    with pytest.raises(CinchError, match="accepted by neither basic nor heuristic .*heuristic takes trump_base"):
+        split_bot_options("basic", "heuristic", {"worlds": 8})
+
+
+@pytest.mark.usefixtures("test_bots")
+@pytest.mark.parametrize("a, b, options, message", [
+    ("expert", "basic", {"time_budget": "abc"}, "bot option time_budget=abc: expert takes a number or none for "
+                                                "time_budget"),
+    ("expert", "heuristic", {"worlds": 8.5}, "bot option worlds=8.5: expert takes a whole number or none for worlds"),
+    ("expert", "basic", {"search": True}, "bot option search=true: expert takes text for search"),
+    ("basic", "heuristic", {"trump_base": "high"}, "bot option trump_base=high: heuristic takes a number for "
+                                                   "trump_base"),
+    ("test-budgeted", "basic", {"simulations": "many"}, "bot option simulations=many: test-budgeted takes a whole "
+                                                        "number for simulations"),
+    ("expert", "basic", {"seed": 3}, "bot option seed: the arena seeds every bot from --seed"),
+])
+def test_bot_option_values_are_checked_against_the_constructor(a, b, options, message):
+    with pytest.raises(CinchError) as info:
+        split_bot_options(a, b, options)
+    assert str(info.value) == message or str(info.value).startswith(message)
+    assert "TypeError" not in str(info.value) and "not supported between" not in str(info.value)
+
+
+def test_bot_spec_check_refuses_options_the_bot_does_not_declare():
+    with pytest.raises(CinchError, match="bot 'heuristic' does not take the option 'time_budget'"):
+        run_duplicate("heuristic", "basic", "pagat", deals=1, workers=1, options_a={"time_budget": 0.1})
+    with pytest.raises(CinchError, match="expert takes a number or none for time_budget"):
+        run_duplicate("expert", "basic", "pagat", deals=1, workers=1, options_a={"time_budget": "abc"})
+
+
+def test_a_missing_optional_dependency_names_the_extra_to_install(monkeypatch):
+    # Without the rl extra, the OpenSpiel bot's module fails to import numpy.
+    monkeypatch.delitem(BOTS, "openspiel-ismcts", raising=False)
+    monkeypatch.delitem(sys.modules, "cinch.adapters.ismcts_bot", raising=False)
+    monkeypatch.setitem(sys.modules, "numpy", None)  # import numpy now raises ImportError
+    message = "bot 'openspiel-ismcts' needs a package that is not installed (numpy); pip install 'cinch[rl]'"
+    with pytest.raises(CinchError) as info:
+        bot_class("openspiel-ismcts")
+    assert str(info.value) == message
+    res = run_cli("openspiel-ismcts", "basic", "--deals", "1", "--workers", "1")
+    assert res.exit_code == 2 and res.stderr.strip() == f"cinch: {message}"
 
 
 def test_option_values():
@@ -391,6 +456,18 @@ def test_cli_markdown_and_self_play(tmp_path):
     assert "time budget" in res.stderr
 
 
+def test_cli_options_go_to_the_bot_that_declares_them_with_a_note(tmp_path):
+    res = run_cli("expert", "heuristic", "--deals", "1", "--workers", "1", "--seed", "2", "--json",
+                  "--time-per-decision", "0.01", "--bot-option", "worlds=2", "--out", str(tmp_path))
+    assert res.exit_code == 0, res.stderr
+    assert json.loads(res.stdout)["bot_options"] == {"a": {"worlds": 2, "time_budget": 0.01}, "b": {}}
+    notes = [line for line in res.stderr.splitlines() if line.startswith("cinch: note: ")]
+    assert notes == [
+        "cinch: note: --bot-option worlds=2 goes to expert (A); heuristic (B) does not take it and plays without it",
+        "cinch: note: --time-per-decision 0.01 goes to expert (A); heuristic (B) does not take it and plays "
+        "without it"]
+
+
 def test_cli_default_out_folder(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     res = run_cli("random", "basic", "--deals", "1", "--workers", "1", "--json")
@@ -412,6 +489,10 @@ def test_cli_default_out_folder(tmp_path, monkeypatch):
     (["basic", "random", "--bot-option", "simulations"], "KEY=VALUE"),
     (["basic", "random", "--bot-option", "simulations=20"], "accepted by neither"),
     (["basic", "random", "--time-per-decision", "0"], "positive"),
+    (["expert", "basic", "--deals", "1", "--bot-option", "time_budget=abc"],
+     "cinch: bot option time_budget=abc: expert takes a number or none for time_budget"),
+    (["expert", "heuristic", "--deals", "1", "--workers", "1", "--time-per-decision", "0.01", "--bot-option",
+      "trump_base=x"], "heuristic takes a number for trump_base"),
     (["basic"], "Missing argument"),
 ])
 def test_cli_errors_are_one_line(tmp_path, args, message):

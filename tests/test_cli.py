@@ -20,8 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cinch import CARDS, PASS, PRESET_NAMES, Bid, CardSet, NameTrump, Rules, Seat, Suit
-from cinch.cli import replay as cli_module
 from cinch.cli import main
+from cinch.cli import replay as cli_module
 from cinch.match import Match
 from cinch.record import dumps, loads, replay, to_record
 from cinch.view import Phase
@@ -299,7 +299,7 @@ BAD_RECORDS = {
     "bad-enum-option": (lambda r: dict(r, rules={"preset": "difference", "follow": "sideways"}),
                         ["follow cannot be 'sideways'", "all-fours | strict"]),
     "clashing-options": (lambda r: dict(r, rules={"preset": "pagat", "target": 42}),
-                         ["bidder_goes_out", "clashes with target 42"]),
+                         ["bidder_goes_out", "clashes with target 42", "bidder_goes_out=none (null in a record)"]),
     "deck-51-cards": (lambda r: _set_deck(r, _deck(r)[:51]), ["deal 1:", '"deck"', "52 cards", "51"]),
     "deck-53-cards": (lambda r: _set_deck(r, _deck(r) + ["AS"]), ["deal 1:", '"deck"', "52 cards", "53"]),
     "deck-duplicate": (lambda r: _set_deck(r, _deck(r)[:51] + [_deck(r)[0]]), ["deal 1:", '"deck"', "twice"]),
@@ -312,6 +312,16 @@ BAD_RECORDS = {
     "no-actions": (lambda r: dict(r, deals=[{k: v for k, v in r["deals"][0].items() if k != "actions"}]),
                    ["deal 1:", 'no "actions"']),
     "unknown-deal-field": (lambda r: dict(r, deals=[dict(r["deals"][0], score=3)]), ["deal 1:", "unknown field"]),
+    "deck-as-a-list": (lambda r: dict(r, deals=[dict(r["deals"][0], deck=r["deals"][0]["deck"].split())]),
+                       ["deal 1:", '"deck" must be cards in one string, separated by spaces', "not a list"]),
+    "bid-in-arabic-digits": (lambda r: dict(r, deals=[dict(r["deals"][0], actions=["bid \u0667"])]),
+                             ["deal 1, action 1:", "digits 0-9", "Legal there: pass, bid 7"]),
+    "sancho-as-text": (lambda r: dict(r, rules={"preset": "pagat", "sancho": "yes"}),
+                       ["rules: sancho cannot be 'yes' in a record", "true or false"]),
+    "sancho-as-a-number": (lambda r: dict(r, rules={"preset": "pagat", "sancho": 1}),
+                           ["rules: sancho cannot be 1 in a record", "true or false"]),
+    "target-as-text": (lambda r: dict(r, rules={"preset": "pagat", "target": "62"}),
+                       ["rules: target cannot be '62' in a record", "JSON number"]),
     "deals-not-a-list": (lambda r: dict(r, deals={}), ['"deals" must be a list']),
     "bad-players": (lambda r: dict(r, players={"X": "Ann"}), ['"players"', "not a seat"]),
     "unreadable-action": (lambda r: dict(r, deals=[dict(r["deals"][0], actions=["bid seven"])]),
@@ -495,6 +505,82 @@ def test_rules_lists_presets_and_options():
     assert "strict" in result.stdout and "auction" in result.stdout
 
 
+def test_rules_explains_each_option_and_names_its_rule_texts():
+    from cinch.rules import OPTION_NAMES, option_help
+
+    out = cinch("rules").stdout
+    lines = out.splitlines()
+    for name, number in (("pagat", "000"), ("difference", "001"), ("additive", "002"), ("official", "003"),
+                         ("double-pedro", "004")):
+        assert any(line.startswith(f"  {name} ") and line.endswith(f"text {number}") for line in lines), name
+    for key in OPTION_NAMES:
+        at = next(i for i, line in enumerate(lines) if line.startswith(f"  {key} "))
+        meaning, texts = option_help(key)
+        below = " ".join(line.strip() for line in lines[at + 1:at + 6])
+        assert below.startswith(meaning), key
+        assert f"Rule texts: {texts}" in below, key
+    assert "Pedro Sancho" in out and "Dom Pedro" in out and "Simple Cinch" in out
+
+
+def test_the_documented_play_example_says_how_to_resolve_the_clash():
+    # docs: `cinch play -o target=42 -o follow=strict`; under the default preset (pagat) it clashes
+    result = cinch("play", "--plain", "--no-library", "-o", "target=42", "-o", "follow=strict")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.strip() == (
+        "cinch: bidder_goes_out at 55 clashes with target 42: the threshold must be below the target; "
+        "add -o bidder_goes_out=none (null in a record), or a value below 42")
+
+
+# ---------------------------------------------------------------------------
+# Standard input, byte-order marks, unfinished deals
+# ---------------------------------------------------------------------------
+RECORDS = Path(__file__).parent / "records"
+
+
+def test_replay_and_solve_read_standard_input_as_dash(good):
+    text = dumps(good)
+    result = CliRunner().invoke(main, ["replay", "--json", "-"], input=text)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == replay(good).to_json()
+    part = (RECORDS / "pagat-unfinished-play.json").read_text(encoding="utf-8")
+    solved = CliRunner().invoke(main, ["solve", "--json", "-"], input=part)
+    assert solved.exit_code == 0, solved.output
+    assert json.loads(solved.stdout)["to_act"] == "E"
+    bad = CliRunner().invoke(main, ["replay", "-"], input="{")
+    assert bad.exit_code == 2 and bad.stderr.startswith("-: not valid JSON")
+
+
+def test_replay_and_solve_accept_a_byte_order_mark(tmp_path, good):
+    path = write(tmp_path, "bom.json", b"\xef\xbb\xbf" + dumps(good).encode("utf-8"))
+    result = cinch("replay", "--json", path)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["winner"] == good_winner(good)
+    part = (RECORDS / "pagat-unfinished-play.json").read_bytes()
+    path = write(tmp_path, "bom-part.json", b"\xef\xbb\xbf" + part)
+    result = cinch("solve", "--json", path)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["to_act"] == "E"
+
+
+def good_winner(record: dict) -> str:
+    return replay(record).to_json()["winner"]
+
+
+def test_replay_shows_the_bids_trump_and_tricks_of_an_unfinished_deal():
+    out = cinch("replay", str(RECORDS / "pagat-unfinished-play.json")).stdout
+    assert out.splitlines() == [
+        "Rules: pagat (target 62)",
+        "  1. W dealt, in progress:",
+        "     Bids: N bid 7, E pass, S pass, W pass.",
+        "     Trumps: hearts, named by N, who bid 7.",
+        "     Trick 1, so far: N KC.",
+        "Score: NS 0, EW 0; the match goes on.",
+        "Next: E to act (play): play JH, play TH, play 9H, play 5D, play QC, play 4C",
+    ]
+    out = cinch("replay", str(RECORDS / "official-unfinished-trump.json")).stdout
+    assert "     Bids: N pass, E bid 3, S bid 5, W pass.\n     S holds the bid at 5; no trump named yet.\n" in out
+
+
 EXPECTED_WORDS = {
     "pagat": ["Bids from 7 to 14", "stuck and must bid 7", "buried", "every trump left in it", "shuffled",
               "ace of trumps", "held it", "Defenders add", "First side to 62 wins", "Bidder goes out"],
@@ -532,11 +618,16 @@ def test_rules_with_options():
 
 
 REFUSED = {
-    "clash-target": (["pagat", "-o", "target=42"], ["bidder_goes_out", "clashes with target 42"]),
-    "clash-no-draw": (["additive", "-o", "no_draw=true", "-o", "discard=all-face-up"], ["no_draw clashes"]),
-    "clash-max-bid": (["difference", "-o", "max_bid=20"], ["max_bid 20 clashes"]),
-    "clash-min-max": (["difference", "-o", "min_bid=9", "-o", "max_bid=8"], ["clashes with min_bid 9"]),
-    "clash-count-first": (["difference", "-o", "bidder_goes_out=40"], ["makers_count_first"]),
+    "clash-target": (["pagat", "-o", "target=42"], ["bidder_goes_out", "clashes with target 42",
+                                                   "add -o bidder_goes_out=none", "or a value below 42"]),
+    "clash-no-draw": (["additive", "-o", "no_draw=true", "-o", "discard=all-face-up"],
+                      ["no_draw clashes", "leave out discard, or no_draw"]),
+    "clash-max-bid": (["difference", "-o", "max_bid=20"], ["max_bid 20 clashes", "-o max_bid=none",
+                                                          "-o sancho=true"]),
+    "clash-min-max": (["difference", "-o", "min_bid=9", "-o", "max_bid=8"],
+                      ["clashes with min_bid 9", "-o max_bid=N with N at least 9"]),
+    "clash-count-first": (["difference", "-o", "bidder_goes_out=40"],
+                          ["makers_count_first", "-o makers_count_first=false"]),
     "unknown-preset": (["bridge"], ["unknown preset 'bridge'", "pagat"]),
     "unknown-option": (["pagat", "-o", "colour=red"], ["unknown option 'colour'", "target"]),
     "bad-value": (["pagat", "-o", "follow=sideways"], ["follow cannot be 'sideways'", "strict"]),

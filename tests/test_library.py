@@ -15,9 +15,9 @@ import pytest
 from click.testing import CliRunner
 
 from cinch import Rules, Seat
-from cinch.cli import play as play_cli_module
 from cinch.bots import make_bot
 from cinch.cli import main
+from cinch.cli import play as play_cli_module
 from cinch.library import (
     ABANDONED,
     FINISHED,
@@ -219,8 +219,14 @@ def test_history_text_and_json(lib):
                        "status": "in_progress", "winner": None, "deals": len(match.deals),
                        "players": {"N": "basic", "E": "random", "S": "you", "W": "basic"},
                        "position": {"deal": len(match.deals), "action": len(match.deals[-1].history)}}
-    empty = runner.invoke(main, ["history", "--db", str(Path(lib.path).with_name("empty.sqlite3"))])
-    assert empty.exit_code == 0 and "No matches yet" in empty.stdout
+    absent = Path(lib.path).with_name("absent.sqlite3")
+    assert "no game library at" in one_line(runner.invoke(main, ["history", "--db", str(absent)]))
+    assert not absent.exists()
+    empty = Path(lib.path).with_name("empty.sqlite3")
+    empty.touch()  # a file with no tables yet is an empty library, read as it is
+    result = runner.invoke(main, ["history", "--db", str(empty)])
+    assert result.exit_code == 0 and "No matches yet" in result.stdout
+    assert empty.stat().st_size == 0
 
 
 def test_replay_takes_a_match_id_as_well_as_a_file(lib, tmp_path, monkeypatch):
@@ -419,3 +425,175 @@ def test_two_processes_writing_at_once_leave_a_consistent_library(tmp_path):
             match = lib.replay(match_id)
             assert (len(match.deals), sum(len(d.history) for d in match.deals)) == (deals, actions)
             assert stored.position == position_of(match) and stored.score == match.score
+
+
+# ---- paths that cannot be used, libraries that cannot be written ------------------------------------------
+LONG = "a" * 300  # longer than any file system allows for one name
+
+
+@pytest.mark.parametrize("command", [["history"], ["export", "1"], ["replay", "1"], ["solve", "1"],
+                                     ["resume", "1"], ["play", "--plain"]])
+def test_a_name_too_long_for_the_file_system_is_one_line(tmp_path, command):
+    db = str(tmp_path / LONG / "lib.sqlite")
+    result = CliRunner().invoke(main, [*command, "--db", db], input="")
+    line = one_line(result)
+    assert f"game library {db}" in line and "File name too long" in line
+
+
+@pytest.mark.parametrize("command", [["history"], ["export", "1"], ["replay", "1"], ["play", "--plain"]])
+def test_a_folder_that_cannot_be_entered_is_one_line(tmp_path, monkeypatch, command):
+    # As a user without the right to enter the folder (tests may run as root, who may enter any folder).
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    real_stat = Path.stat
+
+    def stat(self, *args, **kwargs):
+        if str(self).startswith(str(locked) + os.sep):
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_stat(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "stat", stat)
+    db = locked / "lib.sqlite"
+    line = one_line(CliRunner().invoke(main, [*command, "--db", str(db)], input=""))
+    assert f"cannot open the game library {db}: Permission denied" in line
+
+
+@pytest.mark.parametrize("command", [["history"], ["export", "1"], ["replay", "1"], ["solve", "1"],
+                                     ["resume", "1"]])
+def test_commands_that_do_not_play_never_create_a_library(tmp_path, command):
+    db = tmp_path / "nowhere" / "lib.sqlite"
+    line = one_line(CliRunner().invoke(main, [*command, "--db", str(db)]))
+    assert f"no game library at {db} yet; `cinch play` makes one" in line
+    assert not (tmp_path / "nowhere").exists()
+
+
+@pytest.mark.parametrize("command", [["history"], ["export", "1"], ["replay", "1"], ["solve", "1"],
+                                     ["resume", "1"], ["play", "--plain"]])
+def test_an_empty_db_option_is_refused(tmp_path, monkeypatch, command):
+    fallback = tmp_path / "fallback.sqlite3"
+    monkeypatch.setenv("CINCH_DB", str(fallback))
+    line = one_line(CliRunner().invoke(main, [*command, "--db", ""], input=""))
+    assert "--db needs a path" in line
+    assert not fallback.exists()
+
+
+def _unwritable_folder(monkeypatch, error_name: str, message: str) -> None:
+    """SQLite as a user sees it who may not write the library's folder (tests may run as root, who may).
+
+    A WAL library needs its -shm file: where none can be made, SQLite refuses every read with
+    ``error_name`` (SQLITE_READONLY for folder permissions, SQLITE_CANTOPEN on a read-only mount)
+    unless the file is opened read-only and immutable.
+    """
+    real = sqlite3.connect
+
+    class Refusing(sqlite3.Connection):
+        def execute(self, *args, **kwargs):
+            error = sqlite3.OperationalError(message)
+            error.sqlite_errorname = error_name
+            raise error
+
+    def connect(database, *args, uri=False, **kwargs):
+        if uri and "mode=ro" in str(database) and "immutable=1" in str(database):
+            return real(database, *args, uri=uri, **kwargs)
+        return real(":memory:", *args, factory=Refusing, **kwargs)
+
+    monkeypatch.setattr(sqlite3, "connect", connect)
+
+
+@pytest.mark.parametrize("error_name, message", [
+    ("SQLITE_READONLY", "attempt to write a readonly database"),  # the folder's permissions (mode 555)
+    ("SQLITE_CANTOPEN", "unable to open database file"),  # a read-only mount
+])
+def test_reading_commands_read_a_library_in_a_folder_that_cannot_be_written(lib, monkeypatch, error_name,
+                                                                             message):
+    match_id, match = stored_match(lib, 30)
+    lib.close()
+    _unwritable_folder(monkeypatch, error_name, message)
+    db = ["--db", str(lib.path)]
+    runner = CliRunner()
+    history = runner.invoke(main, ["history", *db])
+    assert history.exit_code == 0, history.output
+    assert history.stdout.splitlines()[1].split()[0] == str(match_id)
+    exported = runner.invoke(main, ["export", str(match_id), *db])
+    assert exported.exit_code == 0, exported.output
+    assert exported.stdout == dumps(to_record(match))
+    replayed = runner.invoke(main, ["replay", "--json", str(match_id), *db])
+    assert replayed.exit_code == 0, replayed.output
+    assert json.loads(replayed.stdout) == json.loads(json.dumps(replay(to_record(match)).to_json()))
+    # writing fails, in one line that names the library and says why
+    line = one_line(runner.invoke(main, ["resume", str(match_id), "--plain", *db]))
+    assert line.startswith(f"cinch: cannot use the game library {lib.path}: ") and message in line
+
+
+def test_a_library_that_cannot_be_written_is_refused_before_a_match_starts(lib, monkeypatch):
+    # SQLite opens a file its user may not write (mode 444) read-only without a word; root writes it anyway,
+    # so the test opens every file read-only itself.  A match must not start, to fail at its first save.
+    match_id, _ = stored_match(lib, 30)
+    lib.close()
+    before = lib.path.read_bytes()
+    real = sqlite3.connect
+
+    def connect(database, *args, uri=False, **kwargs):
+        if not uri:
+            database, uri = Path(database).absolute().as_uri() + "?mode=ro", True
+        return real(database, *args, uri=uri, **kwargs)
+
+    monkeypatch.setattr(sqlite3, "connect", connect)
+    runner = CliRunner()
+    for command in (["resume", str(match_id), "--plain"], ["play", "--plain"]):
+        line = one_line(runner.invoke(main, [*command, "--db", str(lib.path)], input="1\n" * 20))
+        assert f"game library {lib.path}" in line and "the library cannot be written" in line, command
+    assert runner.invoke(main, ["history", "--db", str(lib.path)]).exit_code == 0
+    assert lib.path.read_bytes() == before
+
+
+def test_a_library_opened_read_only_is_never_written(lib):
+    match_id, match = stored_match(lib, 5)
+    lib.close()
+    before = lib.path.read_bytes()
+    with Library.open(lib.path, readonly=True) as reader:
+        assert reader.readonly and reader.get(match_id).position == position_of(match)
+        with pytest.raises(LibraryError, match="opened read-only"):
+            reader.abandon(match_id)
+    assert lib.path.read_bytes() == before
+    with pytest.raises(LibraryError, match="no game library at"):
+        Library.open(lib.path.with_name("absent.sqlite3"), readonly=True)
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0,
+                    reason="root writes a mode 444 file and a mode 555 folder anyway; the simulated "
+                           "read-only tests above cover it")
+def test_a_read_only_file_in_a_read_only_folder_reads(lib):
+    match_id, match = stored_match(lib, 20)
+    lib.close()
+    folder = lib.path.parent
+    lib.path.chmod(0o444)
+    folder.chmod(0o555)
+    try:
+        runner = CliRunner()
+        db = ["--db", str(lib.path)]
+        assert runner.invoke(main, ["history", *db]).exit_code == 0
+        assert runner.invoke(main, ["export", str(match_id), *db]).stdout == dumps(to_record(match))
+        assert runner.invoke(main, ["replay", str(match_id), *db]).exit_code == 0
+    finally:
+        folder.chmod(0o755)
+        lib.path.chmod(0o644)
+
+
+def test_solve_takes_a_match_id_as_replay_does(lib, tmp_path):
+    match = Match(Rules.preset("pagat"), players=PLAYERS, rng=5)
+    match_id = lib.new_match(match, human_seat=Seat.S, seed=5, frontend="plain", players=PLAYERS)
+    bots = bots_for(5)
+    while match.current is None or match.current.phase.value != "play" or len(match.current.tricks) < 2:
+        step(match, bots)
+    lib.save(match_id, match)
+    runner = CliRunner()
+    by_id = runner.invoke(main, ["solve", "--json", "--db", str(lib.path), f"#{match_id}"])
+    assert by_id.exit_code == 0, by_id.output
+    path = tmp_path / "m.json"
+    path.write_text(dumps(to_record(match)), encoding="utf-8")
+    by_file = runner.invoke(main, ["solve", "--json", str(path)])
+    assert json.loads(by_id.stdout) == json.loads(by_file.stdout)
+    assert json.loads(by_id.stdout)["trick"] == 3
+    line = one_line(runner.invoke(main, ["solve", "--db", str(lib.path), "404"]))
+    assert line.startswith("404: no match 404 in the game library")

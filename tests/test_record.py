@@ -7,6 +7,7 @@ tests/records and tests/test_golden_records.py.
 
 import json
 import random
+import re
 
 import pytest
 
@@ -204,3 +205,72 @@ def test_rules_as_an_object_with_overrides():
     out = replay(rec).to_json()
     assert out["rules"] == {"preset": "additive", "target": 42, "follow": "strict"}
     assert out["next"]["legal"][:3] == ["pass", "bid 1", "bid 2"]
+
+
+# ---- decisions on lenient input (docs/record-format.md) ------------------------------
+def test_unknown_top_level_keys_are_metadata_and_replay():
+    # "Any other top-level key is metadata: a reader keeps it and ignores it" (cinch arena writes "arena").
+    rec = record(entry("W", RECORD_EXAMPLE_DECK, ["bid 7"]), arena={"pair": 3, "a_seats": "NS"}, comment="x")
+    assert replay(rec).to_json()["next"]["seat"] == "E"
+
+
+def test_unknown_keys_inside_a_deal_are_refused():
+    # "Any key other than these four is refused inside a deal, because it could change how the deal replays."
+    message = refused(record(entry("W", RECORD_EXAMPLE_DECK, ["bid 7"], score={"NS": 3})))
+    assert message == "deal 1: unknown field 'score'; a deal has dealer, deck, restock and actions"
+
+
+@pytest.mark.parametrize("field", ["deck", "restock"])
+def test_a_deck_or_restock_given_as_a_list_is_refused(field):
+    # "deck and restock must be a single string; a JSON list of cards is refused with a message asking for one".
+    deck = TABLE_SHORT.split() if field == "deck" else TABLE_SHORT
+    restock = RESTOCK.split() if field == "restock" else RESTOCK
+    message = refused(record(entry("N", deck, STUCK_N, restock=restock)))
+    assert message.startswith(f'deal 1: "{field}" must be cards in one string, separated by spaces')
+    assert message.endswith("not a list")
+
+
+def test_a_byte_order_mark_before_a_record_is_ignored():
+    text = "\ufeff" + dumps(record(entry("W", RECORD_EXAMPLE_DECK, ["bid 7"])))
+    assert replay(loads(text)).to_json()["next"]["seat"] == "E"
+
+
+@pytest.mark.parametrize("option, value, words", [
+    ("sancho", "yes", "sancho cannot be 'yes' in a record; it takes true or false"),
+    ("sancho", 1, "sancho cannot be 1 in a record; it takes true or false"),
+    ("target", "42", "target cannot be '42' in a record; it takes a whole number as a JSON number"),
+    ("target", True, "target cannot be true in a record"),
+    ("target", 42.5, "target cannot be 42.5 in a record"),
+    ("max_bid", "none", "max_bid cannot be 'none' in a record; it takes a whole number as a JSON number (as 42, "
+                        "without quotes), or null for off"),
+    ("follow", 1, 'follow cannot be 1 in a record; it takes a string, one of "all-fours", "strict"'),
+])
+def test_rules_options_in_a_record_carry_their_json_type(option, value, words):
+    # "In a record, option values carry their JSON type ... Text forms ... are refused in a record".
+    message = refused(record(rules={"preset": "additive", option: value}))
+    assert message == f"rules: {words}" or message.startswith(f"rules: {words}")
+
+
+def test_rules_options_of_the_right_json_type_replay():
+    rules = {"preset": "additive", "sancho": True, "target": 42, "max_bid": None, "follow": "strict"}
+    assert replay(record(rules=rules)).match.rules == Rules.from_text(
+        "additive", ["sancho=yes", "target=42", "max_bid=none", "follow=strict"])
+
+
+def test_an_unfinished_deal_is_described_with_its_bids_trump_and_tricks():
+    deck, actions = scripted("pagat", "W", "split")
+    first_play = next(i for i, a in enumerate(actions) if a.startswith("play"))
+    rec = record(entry("W", deck, actions[:first_play + 5]))  # one trick done, one card of the next
+    text = replay(rec).describe()
+    lines = text.splitlines()
+    assert lines[0] == "Rules: pagat (target 62)"
+    assert lines[1] == "  1. W dealt, in progress:"
+    assert lines[2] == "     Bids: N bid 7, E pass, S pass, W pass."
+    assert lines[3] == "     Trumps: hearts, named by N, who bid 7."
+    assert re.fullmatch(r"     Trick 1: N \w\w, E \w\w, S \w\w, W \w\w; [NESW] won it\.", lines[4]), lines[4]
+    assert re.fullmatch(r"     Trick 2, so far: [NESW] \w\w\.", lines[5]), lines[5]
+    assert lines[6] == "Score: NS 0, EW 0; the match goes on."
+    assert lines[7].startswith("Next: ")
+    # in the bidding, only the bids so far
+    text = replay(record(entry("W", deck, actions[:2]))).describe()
+    assert "     Bids: N bid 7, E pass." in text and "Trumps" not in text and "Trick" not in text

@@ -155,3 +155,67 @@ def test_describe_states_each_preset_in_plain_words(name):
         assert "must bid 7" in text and "buried" in text and "Bidder goes out" in text
     else:
         assert "thrown in" in text
+
+
+# Each clash says which override resolves it, and that override does.
+@pytest.mark.parametrize("preset, options, hint, fixed", [
+    ("pagat", ["target=42", "follow=strict"],
+     "bidder_goes_out at 55 clashes with target 42: the threshold must be below the target; "
+     "add -o bidder_goes_out=none (null in a record), or a value below 42", ["bidder_goes_out=none"]),
+    ("pagat", ["makers_count_first=true"], "add -o bidder_goes_out=none (null in a record) or "
+     "-o makers_count_first=false", ["bidder_goes_out=none"]),
+    ("difference", ["max_bid=20"], "add -o max_bid=none (null in a record) to bid up to the points a deal "
+     "holds, -o max_bid=N with N up to 14, or -o sancho=true", ["sancho=true"]),
+    ("difference", ["min_bid=9", "max_bid=8"], "add -o max_bid=N with N at least 9, or -o min_bid=N with N at "
+     "most 8", ["max_bid=9"]),
+    ("difference", ["min_bid=15"], "add -o min_bid=N with N from 1 to 14, or -o sancho=true", ["sancho=true"]),
+    ("additive", ["negative_floor=5"], "add -o negative_floor=N with N below zero", ["negative_floor=-30"]),
+    ("additive", ["no_draw=true", "discard=all-face-up"], "leave out discard, or no_draw", []),
+])
+def test_a_clash_says_which_override_resolves_it(preset, options, hint, fixed):
+    with pytest.raises(RulesError) as info:
+        Rules.from_text(preset, options)
+    assert hint in str(info.value)
+    if fixed:
+        Rules.from_text(preset, options + fixed)  # what the hint says works
+
+
+def test_the_documented_example_on_the_default_preset_says_what_to_add():
+    # `cinch play -o target=42 -o follow=strict` (pagat, bidder goes out at 55)
+    with pytest.raises(RulesError, match=r"add -o bidder_goes_out=none .* or a value below 42"):
+        Rules.from_text("pagat", ["target=42", "follow=strict"])
+    rules = Rules.from_text("pagat", ["target=42", "follow=strict", "bidder_goes_out=40"])
+    assert (rules.target, rules.bidder_goes_out) == (42, 40)
+
+
+@pytest.mark.parametrize("option, value", [
+    ("sancho", "yes"), ("sancho", "true"), ("sancho", 1), ("no_draw", 0), ("target", "42"), ("target", True),
+    ("target", 42.0), ("min_bid", None), ("max_bid", "none"), ("bidder_goes_out", "off"), ("follow", 1),
+    ("follow", None),
+])
+def test_a_record_gives_options_in_their_json_type(option, value):
+    with pytest.raises(RulesError, match=f"{option} cannot be .* in a record; it takes "):
+        Rules.from_json({"preset": "additive", option: value})
+
+
+def test_json_types_are_accepted_in_a_record_and_text_on_the_command_line():
+    spec = {"preset": "pagat", "sancho": True, "target": 42, "bidder_goes_out": None, "follow": "strict",
+            "negative_floor": -30}
+    from_record = Rules.from_json(spec)
+    from_command_line = Rules.from_text("pagat", ["sancho=yes", "target=42", "bidder_goes_out=none",
+                                                  "follow=strict", "negative_floor=-30"])
+    assert from_record == from_command_line
+    assert Rules.from_json(from_record.to_json()) == from_record
+
+
+def test_every_option_is_explained_with_the_rule_texts_it_comes_from():
+    from cinch.rules import OPTION_HELP, OPTION_NAMES, RULE_TEXTS, option_help
+
+    assert RULE_TEXTS == {"000": "pagat", "001": "difference", "002": "additive", "003": "official",
+                          "004": "double-pedro"}
+    assert set(OPTION_HELP) == set(OPTION_NAMES)
+    for key in OPTION_NAMES:
+        meaning, texts = option_help(key)
+        assert meaning.endswith(".") and len(meaning) >= 15, key
+        assert any(number in texts for number in RULE_TEXTS) or "every text" in texts, key
+    assert "002" in option_help("sancho")[1] and "000" in option_help("bidder_goes_out")[1]

@@ -96,10 +96,13 @@ def _parse(text: str) -> Action:
     if verb == "pass" and not rest:
         return PASS
     if verb == "bid" and len(rest) == 1:
-        try:
-            amount = int(rest[0])
-        except ValueError:
-            raise NotationError(f"{text!r}: a bid is a whole number, as 'bid 7'") from None
+        digits = rest[0]
+        # int() would also read "٧", "+7" and "1_0": a record has one spelling, ASCII digits.
+        if not (digits.isascii() and digits.isdigit()):
+            raise NotationError(f"{text!r}: a bid is a whole number in the digits 0-9, as 'bid 7'")
+        if len(digits) > 9:  # no deal holds that many points, and int() refuses thousands of digits
+            raise NotationError(f"{text!r}: the bid has {len(digits)} digits; bids run to a few dozen at most")
+        amount = int(digits)
         return BIDS.get(amount) or Bid(amount)
     if verb == "trump" and len(rest) == 1:
         return TRUMPS[Suit.parse(rest[0])]

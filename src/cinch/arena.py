@@ -26,7 +26,10 @@ import json
 import math
 import os
 import random
+import sys
 import time
+import types
+import typing
 from array import array
 from collections.abc import Callable, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -46,7 +49,8 @@ from cinch.view import Phase
 
 __all__ = [
     "ArenaResult", "BotSpec", "DealStat", "LegOutcome", "PairOutcome", "Problem",
-    "bot_class", "bot_accepts", "derive_seed", "parse_option_value", "run_duplicate", "split_bot_options",
+    "bot_class", "bot_accepts", "bot_options", "check_bot_option", "derive_seed", "parse_option_value",
+    "run_duplicate", "split_bot_options",
 ]
 
 SIDES = ("a", "b")
@@ -66,23 +70,109 @@ def bot_class(name: str) -> type[Bot]:
         try:
             importlib.import_module(BOT_MODULES[key])
         except ImportError as e:
-            raise CinchError(f"bot {name!r} cannot be loaded: {e}") from None
+            # The bots with optional dependencies (OpenSpiel, numpy) come with the rl extra.
+            missing = e.name or str(e)
+            raise CinchError(f"bot {name!r} needs a package that is not installed ({missing}); "
+                             "pip install 'cinch[rl]'") from None
     if key not in BOTS:
         names = sorted(set(BOT_MODULES) | set(BOTS))
         raise CinchError(f"unknown bot {name!r}; the bots are {', '.join(names)}")
     return BOTS[key]  # type: ignore[return-value]
 
 
-def bot_accepts(cls: Callable[..., Bot], key: str) -> bool:
-    """Whether the bot's constructor takes the keyword ``key`` (or any keyword)."""
+_ANY = object()  # an option whose type the constructor does not say
+
+
+def bot_options(cls: Callable[..., Bot]) -> dict[str, Any]:
+    """The options a bot's constructor declares by name, each with the type it expects.
+
+    A keyword parameter declares itself (its annotation, else its default's type, gives the type).
+    A catch-all ``**params`` declares only the names of a ``PARAMS`` mapping of the bot's class
+    or module, which is how the heuristic lists its tuning constants: it takes nothing else, so
+    it is never taken to accept every option.  ``seed`` is not an option: the arena seeds the bots.
+    """
     try:
         params = inspect.signature(cls).parameters
     except (TypeError, ValueError):
-        return False
-    p = params.get(key)
-    if p is not None and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
+        return {}
+    hints = _type_hints(cls)
+    out: dict[str, Any] = {}
+    for name, p in params.items():
+        if name == "seed":
+            continue
+        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
+            out[name] = hints.get(name, _ANY if p.default in (p.empty, None) else type(p.default))
+        elif p.kind is p.VAR_KEYWORD:
+            module = sys.modules.get(getattr(cls, "__module__", ""))
+            declared = getattr(cls, "PARAMS", None) or getattr(module, "PARAMS", None)
+            if isinstance(declared, Mapping):
+                for key, default in declared.items():
+                    out.setdefault(key, hints.get(name, type(default)))
+    return out
+
+
+def _type_hints(cls: Callable[..., Bot]) -> dict[str, Any]:
+    init = getattr(cls, "__init__", None)
+    try:
+        return typing.get_type_hints(init) if init is not None else {}
+    except Exception:  # an annotation naming what only a type checker imports: go by the defaults
+        return {}
+
+
+def bot_accepts(cls: Callable[..., Bot], key: str) -> bool:
+    """Whether the bot's constructor declares the keyword ``key`` (see :func:`bot_options`)."""
+    return key in bot_options(cls)
+
+
+def _fits(value: Any, hint: Any) -> bool:
+    if hint is _ANY or hint is Any:
         return True
-    return any(q.kind is q.VAR_KEYWORD for q in params.values())
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        return any(_fits(value, h) for h in typing.get_args(hint))
+    if hint is type(None):
+        return value is None
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if isinstance(hint, type):
+        return isinstance(value, hint)
+    return True  # a type too rich to check here: the constructor judges
+
+
+def _type_words(hint: Any) -> str:
+    """``float | None`` -> ``a number or none``."""
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        return " or ".join(_type_words(h) for h in typing.get_args(hint))
+    words = {int: "a whole number", float: "a number", str: "text", bool: "true or false", type(None): "none"}
+    return words.get(hint, getattr(hint, "__name__", str(hint)))
+
+
+def _value_text(value: Any) -> str:
+    """A value as it is written on the command line: ``abc``, ``0.5``, ``true``, ``none``."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return str(value).lower()
+    return str(value)
+
+
+def check_bot_option(name: str, key: str, value: Any) -> None:
+    """Refuse an option the bot does not declare, or a value not of the type it declares (CinchError)."""
+    if key == "seed":
+        raise CinchError("bot option seed: the arena seeds every bot from --seed")
+    declared = bot_options(bot_class(name))
+    if key not in declared:
+        raise CinchError(f"bot {name!r} does not take the option {key!r}; {_takes(name, declared)}")
+    if not _fits(value, declared[key]):
+        raise CinchError(f"bot option {key}={_value_text(value)}: {name} takes {_type_words(declared[key])} "
+                         f"for {key}")
+
+
+def _takes(name: str, declared: Mapping[str, Any]) -> str:
+    return f"{name} takes {', '.join(declared)}" if declared else f"{name} takes no options"
 
 
 def parse_option_value(text: str) -> Any:
@@ -101,13 +191,14 @@ def parse_option_value(text: str) -> Any:
 def split_bot_options(
     name_a: str, name_b: str, options: Mapping[str, Any], time_budget: float | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any], list[str]]:
-    """Give each bot the options its constructor accepts.
+    """Give each bot the options its constructor declares, checked against the types it declares.
 
-    Returns A's options, B's options and notes for the user.  An option that
-    neither bot accepts is an error (a typo, most likely); a time budget that
-    neither accepts is only a note.
+    Returns A's options, B's options and notes for the user: an option that one bot takes and
+    the other ignores is said so.  An option that neither bot takes is an error (a typo, most
+    likely); a time budget that neither takes is only a note.
     """
     cls_a, cls_b = bot_class(name_a), bot_class(name_b)
+    declared_a, declared_b = bot_options(cls_a), bot_options(cls_b)
     opts_a: dict[str, Any] = {}
     opts_b: dict[str, Any] = {}
     notes: list[str] = []
@@ -115,17 +206,27 @@ def split_bot_options(
     if time_budget is not None:
         wanted["time_budget"] = time_budget
     for key, value in wanted.items():
-        took = False
-        for cls, opts in ((cls_a, opts_a), (cls_b, opts_b)):
-            if bot_accepts(cls, key):
+        if key == "seed":
+            check_bot_option(name_a, key, value)  # refused: the arena seeds the bots
+        from_flag = key == "time_budget" and time_budget is not None
+        given = f"--time-per-decision {_value_text(value)}" if from_flag else f"--bot-option {key}={_value_text(value)}"
+        takers = []
+        for name, declared, opts, side in ((name_a, declared_a, opts_a, "A"), (name_b, declared_b, opts_b, "B")):
+            if key in declared:
+                check_bot_option(name, key, value)
                 opts[key] = value
-                took = True
-        if took:
-            continue
-        if key == "time_budget" and key not in options:
-            notes.append(f"neither {name_a} nor {name_b} takes a time budget: --time-per-decision is ignored")
-        else:
-            raise CinchError(f"bot option {key!r} is accepted by neither {name_a} nor {name_b}")
+                takers.append((name, side))
+        if not takers:
+            if from_flag:
+                notes.append(f"neither {name_a} nor {name_b} takes a time budget: --time-per-decision is ignored")
+                continue
+            raise CinchError(f"bot option {key!r} is accepted by neither {name_a} nor {name_b} "
+                             f"({_takes(name_a, declared_a)}; {_takes(name_b, declared_b)})")
+        if len(takers) == 1 and name_a.strip().lower() != name_b.strip().lower():
+            (taker, side), = takers
+            other, other_side = (name_b, "B") if side == "A" else (name_a, "A")
+            notes.append(f"{given} goes to {taker} ({side}); {other} ({other_side}) does not take it and plays "
+                         "without it")
     return opts_a, opts_b, notes
 
 
@@ -146,14 +247,19 @@ class BotSpec:
         return make_bot(self.name, seed=seed, **dict(self.options))
 
     def check(self) -> None:
-        """Build the bot once, so that a bad option fails before any deal is played."""
+        """Check the options and build the bot once, so that a bad option fails before any deal is played."""
         bot_class(self.name)
+        for key, value in self.options:
+            check_bot_option(self.name, key, value)
         try:
             self.make(0)
         except CinchError:
             raise
-        except Exception as e:  # a bot refusing an option value
-            shown = ", ".join(f"{k}={v!r}" for k, v in self.options) or "no options"
+        except ValueError as e:  # a bot refusing an option value, in its own words
+            shown = ", ".join(f"{k}={_value_text(v)}" for k, v in self.options) or "no options"
+            raise CinchError(f"bot {self.name!r} cannot be made with {shown}: {e}") from None
+        except Exception as e:
+            shown = ", ".join(f"{k}={_value_text(v)}" for k, v in self.options) or "no options"
             raise CinchError(f"bot {self.name!r} cannot be made with {shown}: {type(e).__name__}: {e}") from None
 
 

@@ -66,6 +66,20 @@ class DamagedRecord(LibraryError):
     """A stored record that is not valid JSON or does not replay."""
 
 
+class NoLibrary(LibraryError):
+    """No library file at the path, and the command only reads (it never creates one)."""
+
+
+class _CannotOpen(Exception):
+    """SQLite could not read the file as asked: a WAL library whose -shm file it may not create."""
+
+
+def _cannot_open_shared_memory(e: sqlite3.Error) -> bool:
+    # SQLite says SQLITE_READONLY for a folder the user may not write, SQLITE_CANTOPEN on a read-only mount.
+    name = getattr(e, "sqlite_errorname", "")
+    return name.startswith("SQLITE_READONLY") or name.startswith("SQLITE_CANTOPEN")
+
+
 # ---- where the library lives ---------------------------------------------------------------------------
 def default_path() -> Path:
     """``$CINCH_DB`` if set, else ``games.sqlite3`` in the user's data folder for cinch."""
@@ -78,8 +92,17 @@ def default_path() -> Path:
 
 
 def resolve_path(path: str | os.PathLike[str] | None = None) -> Path:
-    """The library file: ``path`` if given (``--db``), else :func:`default_path`."""
-    return Path(path).expanduser() if path is not None and str(path) != "" else default_path()
+    """The library file: ``path`` if given (``--db``), else :func:`default_path`.
+
+    An empty ``path`` is refused rather than read as "not given": ``--db ''`` is most
+    likely a variable that was meant to hold a path.
+    """
+    if path is None:
+        return default_path()
+    if not str(path).strip():
+        raise LibraryError("--db needs a path to the game library file (leave --db out to use $CINCH_DB "
+                           "or the default library)")
+    return Path(path).expanduser()
 
 
 # ---- schema ------------------------------------------------------------------------------------------
@@ -286,22 +309,43 @@ def resume_seed(seed: int | None, match_id: int, position: tuple[int, int], what
 class Library:
     """An open game library.  Use :meth:`open`; close it with :meth:`close` (or ``with``)."""
 
-    def __init__(self, conn: sqlite3.Connection, path: Path):
+    def __init__(self, conn: sqlite3.Connection, path: Path, *, readonly: bool = False, empty: bool = False):
         self._conn = conn
         self.path = path
+        self.readonly = readonly
+        self._empty = empty  # a read-only file with no tables yet: an empty library, nothing to read
         self._lock = threading.RLock()  # one connection, usable from a front end's worker threads
 
     # ---- opening --------------------------------------------------------------------------------------
     @classmethod
-    def open(cls, path: str | os.PathLike[str] | None = None) -> Library:
-        """Open (creating it and its folders if need be) the library at ``path``, ``$CINCH_DB`` or the default."""
+    def open(cls, path: str | os.PathLike[str] | None = None, *, readonly: bool = False,
+             create: bool = True) -> Library:
+        """Open the library at ``path``, ``$CINCH_DB`` or the default.
+
+        A writer (``readonly=False``) creates the file and its folders if need be (unless
+        ``create=False``) and brings an older schema up to date.  A reader (``readonly=True``)
+        never creates nor changes anything, so it also reads a library it may not write:
+        a file it cannot write, or one in a folder it cannot write.
+        Every failure is a :class:`LibraryError` naming the path; :class:`NoLibrary` when the
+        file does not exist and may not be created.
+        """
         target = resolve_path(path)
-        if target.is_dir():
-            raise LibraryError(f"cannot open the game library {target}: it is a folder")
+        try:
+            if target.is_dir():
+                raise LibraryError(f"cannot open the game library {target}: it is a folder")
+            exists = target.exists()
+        except OSError as e:
+            raise LibraryError(f"cannot open the game library {target}: {_os_reason(e, target)}") from None
+        if not exists and (readonly or not create):
+            raise NoLibrary(f"no game library at {target} yet; `cinch play` makes one")
+        if readonly:
+            return cls._open_readonly(target)
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            raise LibraryError(f"cannot create the folder for the game library {target}: {e.strerror or e}") from None
+            raise LibraryError(
+                f"cannot create the folder for the game library {target}: {_os_reason(e, target)}"
+            ) from None
         try:
             conn = sqlite3.connect(target, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
                                    check_same_thread=False)
@@ -312,6 +356,7 @@ class Library:
             _wal(conn)
             conn.execute("PRAGMA synchronous = NORMAL")  # with WAL: safe against a crash of the program
             migrate(conn)
+            _try_write(conn)
         except LibraryError as e:
             conn.close()
             raise LibraryError(f"cannot use the game library {target}: {e}") from None
@@ -319,6 +364,53 @@ class Library:
             conn.close()
             raise LibraryError(f"cannot use the game library {target}: {_sqlite_reason(e)}") from None
         return cls(conn, target)
+
+    @classmethod
+    def _open_readonly(cls, target: Path) -> Library:
+        try:
+            return cls._open_readonly_as(target, immutable=False)
+        except _CannotOpen:
+            # A WAL library needs its -shm file beside it; in a folder we cannot write, with none
+            # left there, SQLite reads the file only as immutable (unlocked).  A folder closed to
+            # writing makes another program writing the library meanwhile unlikely.
+            try:
+                return cls._open_readonly_as(target, immutable=True)
+            except _CannotOpen as e:
+                raise LibraryError(f"cannot open the game library {target}: {e}; check that the file and its "
+                                   "folder can be read") from None
+
+    @classmethod
+    def _open_readonly_as(cls, target: Path, *, immutable: bool) -> Library:
+        try:
+            # mode=ro: SQLite writes nothing, so a file or folder without write permission still reads.
+            uri = target.absolute().as_uri() + "?mode=ro" + ("&immutable=1" if immutable else "")
+            conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
+                                   check_same_thread=False)
+        except sqlite3.Error as e:
+            if _cannot_open_shared_memory(e):
+                raise _CannotOpen(str(e)) from None
+            raise LibraryError(f"cannot open the game library {target}: {_sqlite_reason(e)}") from None
+        except (OSError, ValueError) as e:
+            raise LibraryError(f"cannot open the game library {target}: {e}") from None
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            found = schema_version(conn)
+            if found > SCHEMA_VERSION:
+                raise LibraryError(f"the library has schema version {found}, newer than this cinch knows "
+                                   f"({SCHEMA_VERSION}): upgrade cinch to read it")
+            if 0 < found < SCHEMA_VERSION:
+                raise LibraryError(f"the library has schema version {found}, older than this cinch writes "
+                                   f"({SCHEMA_VERSION}): `cinch play` or `cinch resume` brings it up to date, "
+                                   "after which it reads (they need to write the file)")
+        except LibraryError as e:
+            conn.close()
+            raise LibraryError(f"cannot use the game library {target}: {e}") from None
+        except sqlite3.Error as e:
+            conn.close()
+            if _cannot_open_shared_memory(e):
+                raise _CannotOpen(str(e)) from None
+            raise LibraryError(f"cannot use the game library {target}: {_sqlite_reason(e)}") from None
+        return cls(conn, target, readonly=True, empty=found == 0)
 
     def close(self) -> None:
         with self._lock:
@@ -337,6 +429,8 @@ class Library:
     @contextlib.contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One write transaction: all of it is saved, or (on any error) none of it."""
+        if self.readonly:
+            raise LibraryError(f"the game library {self.path} was opened read-only: it cannot be written")
         with self._lock, self._errors():
             self._conn.execute("BEGIN IMMEDIATE")
             try:
@@ -438,6 +532,8 @@ class Library:
 
     # ---- reading ------------------------------------------------------------------------------------------
     def get(self, match_id: int) -> StoredMatch:
+        if self._empty:
+            raise UnknownMatch(f"no match {_id(match_id)} in the game library {self.path}")
         with self._read() as conn:
             row = conn.execute(f"SELECT {_COLUMNS} FROM matches WHERE id = ?", (_id(match_id),)).fetchone()
         if row is None:
@@ -457,6 +553,8 @@ class Library:
         if limit is not None:
             sql += " LIMIT ?"
             args.append(int(limit))
+        if self._empty:
+            return []
         with self._read() as conn:
             rows = conn.execute(sql, args).fetchall()
         return [_row_to_match(r) for r in rows]
@@ -466,6 +564,8 @@ class Library:
         return self.list(status=IN_PROGRESS)
 
     def count(self) -> int:
+        if self._empty:
+            return 0
         with self._read() as conn:
             return int(conn.execute("SELECT count(*) FROM matches").fetchone()[0])
 
@@ -546,11 +646,28 @@ def parse_match_id(text: str) -> int | None:
     return int(t) if t.isdigit() and len(t) < 19 else None
 
 
+def _try_write(conn: sqlite3.Connection) -> None:
+    """Fail now, not at the first save of a match, if SQLite opened the file read-only (its permissions)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("UPDATE meta SET value = value WHERE key = 'schema_version'")
+    finally:
+        conn.execute("ROLLBACK")
+
+
 def _wal(conn: sqlite3.Connection) -> None:
     """Switch to WAL (kept in the file); a file system without it keeps the rollback journal."""
     mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
     if str(mode).lower() != "wal":
         conn.execute("PRAGMA journal_mode = WAL").fetchone()
+
+
+def _os_reason(e: OSError, target: Path) -> str:
+    """``Permission denied`` rather than ``[Errno 13] Permission denied: '...'``: the message names the path."""
+    reason = e.strerror or str(e)
+    if e.filename not in (None, "") and str(e.filename) != str(target):
+        reason += f" ({e.filename})"  # a folder above the library, say
+    return reason
 
 
 def _sqlite_reason(e: sqlite3.Error) -> str:
@@ -559,12 +676,15 @@ def _sqlite_reason(e: sqlite3.Error) -> str:
         return f"the file is damaged or not a cinch game library ({text})"
     if "locked" in text or "busy" in text:
         return f"another program holds the library too long ({text}); try again"
+    if "unable to open" in text:
+        return f"{text}; check that the file and its folder can be read and written"
     if "readonly" in text or "read-only" in text:
-        return f"the library cannot be written ({text})"
+        return f"the library cannot be written ({text}); check the permissions of the file and its folder"
     return text
 
 
 __all__ = [
-    "ABANDONED", "DamagedRecord", "FINISHED", "IN_PROGRESS", "Library", "LibraryError", "SCHEMA_VERSION",
-    "StoredMatch", "UnknownMatch", "default_path", "migrate", "parse_match_id", "position_of", "resume_seed",
+    "ABANDONED", "DamagedRecord", "FINISHED", "IN_PROGRESS", "Library", "LibraryError", "NoLibrary",
+    "SCHEMA_VERSION", "StoredMatch", "UnknownMatch", "default_path", "migrate", "parse_match_id", "position_of",
+    "resume_seed", "resolve_path",
 ]

@@ -17,6 +17,7 @@ from typing import Any
 
 from cinch.actions import parse_action
 from cinch.cards import Card, Seat
+from cinch.deal import Deal
 from cinch.errors import CinchError, IllegalAction, NotationError, RecordError, RulesError
 from cinch.match import Match
 from cinch.rules import Rules
@@ -103,6 +104,8 @@ class Replay:
                 f"{head}: {r.maker} bid {r.bid} in {r.trump.name.lower()}{bgo}; took NS {r.points[0]}, "
                 f"EW {r.points[1]}; {r.describe()}.  Score NS {s.score[0]}, EW {s.score[1]}"
             )
+        if m.current is not None:
+            lines.extend(_deal_so_far(len(m.deals), m.current))
         if m.winner is not None:
             lines.append(f"Winner: {m.winner} ({m.score[0]} to {m.score[1]})")
         else:
@@ -117,7 +120,31 @@ class Replay:
         return "\n".join(lines)
 
 
+def _deal_so_far(number: int, deal: Deal) -> list[str]:
+    """A deal still going on, for people: its bids, the trump and maker once named, the tricks so far."""
+    lines = [f"{number:>3}. {deal.dealer} dealt, in progress:"]
+    if deal.auction:
+        lines.append("     Bids: " + ", ".join(f"{seat} {action}" for seat, action in deal.auction) + ".")
+    if deal.trump is not None and deal.maker is not None:
+        lines.append(f"     Trumps: {deal.trump.name.lower()}, named by {deal.maker}, who bid {deal.high_bid}.")
+    elif deal.maker is not None:
+        lines.append(f"     {deal.maker} holds the bid at {deal.high_bid}; no trump named yet.")
+    for i, trick in enumerate(deal.tricks, start=1):
+        lines.append(f"     Trick {i}: {_plays(trick.plays)}; {trick.winner} won it.")
+    if deal.trick:
+        lines.append(f"     Trick {len(deal.tricks) + 1}, so far: {_plays(deal.trick)}.")
+    return lines
+
+
+def _plays(plays) -> str:
+    """``N KC, E 5D (buried 4H 3H)``: the cards of a trick in the order played."""
+    return ", ".join(f"{p.seat} {p.card}" + (f" (buried {p.buried})" if p.buried else "") for p in plays)
+
+
 def loads(text: str) -> dict[str, Any]:
+    """A record's JSON text as a dict; a UTF-8 byte-order mark at the start is ignored, as editors write one."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
@@ -180,13 +207,25 @@ def _seat(value: Any, number: int) -> Seat:
 
 
 def _cards(value: Any, field: str, number: int) -> list[Card]:
-    items = value.split() if isinstance(value, str) else value
-    if not isinstance(items, list) or not all(isinstance(c, str) for c in items):
-        raise RecordError(f'"{field}" must be cards separated by spaces', deal=number)
+    if not isinstance(value, str):
+        # A list would do as well, but the format has one spelling, so every reader reads every record.
+        raise RecordError(f'"{field}" must be cards in one string, separated by spaces (as "AH KH QH ..."), '
+                          f"not {_json_kind(value)}", deal=number)
     try:
-        return [Card.parse(c) for c in items]
+        return [Card.parse(c) for c in value.split()]
     except NotationError as e:
         raise RecordError(f'"{field}": {e}', deal=number) from None
+
+
+def _json_kind(value: Any) -> str:
+    """What a JSON value is, in the words of JSON: ``a list``, ``a number``, ``null``."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return {list: "a list", dict: "an object"}.get(type(value), type(value).__name__)
 
 
 def _replay_deal(match: Match, entry: Any, number: int, *, is_last: bool) -> None:

@@ -15,6 +15,7 @@ Rules.preset('additive').with_options(target=42, follow='strict')
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
@@ -148,7 +149,11 @@ class Rules:
 
     @classmethod
     def from_json(cls, spec: Any) -> Rules:
-        """A preset name, or ``{"preset": NAME, option: value, ...}`` as in a record."""
+        """A preset name, or ``{"preset": NAME, option: value, ...}`` as in a record.
+
+        In a record every value has its JSON type (``true``, ``42``, ``"strict"``, ``null``):
+        the text forms of the command line (``"yes"``, ``"42"``) are refused.
+        """
         if isinstance(spec, str):
             return cls.preset(spec)
         if isinstance(spec, Mapping):
@@ -157,6 +162,8 @@ class Rules:
             if not isinstance(spec["preset"], str):
                 raise RulesError('"preset" must be a preset name')
             rest = {k: v for k, v in spec.items() if k != "preset"}
+            for key, value in rest.items():
+                _check_json_value(_option_key(key), value)
             return cls.preset(spec["preset"]).with_options(**rest)
         raise RulesError("rules must be a preset name or an object with a \"preset\" key")
 
@@ -220,38 +227,60 @@ class Rules:
 
     # ---- validation ---------------------------------------------------
     def _check(self) -> None:
+        """Refuse impossible values and clashing options, saying which override resolves each.
+
+        The hints use the command line's spelling (``-o KEY=VALUE``), where overrides come from;
+        a record writes the same values as JSON (``none`` is ``null`` there).
+        """
         total = self.total_points
         if self.target < 1:
-            raise RulesError(f"target {self.target} must be at least 1")
+            raise RulesError(f"target {self.target} must be at least 1; the presets play to 51 or 62")
         if not 1 <= self.min_bid <= total:
-            raise RulesError(f"min_bid {self.min_bid} must be between 1 and the {total} points in a deal")
+            raise RulesError(
+                f"min_bid {self.min_bid} must be between 1 and the {total} points in a deal; "
+                f"add -o min_bid=N with N from 1 to {total}"
+                + (", or -o sancho=true (23 points in a deal)"
+                   if not self.sancho and total < self.min_bid <= total + SANCHO_POINTS else "")
+            )
         if self.max_bid is not None:
             if self.max_bid > total:
                 raise RulesError(
                     f"max_bid {self.max_bid} clashes with the points in a deal: only {total} can be taken"
                     + ("" if self.sancho else " (Sancho raises it to 23)")
+                    + "; add -o max_bid=none (null in a record) to bid up to the points a deal holds, "
+                    f"-o max_bid=N with N up to {total}" + ("" if self.sancho else ", or -o sancho=true")
                 )
             if self.max_bid < self.min_bid:
-                raise RulesError(f"max_bid {self.max_bid} clashes with min_bid {self.min_bid}: no bid would be legal")
+                raise RulesError(
+                    f"max_bid {self.max_bid} clashes with min_bid {self.min_bid}: no bid would be legal; "
+                    f"add -o max_bid=N with N at least {self.min_bid}, or -o min_bid=N with N at most "
+                    f"{self.max_bid}"
+                )
         if self.bidder_goes_out is not None:
             if self.bidder_goes_out >= self.target:
                 raise RulesError(
                     f"bidder_goes_out at {self.bidder_goes_out} clashes with target {self.target}: "
-                    "the threshold must be below the target"
+                    f"the threshold must be below the target; add -o bidder_goes_out=none (null in a record), "
+                    f"or a value below {self.target}"
                 )
             if self.makers_count_first:
                 raise RulesError(
                     "bidder_goes_out clashes with makers_count_first: both settle a deal that takes both "
-                    "sides past the target, in different ways; turn one off"
+                    "sides past the target, in different ways; turn one off: add -o bidder_goes_out=none "
+                    "(null in a record) or -o makers_count_first=false"
                 )
         if self.negative_floor is not None and self.negative_floor >= 0:
-            raise RulesError(f"negative_floor {self.negative_floor} must be below zero")
+            raise RulesError(
+                f"negative_floor {self.negative_floor} must be below zero; add -o negative_floor=N with N "
+                "below zero (002's house rule plays -30), or -o negative_floor=none (null in a record) for no floor"
+            )
         if self.no_draw:
             draw_options = {"discard", "above_six", "rob", "stock_out", "thrown_points"} & set(self.overrides)
             if draw_options:
+                names = sorted(draw_options)
                 raise RulesError(
-                    f"no_draw clashes with {', '.join(sorted(draw_options))}: without the draw there is no "
-                    "discard, refill or rob"
+                    f"no_draw clashes with {', '.join(names)}: without the draw there is no "
+                    f"discard, refill or rob; leave out {' and '.join(names)}, or no_draw"
                 )
 
     # ---- plain words ----------------------------------------------------
@@ -358,6 +387,66 @@ _OPTIONAL_INTS = {"max_bid", "bidder_goes_out", "negative_floor"}
 _BOOLS = {"makers_count_first", "sancho", "dom_pedro", "no_draw"}
 OPTION_NAMES = tuple(sorted(_INTS | _OPTIONAL_INTS | _BOOLS | set(_ENUMS)))
 
+RULE_TEXTS = {"000": "pagat", "001": "difference", "002": "additive", "003": "official", "004": "double-pedro"}
+"""The five rule texts (``shared/rule-texts``) by number, and the preset each one gives."""
+
+OPTION_HELP: dict[str, tuple[str, str]] = {
+    # option: (what it decides, which rule texts say what), for `cinch rules`
+    "target": ("The score that wins the match.", "62 (000); 51 (001, 002, 003); 42 and 61 also named (001, 002)"),
+    "min_bid": ("The lowest bid.", "7 (000); 1 (001, 002, 004; 003 names no minimum)"),
+    "max_bid": ("The highest bid; none: as many points as a deal holds (14, more with sancho or dom_pedro).",
+                "14 in every text (003 names only this maximum)"),
+    "all_pass": ("When all four pass: the dealer is stuck and must bid, or the deal is thrown in.",
+                 "stuck-dealer (000; a variation in 001); throw-in (001)"),
+    "bidding": ("One circuit, each player bidding once, dealer last; or an auction, raising until the others pass.",
+                "one-circuit (all texts); auction (002 \"Auction Cinch\")"),
+    "discard": ("What the players throw before the draw, and whether it is shown.",
+                "all-concealed: every non-trump, face down (000, 003, 004); all-face-up (001); "
+                "choose-concealed: the non-trumps the player chooses (002)"),
+    "above_six": ("A player left with more than six trumps: keeps them all and buries the excess under his card "
+                  "to trick 1, or keeps six and shows the rest, which are dead.",
+                  "buried (000); keep-six (001, 003)"),
+    "rob": ("How the dealer robs the pack after the draw.",
+            "all-trumps: every trump in the stock, non-trumps to six (000); any-six: any six of his cards and "
+            "the stock (001); hand-and-stock: no discard, any six of his nine and the stock (003, 002); "
+            "trumps-first: trumps, then any cards, to six (004)"),
+    "stock_out": ("The stock runs out before every hand is refilled: the discards become a new stock, or what "
+                  "is left is shared out in turn.", "reshuffle (000); share (002)"),
+    "follow": ("On a plain-suit lead: follow suit or trump as you like, or follow suit if you can and trump "
+               "only when void.", "all-fours (all texts); strict (002's step 2, read literally)"),
+    "high": ("Which trump scores High.", "ace: the ace of trumps (000, 001, 002); highest: the highest trump in "
+             "play (003, 004)"),
+    "low": ("Which trump scores Low, and for whom.", "two-holder: the 2, for the side that held it (000); "
+            "two-capturer: the 2, for its capturer (001); lowest-capturer: the lowest trump in play, for its "
+            "capturer (002, 003, 004)"),
+    "settlement": ("How a deal is scored: each side adds what it took and makers short of the bid lose it, or "
+                   "the side that took more scores the difference.", "additive (000, 002); difference (001, 003, "
+                   "004)"),
+    "makers_count_first": ("When both sides pass the target on one deal, the makers win if they made their bid.",
+                           "on (001, 002); off (000, 003, 004)"),
+    "bidder_goes_out": ("When both sides stand at this score or more before a deal, makers who make their bid "
+                        "win outright; none: off.", "55 (000); off (001 to 004)"),
+    "negative_floor": ("A side at this score or below loses; none: off.",
+                       "-30 (002, a house rule); off in every preset"),
+    "sancho": ("The 9 of trumps (Pedro Sancho) scores 9: 23 points in a deal.",
+               "a variation in 002 (\"Pedro Sancho\"); off in every preset"),
+    "dom_pedro": ("The 3 of trumps (Dom Pedro) scores 3.", "a variation in 002 (\"Dom Pedro\"); off in every preset"),
+    "no_draw": ("No discard and no draw: the nine cards dealt are played out, nine tricks.",
+                "a variation in 002 (\"Simple Cinch\"); off in every preset"),
+    "thrown_points": ("A point card among the trumps a player throws (keep-six): dead, or, thrown by a defender, "
+                      "counted for the makers.", "dead (001); defenders-to-makers (003)"),
+}
+assert set(OPTION_HELP) == set(OPTION_NAMES)
+
+
+def option_help(key: str) -> tuple[str, str]:
+    """(what the option decides, what the rule texts say) in words.
+
+    >>> option_help("dom-pedro")[0]
+    'The 3 of trumps (Dom Pedro) scores 3.'
+    """
+    return OPTION_HELP[_option_key(key)]
+
 
 def option_values(key: str) -> str:
     """What an option accepts, in words (for help and error messages)."""
@@ -368,6 +457,33 @@ def option_values(key: str) -> str:
     if key in _OPTIONAL_INTS:
         return "a whole number | none"
     return "a whole number"
+
+
+def json_values(key: str) -> str:
+    """What an option takes in a record, where values carry their JSON type."""
+    if key in _ENUMS:
+        return "a string, one of " + ", ".join(json.dumps(v.value) for v in _ENUMS[key])
+    if key in _BOOLS:
+        return "true or false (JSON booleans, without quotes)"
+    if key in _OPTIONAL_INTS:
+        return "a whole number as a JSON number (as 42, without quotes), or null for off"
+    return "a whole number as a JSON number (as 42, without quotes)"
+
+
+def _check_json_value(key: str, value: Any) -> None:
+    """Refuse a record's option value of the wrong JSON type (the text forms belong to ``-o KEY=VALUE``)."""
+    if key in _ENUMS:
+        fits = isinstance(value, str)
+    elif key in _BOOLS:
+        fits = isinstance(value, bool)
+    else:
+        fits = (isinstance(value, int) and not isinstance(value, bool)) or (value is None and key in _OPTIONAL_INTS)
+    if not fits:
+        try:
+            shown = repr(value) if isinstance(value, str) else json.dumps(value)
+        except (TypeError, ValueError):
+            shown = repr(value)
+        raise RulesError(f"{key} cannot be {shown} in a record; it takes {json_values(key)}")
 
 
 def _option_key(raw: str) -> str:

@@ -1,6 +1,8 @@
 """``cinch history``, ``cinch resume`` and ``cinch export``: the game library on the command line.
 
-``cinch replay`` takes a match id of the library as well as a file (:func:`library_record`).
+``cinch replay`` and ``cinch solve`` take a match id of the library as well as a file, or ``-``
+for standard input (:func:`read_record`).  Only ``cinch play`` and ``cinch resume`` write the
+library; the other commands open it read-only and never create it.
 """
 
 from __future__ import annotations
@@ -13,10 +15,10 @@ import click
 
 from cinch.cards import Seat
 from cinch.cli.options import db_option
+from cinch.errors import CinchError
 from cinch.library import FINISHED, STATUS_WORDS, Library, LibraryError, StoredMatch, parse_match_id
 
 HISTORY_LIMIT = 20
-
 
 
 def _match_id(text: str) -> int:
@@ -27,9 +29,33 @@ def _match_id(text: str) -> int:
 
 
 def library_record(name: str, db: str | None) -> str:
-    """The stored record of match ``name`` (``12`` or ``#12``), for ``cinch replay``."""
-    with Library.open(db) as lib:
+    """The stored record of match ``name`` (``12`` or ``#12``), read without writing the library."""
+    with Library.open(db, readonly=True) as lib:
         return lib.record_text(_match_id(name))
+
+
+def read_record(name: str, db: str | None) -> str:
+    """The text of the record ``name`` names on the command line (``cinch replay``, ``cinch solve``).
+
+    ``-`` is standard input; a match id (``12``, ``#12``) that is not also a file's name is a
+    match of the library.  Raises :class:`CinchError` with the reason (not the name) in words.
+    """
+    if name == "-":
+        if sys.stdin is None:
+            raise CinchError("there is no standard input to read")
+        stream = getattr(sys.stdin, "buffer", None)  # bytes, so a record that is not UTF-8 is told as such
+        data = stream.read() if stream is not None else sys.stdin.read().encode("utf-8")
+    elif parse_match_id(name) is not None and not Path(name).exists():
+        return library_record(name, db)
+    else:
+        try:
+            data = Path(name).read_bytes()
+        except OSError as e:
+            raise CinchError(f"cannot read the file: {e.strerror or e}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise CinchError("not a text file (a record is UTF-8 JSON)") from None
 
 
 # ---- cinch history ------------------------------------------------------------------------------------
@@ -72,7 +98,7 @@ def history_lines(matches: list[StoredMatch]) -> list[str]:
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per match, one per line.")
 def history_command(db: str | None, show_all: bool, as_json: bool) -> None:
     """List the matches of your game library, the most recently played first."""
-    with Library.open(db) as lib:
+    with Library.open(db, readonly=True) as lib:
         matches = lib.list(limit=None if show_all else HISTORY_LIMIT)
         total = lib.count()
         path = lib.path
@@ -104,7 +130,7 @@ def resume_command(match_id: str, db: str | None, frontend: str | None, save: st
     number = _match_id(match_id)
     if save is not None:
         _check_writable(save)
-    lib = Library.open(db)
+    lib = Library.open(db, create=False)  # no library: nothing to resume, so none is made
     try:
         stored = lib.get(number)
         match = lib.replay(number)  # a damaged record fails here, before anything is shown
@@ -131,7 +157,7 @@ def resume_command(match_id: str, db: str | None, frontend: str | None, save: st
               help="Write the record to FILE (default: standard output).")
 def export_command(match_id: str, db: str | None, output: str | None) -> None:
     """Write a match's cinch/1 game record (to share it, or to attach it to a bug report)."""
-    with Library.open(db) as lib:
+    with Library.open(db, readonly=True) as lib:
         text = lib.record_text(_match_id(match_id))
     if output is None:
         click.echo(text, nl=False)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
 import click
 
@@ -20,29 +19,17 @@ from cinch.record import loads, replay
 def replay_command(files: tuple[str, ...], as_json: bool, db: str | None) -> None:
     """Replay game records and show where each stands.
 
-    A FILE that is no file but a match id (12 or #12) is a match of the game library.
+    A FILE of - is standard input; a FILE that is no file but a match id (12 or #12) is a
+    match of the game library.
     """
-    from cinch.library import parse_match_id
+    from cinch.cli.library import read_record
 
     failed = False
     for name in files:
         try:
-            if parse_match_id(name) is not None and not Path(name).exists():
-                from cinch.cli.library import library_record
-
-                text = library_record(name, db)
-            else:
-                text = Path(name).read_text(encoding="utf-8")
+            text = read_record(name, db)
         except CinchError as e:
             click.echo(f"{name}: {e}", err=True)
-            failed = True
-            continue
-        except OSError as e:
-            click.echo(f"{name}: cannot read the file: {e.strerror or e}", err=True)
-            failed = True
-            continue
-        except UnicodeDecodeError:
-            click.echo(f"{name}: not a text file (a record is UTF-8 JSON)", err=True)
             failed = True
             continue
         try:

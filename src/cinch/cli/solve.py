@@ -1,14 +1,18 @@
-"""``cinch solve FILE``: the double-dummy par of the position a game record stops at."""
+"""``cinch solve FILE``: the double-dummy par of the position a game record stops at.
+
+FILE is a record file, ``-`` for standard input, or a match id of the game library, as
+for ``cinch replay``.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 import click
 
+from cinch.cli.options import db_option
 from cinch.errors import CinchError
 from cinch.record import loads, replay
 from cinch.solver import Position, SolveResult, solve
@@ -126,19 +130,21 @@ def describe(data: dict[str, Any]) -> str:
 @click.command("solve")
 @click.argument("file", metavar="FILE")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def solve_command(file: str, as_json: bool) -> None:
+@db_option
+def solve_command(file: str, as_json: bool, db: str | None) -> None:
     """Solve the play position a game record stops at, with every hand open.
 
+    FILE is a record, - for standard input, or a match id of the game library (12 or #12).
     Prints the par (the points each side takes with best play from here, their NS-EW
     difference, whether the makers make their bid and the settlement), and the value of
     each legal card of the player to act, best first (the best marked with *).
     """
+    from cinch.cli.library import read_record
+
     try:
-        text = Path(file).read_text(encoding="utf-8")
-    except OSError as e:
-        _fail(f"{file}: cannot read the file: {e.strerror or e}")
-    except UnicodeDecodeError:
-        _fail(f"{file}: not a text file (a record is UTF-8 JSON)")
+        text = read_record(file, db)
+    except CinchError as e:
+        _fail(f"{file}: {e}")
     try:
         data = solve_record(text)
     except SolveError as e:
