@@ -131,7 +131,7 @@ class Card(int):
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Card], tuple[int]]:
         return (Card, (int(self),))
 
     @classmethod
@@ -251,7 +251,7 @@ class CardSet(int):
     def __repr__(self) -> str:
         return f"CardSet.parse({str(self)!r})"
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[CardSet], tuple[int]]:
         return (CardSet, (int(self),))
 
     def symbols(self) -> str:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from itertools import combinations
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from cinch.actions import BIDS, PASS, PLAYS, TRUMPS, Action, Bid, Keep, NameTrump, Pass, Play, parse_action
 from cinch.cards import (
@@ -104,7 +104,7 @@ def parse_deck(deck: str | Iterable[int | str]) -> tuple[Card, ...]:
     return tuple(cards)
 
 
-class _Shuffled(list):
+class _Shuffled(list[Card]):
     """A deck known to hold each card once (from a shuffle), so it needs no checking."""
 
 
@@ -299,33 +299,33 @@ class Deal:
             raise IllegalAction(action, f"it is {who}'s turn, not {Seat(seat)}'s", self._legal_strings(),
                                 legal_summary=self._legal_summary())
         phase = self.phase
-        if phase is _PLAY and type(action) is Play:
+        if phase is _PLAY and type(action) is Play and actor is not None:
             card = action.card
             bury = action.bury
             if bury or self._burying or not self._mask >> card & 1:
                 self._check_play(action)  # explains the refusal, or checks what is buried
             self.history.append(action)
             self.actors.append(actor)
-            self._play(actor, card, bury)  # type: ignore[arg-type]
+            self._play(actor, card, bury)
             return
         if phase is Phase.BIDDING and (type(action) is Bid or type(action) is Pass):
             self._check_bid(action)
         else:
-            self._check(action)
+            self._check(action)  # the action is of the kind the phase asks for
         assert actor is not None
         self.history.append(action)
         self.actors.append(actor)
         if phase is Phase.BIDDING:
             self._bid(actor, action)
-        elif phase is Phase.TRUMP:
-            self._name_trump(action.suit)  # type: ignore[attr-defined]
-        elif phase is Phase.DISCARD:
+        elif isinstance(action, NameTrump):
+            self._name_trump(action.suit)
+        elif isinstance(action, Keep) and phase is Phase.DISCARD:
             self._pending.pop(0)
-            self._keep(actor, int(action.cards))  # type: ignore[attr-defined]
+            self._keep(actor, int(action.cards))
             self._next_discard()
-        elif phase is Phase.ROB:
+        elif isinstance(action, Keep):
             self._options = None
-            self._rob(int(action.cards))  # type: ignore[attr-defined]
+            self._rob(int(action.cards))
             self._start_play()
 
     def apply_restock(self, order: Iterable[int | str]) -> None:
@@ -368,14 +368,14 @@ class Deal:
             raise IllegalAction(action, "the stock ran out: a new stock must be formed first", ())
         if not isinstance(action, _EXPECTED[phase]):
             raise self._illegal(action, _PHASE_DUTY[phase].format(seat=self.to_act))
-        if phase is Phase.PLAY:
-            self._check_play(action)  # type: ignore[arg-type]
+        if isinstance(action, Play):
+            self._check_play(action)
         elif phase is Phase.BIDDING:
             self._check_bid(action)
-        elif phase is Phase.DISCARD or phase is Phase.ROB:
+        elif isinstance(action, Keep):
             options = self.legal_actions()
             assert isinstance(options, KeepOptions)
-            why = options.violation(int(action.cards))  # type: ignore[attr-defined]
+            why = options.violation(int(action.cards))
             if why:
                 raise self._illegal(action, why)
 
@@ -389,13 +389,13 @@ class Deal:
     def _check_bid(self, action: Action) -> None:
         rules = self.rules
         stuck = self._stuck()
-        if type(action) is Pass:
+        if not isinstance(action, Bid):
             if stuck:
                 raise self._illegal(
                     action, f"the first three passed, so the dealer is stuck and must bid {rules.min_bid}"
                 )
             return
-        amount = action.amount  # type: ignore[attr-defined]
+        amount = action.amount
         if stuck and amount != rules.min_bid:
             raise self._illegal(action, f"a stuck dealer must bid {rules.min_bid}")
         if not rules.min_bid <= amount <= rules.highest_bid:
@@ -405,11 +405,11 @@ class Deal:
 
     def _bid(self, seat: Seat, action: Action) -> None:
         self.auction.append((seat, action))
-        if type(action) is Pass:
-            self._passed |= 1 << seat
-        else:
-            self.high_bid = action.amount  # type: ignore[attr-defined]
+        if isinstance(action, Bid):
+            self.high_bid = action.amount
             self.maker = seat
+        else:
+            self._passed |= 1 << seat
         self._turns += 1
         if self.rules.bidding is Bidding.ONE_CIRCUIT:
             if self._turns < 4:
@@ -748,7 +748,7 @@ class Deal:
         strengths, effective, follow_rules = t.strength, t.effective_suit, t.follow_rules[self._strict]
         follow, allowed = self._rule
         watch_two = self._watch_two
-        low_holder = self.low_holder
+        low_holder: int | None = self.low_holder
         captured = [self.captured[0], self.captured[1]]
         in_play = self.in_play
         random = rng.random
@@ -825,7 +825,7 @@ class Deal:
         self.to_act = None
 
     # ---- views -------------------------------------------------------------
-    def view(self, seat: Seat, **match_context) -> SeatView:
+    def view(self, seat: Seat, **match_context: Any) -> SeatView:
         """What ``seat`` may know now; ``match_context`` adds score, target and the like."""
         seat = Seat(seat)
         face_up = self.rules.discard is Discard.ALL_FACE_UP

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from math import comb
+from typing import overload
 
 from cinch.actions import Keep
 from cinch.cards import CardSet, bit_list
@@ -52,7 +53,13 @@ class KeepOptions(Sequence[Keep]):
     def __len__(self) -> int:
         return self._count
 
-    def __getitem__(self, index):  # type: ignore[override]
+    @overload
+    def __getitem__(self, index: int) -> Keep: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Keep]: ...
+
+    def __getitem__(self, index: int | slice) -> Keep | list[Keep]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(self._count))]
         if index < 0:

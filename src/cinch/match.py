@@ -10,8 +10,9 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from cinch.actions import Action
 from cinch.cards import Seat, Team
@@ -31,7 +32,7 @@ class DealSummary:
     bidder_goes_out: bool  # the deal was played under bidder goes out
     score: tuple[int, int]  # running score after the deal (NS, EW)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         r = self.result
         return {
             "dealer": self.dealer.name,
@@ -147,7 +148,7 @@ class Match:
             why = f"the match is over: {self.winner} won" if self.winner is not None else "no deal is in progress"
             raise IllegalAction(action, why)
         deal.apply(action, seat)
-        if deal.phase is Phase.DONE:
+        if deal.is_over:
             self._after_action(deal)
 
     def _after_action(self, deal: Deal) -> None:
@@ -201,7 +202,7 @@ class Match:
             bidder_goes_out=self._bgo_now, players=names,
         )
 
-    def play_out(self, choose) -> None:
+    def play_out(self, choose: Callable[[SeatView], Action]) -> None:
         """Play to the end, asking ``choose(view) -> action`` for every decision (new deals shuffled)."""
         while not self.is_over:
             deal = self.current or self.start_deal()

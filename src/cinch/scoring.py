@@ -68,7 +68,7 @@ class PointTable:
         if cache is None:
             cache = [None, None, None, None]
             object.__setattr__(rules, "_point_tables", cache)
-        table = cache[trump]
+        table: PointTable | None = cache[trump]
         if table is None:
             table = cache[trump] = cls(rules, trump)
         return table

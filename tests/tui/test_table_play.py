@@ -12,6 +12,7 @@ from tablekit import (
     make_app,
     press,
     prompt,
+    region_text,
     screen_text,
     settle,
     status,
@@ -23,7 +24,7 @@ from cinch.actions import Play
 from cinch.tui.app import TableScreen
 from cinch.tui.render import PALETTES
 from cinch.tui.screens import DealOverScreen, NewMatchScreen
-from cinch.tui.widgets import HandView
+from cinch.tui.widgets import EventLog, HandView
 from cinch.view import Phase
 
 
@@ -124,7 +125,7 @@ async def test_an_illegal_card_is_explained_in_the_rule_s_words():
         assert t.mode == "play"
         assert t.game.view().current_trick[0].card == Card.parse("AH")
         await press(pilot, "2")  # A♣, the second card: not allowed on a trump lead
-        assert "A♣ cannot be played: a trump was led (AH) and S holds trumps, so must play a trump." in status(app)
+        assert "A♣ cannot be played: a trump was led (A♥*) and S holds trumps, so must play a trump." in status(app)
         await press(pilot, "c")  # the next club: none is legal
         assert "cannot be played: a trump was led" in status(app)
         await press(pilot, "right")  # the cursor stays on the only legal card
@@ -314,3 +315,24 @@ async def test_the_table_redraws_at_80_by_24():
             await press(pilot, "enter")
         assert "Trick" in prompt(app)
         assert app.table.game.view().phase is Phase.PLAY
+
+
+@table_test
+async def test_the_log_keeps_its_newest_line_in_sight():
+    # Once the log has more lines than it has room for, the side panel above it keeps changing
+    # height; the newest line (the bid the top bar already shows) must stay visible.
+    app = make_app("pagat", seed=5)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        log = app.table.query_one(EventLog)
+        checked = 0
+        for _ in range(300):
+            t = app.table
+            if t.mode in ("bid", "play") and log.virtual_size.height > log.size.height:
+                newest = log.lines[-1].text.strip()
+                assert newest and newest in region_text(app, log), (newest, region_text(app, log))
+                checked += 1
+                if checked >= 12:
+                    break
+            await press(pilot, "enter")
+        assert checked >= 12

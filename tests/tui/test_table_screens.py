@@ -8,9 +8,11 @@ from click.testing import CliRunner
 from tablekit import SIZE, card_background, make_app, press, region_text, screen_text, settle, status, table_test
 
 from cinch import Rules, Seat
+from cinch.bots import make_bot
 from cinch.cli import main
 from cinch.cli.play import DEFAULT_FRONTEND, FRONTENDS, run_table
 from cinch.library import Library
+from cinch.match import Match
 from cinch.record import loads, replay
 from cinch.table import Saver
 from cinch.tui.render import PALETTES
@@ -193,3 +195,27 @@ def test_the_table_is_the_default_front_end_and_needs_a_terminal(tmp_path):
     assert json.loads(save.read_text())["format"] == "cinch/1"
     result = CliRunner().invoke(main, ["play", "--table", "--theme", "colour-blind", "--no-library"], input="")
     assert result.exit_code == 0 and "End of input." in result.output
+
+
+@table_test
+async def test_a_match_saved_between_deals_resumes_with_the_next_deal_and_says_so(tmp_path):
+    lib = Library.open(tmp_path / "games.sqlite3")
+    match = Match(Rules.preset("difference"), players={s: "you" if s is Seat.S else "basic" for s in Seat}, rng=4)
+    match_id = lib.new_match(match, human_seat=Seat.S, seed=4, frontend="plain", players=match.players)
+    bots = {s: make_bot("basic", seed=s) for s in Seat}
+    match.start_deal()
+    while not match.deals[-1].is_over:
+        deal = match.current
+        if deal.to_act is None:
+            match.resolve_chance()
+            continue
+        match.apply(bots[deal.to_act].choose(match.view(deal.to_act)), deal.to_act)
+    lib.save(match_id, match)  # saved at the end of deal 1: resuming deals deal 2
+    assert lib.get(match_id).describe().startswith(f"match {match_id} (difference, deal 1")
+    app = make_app("difference", saver=Saver(lib), resume_id=match_id)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert len(app.table.game.match.deals) == 2
+        assert f"Resumed match {match_id} (difference, deal 2," in status(app)
+        assert "deal 2" in screen_text(app).split("\n")[0]  # the top bar says the same
+    lib.close()

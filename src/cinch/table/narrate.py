@@ -15,6 +15,7 @@ view only.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from cinch.actions import Action, Keep, NameTrump, Pass, Play
@@ -110,6 +111,18 @@ def action_text(action: Action, trump: Suit | None, symbols: bool = True) -> str
         left = Card.of("5", action.suit.partner)
         return f"{suit_text(action.suit, symbols)} (with {card_text(left, None, symbols)})"
     return str(action)
+
+
+_CARD_IN_TEXT = re.compile(r"\b([AKQJT98765432])([SHDC])\b")
+
+
+def rule_words(text: str, trump: Suit | None = None) -> str:
+    """An engine message for a screen that shows suit symbols: its cards as ``A♥*``, not ``AH``.
+
+    >>> rule_words("a trump was led (AH) and S holds trumps, so must play a trump", Suit.HEARTS)
+    'a trump was led (A♥*) and S holds trumps, so must play a trump'
+    """
+    return _CARD_IN_TEXT.sub(lambda m: card_text(Card.parse(m.group(0)), trump), text)
 
 
 def keep_words(options: KeepOptions, trump: Suit | None) -> str:

@@ -26,7 +26,7 @@ from cinch.errors import CinchError, IllegalAction
 from cinch.keep import KeepOptions
 from cinch.table import BotTurn, Pending, Saver, Table
 from cinch.table.advice import Hint, ask_hint, available_bots
-from cinch.table.narrate import Narrator, action_words, card_text
+from cinch.table.narrate import Narrator, action_words, card_text, rule_words
 from cinch.table.narrate import seat_name as seat_label
 from cinch.table.summary import describe_par, par_of, play_start
 from cinch.tui.decision import SUIT_KEYS, Decision, Mode
@@ -153,19 +153,21 @@ class TableScreen(Screen):
         app = self.cinch
         try:
             game = Table.resume(app.saver, match_id)
-            stored = app.saver.library.get(match_id) if app.saver.library is not None else None
         except CinchError as e:
             self.new_game(app.setup)
             self.say(f"Match {match_id} could not be resumed ({e}); a new match begins.")
             return
-        if game.human is None or stored is None:
+        if game.human is None:
             self.new_game(app.setup)
             self.say(f"Match {match_id} could not be resumed (it has no seat for you to play); a new match begins.")
             return
-        bots = tuple(game.bot_names.get(s, "") for s in Seat)
-        app.setup = TableSetup(game.rules, game.human, bots, None)  # type: ignore[arg-type]
+        bots = (game.bot_names.get(Seat.N, ""), game.bot_names.get(Seat.E, ""), game.bot_names.get(Seat.S, ""),
+                game.bot_names.get(Seat.W, ""))
+        app.setup = TableSetup(game.rules, game.human, bots, None)
         self.start_game(game)
-        self.say(f"Resumed {stored.describe()}.")
+        # Told from the table as it now stands: a match saved between deals resumes with the next one.
+        ns, ew = game.match.score
+        self.say(f"Resumed match {match_id} ({game.rules.name}, deal {len(game.match.deals)}, NS {ns} EW {ew}).")
 
     def new_game(self, setup: TableSetup) -> None:
         self.cinch.setup = setup
@@ -287,7 +289,7 @@ class TableScreen(Screen):
         try:
             game.act(self.seat, action)
         except IllegalAction as e:
-            self.say(f"{action_words(action, trump)} is not allowed: {e.rule}.")
+            self.say(f"{action_words(action, trump)} is not allowed: {rule_words(e.rule, trump)}.")
             return
         self.decision.stop()
         self.status_text = Text()
@@ -311,7 +313,7 @@ class TableScreen(Screen):
             why = game.why_illegal(Play(card), self.seat)
             if why is None and d.bury_due:
                 why = "with more than six cards, choose the card to play first: Enter, then mark the cards to bury"
-            self.say(f"{card_text(card, trump)} cannot be played: {why}." if why else "")
+            self.say(f"{card_text(card, trump)} cannot be played: {rule_words(why, trump)}." if why else "")
         elif d.mode is Mode.KEEP and isinstance(view.legal, KeepOptions):
             opts = view.legal
             if opts.must >> card & 1:
@@ -327,7 +329,8 @@ class TableScreen(Screen):
                 why = game.why_illegal(Play(d.bury_card, CardSet(1 << card)), self.seat) if d.bury_card is not None \
                     else None
                 self.say(f"{card_text(card, trump)} cannot be buried"
-                         + (f": {why}." if why and "point card" in why else ": burying a point card is forbidden."))
+                         + (f": {rule_words(why, trump)}." if why and "point card" in why
+                            else ": burying a point card is forbidden."))
 
     # ---- keys ---------------------------------------------------------------------------------------------------
     def on_key(self, event) -> None:

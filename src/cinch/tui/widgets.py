@@ -309,7 +309,12 @@ class SeatPanel(Static):
 
 
 class EventLog(RichLog, can_focus=False):
-    """What happened, line by line, from your seat."""
+    """What happened, line by line, from your seat; the newest line always in sight."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        # The side panel above it grows and shrinks with the deal: a write scrolled to the end of the
+        # old height, so scroll again, or the newest lines hide below the new one.
+        self.scroll_end(animate=False, immediate=True)
 
 
 class Position:
