@@ -32,6 +32,7 @@ from cinch.library import (
 )
 from cinch.match import Match
 from cinch.record import dumps, loads, replay, to_record
+from cinch.table import Saver, Table
 
 PLAYERS = {Seat.N: "basic", Seat.E: "random", Seat.S: "you", Seat.W: "basic"}
 
@@ -117,13 +118,14 @@ def test_resume_continues_at_the_exact_action_and_finishing_records_the_winner(l
     assert next_decision(resumed) == next_decision(original)
     assert to_record(resumed) == to_record(original)
     # Resuming the same position twice continues the same way (rng and bots from the seed and the position).
-    again = lib.resume(match_id)
     runs = []
-    for m in (resumed, again):
-        bots = lib.resume_bots(match_id, m)
+    for _ in range(2):
+        table = Table.resume(Saver(lib), match_id)
+        bots = dict(table.bots)
         bots[Seat.S] = make_bot("basic", seed=99)
-        m.play_out(lambda v, b=bots: b[v.seat].choose(v))
-        runs.append(to_record(m))
+        table.match.play_out(lambda v, b=bots: b[v.seat].choose(v))
+        runs.append(to_record(table.match))
+        resumed = table.match
     assert runs[0] == runs[1]
     lib.finish(match_id, resumed)
     done = lib.get(match_id)

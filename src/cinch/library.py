@@ -611,25 +611,6 @@ class Library:
                              (IN_PROGRESS, _now(), stored.id))
         return match
 
-    def resume_bots(self, match_id: int, match: Match | None = None) -> dict:
-        """The bots for the seats nobody plays by hand, by the names stored, seeded from seed and position."""
-        from cinch.bots import make_bot
-
-        stored = self.get(match_id)
-        position = position_of(match) if match is not None else stored.position
-        bots = {}
-        for seat in Seat:
-            if seat == stored.human_seat:
-                continue
-            name = stored.players.get(seat)
-            if name is None:
-                raise DamagedRecord(f"match {match_id}: no player is stored for seat {seat}")
-            try:
-                bots[seat] = make_bot(name, seed=resume_seed(stored.seed, stored.id, position, seat.name))
-            except CinchError as e:
-                raise LibraryError(f"match {match_id}: seat {seat} is played by {name!r}: {e}") from None
-        return bots
-
 
 def _id(match_id: Any) -> int:
     try:
