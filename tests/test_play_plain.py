@@ -453,3 +453,42 @@ def test_a_short_stock_shared_out_is_told():
     assert "The draw from the stock: N (partner) 6, E 5, S (you) 5." in text
     assert "The stock ran out: what was left was shared out one card at a time." in text
     assert "Cards held: N (partner) 6, E 5, S (you) 6, W 6" in text
+
+
+def test_partner_and_opponents_are_chosen_apart(tmp_path):
+    save = tmp_path / "m.json"
+    result = CliRunner().invoke(main, ["play", "--plain", "--seed", "3", "--no-library", "--save", str(save),
+                                       "--partner", "basic", "--opponents", "random"], input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert "your partner N is played by the basic bot, the opponents W and E by the random bot." in result.output
+    players = loads(save.read_text(encoding="utf-8"))["players"]
+    assert players == {"N": "basic", "E": "random", "S": "you", "W": "random"}
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--plain", "--table"], "--plain and --table ask for two front ends: choose one"),
+    (["--pause", "nan"], "--pause takes a number of seconds from 0 to 10, not nan"),
+    (["--partner", "nobody"], "unknown bot 'nobody'"),
+])
+def test_cli_refuses_contradictory_or_meaningless_play_options(args, message):
+    result = CliRunner().invoke(main, ["play", "--no-library", *args], input="quit\n")
+    assert result.exit_code == 2 and message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_the_documented_options_example_plays_on_the_default_preset():
+    help_text = CliRunner().invoke(main, ["play", "--help"]).output
+    example = help_text[help_text.index("e.g.") + 4:help_text.index("(see")].split()
+    assert example and example[0] == "-o"
+    result = CliRunner().invoke(main, ["rules", *example])
+    assert result.exit_code == 0, result.output
+
+
+def test_a_hint_names_its_bot_speaks_as_a_player_and_why_shows_the_figures():
+    out = io.StringIO()
+    g = new_game(Rules.preset("difference"), seed=4, inp=Lines("why", "hint", "why", "quit"), out=out)
+    assert g.run() == "quit"
+    text = out.getvalue()
+    assert "Ask for a hint first; why then shows the figures behind it." in text
+    assert "The expert bot would choose: " in text and "Type why for the figures." in text
+    assert "The expert bot's figures: " in text and "worlds)." in text

@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
@@ -27,7 +27,7 @@ from cinch.errors import IllegalAction, NotationError
 from cinch.keep import KeepOptions
 from cinch.rules import Rules
 from cinch.table import Pending, Saver, Table
-from cinch.table.advice import cheapest_bury
+from cinch.table.advice import Hint, cheapest_bury
 from cinch.table.narrate import (
     Narrator,
     action_text,
@@ -54,6 +54,7 @@ COMMANDS = {
     "rules": "rules",
     "tricks": "tricks",
     "hint": "hint",
+    "why": "why",
     "list": "list", "choices": "list",
     "quit": "quit", "exit": "quit", "q": "quit",
 }
@@ -66,7 +67,8 @@ Commands, at any prompt:
   score   the match score and the target
   rules   the rules of this match in plain words
   tricks  the tricks played so far in this deal
-  hint    what the heuristic bot would do in your place
+  hint    what the strongest bot would do in your place, and why
+  why     the figures behind the last hint
   list    the legal choices again
   quit    stop here (the game record is saved if you gave --save)"""
 
@@ -225,6 +227,7 @@ class PlainGame:
         self.symbols = encodes_symbols(out) if symbols is None else symbols
         self.intro = list(intro)
         self.narrator = Narrator(self.seat, self.symbols)
+        self.hint: Hint | None = None  # the last hint, for `why`
         self._interactive = inp is _stdin() and _isatty(inp) and out is _stdout() and _isatty(out)
 
     @property
@@ -335,6 +338,7 @@ class PlainGame:
     # ---- one decision of the human ----------------------------------------------------------------------
     def decide(self, view: SeatView) -> None:
         """Ask until the player gives a legal action, and apply it."""
+        self.hint = None
         suggestion = self.table.suggestion(self.seat)
         listed = self.listed(view, suggestion)
         default = suggestion if isinstance(view.legal, KeepOptions) else (
@@ -459,9 +463,17 @@ class PlainGame:
                 cards = ", ".join(f"{p.seat} {card_text(p.card, trump, self.symbols)}" for p in t.plays)
                 self.say(f"Trick {number}: {cards}; won by {self.narrator.who(t.winner)}.")
         elif name == "hint":
-            hint = self.table.hint(self.seat)
+            hint = self.hint = self.table.hint(self.seat)
             text = f"The {hint.bot} bot would choose: {action_text(hint.action, trump, self.symbols)}"
-            self.say(text + (f"; {hint.estimate}" if hint.estimate else "") + f".  (type: {hint.action})")
+            text += f"  (type: {hint.action})."
+            if hint.estimate:
+                text += f" {hint.estimate[0].upper()}{hint.estimate[1:]}."
+            self.say(text + (" Type why for the figures." if hint.detail else ""))
+        elif name == "why":
+            if self.hint is None or not self.hint.detail:
+                self.say("Ask for a hint first; why then shows the figures behind it.")
+            else:
+                self.say(f"The {self.hint.bot} bot's figures: {self.hint.detail}.")
         elif name == "list":
             self.show_decision(view, listed, suggestion)
 
@@ -489,7 +501,7 @@ def new_game(
     rules: Rules,
     *,
     seat: Seat = Seat.S,
-    bots: str = DEFAULT_BOT,
+    bots: str | Mapping[Seat, str] = DEFAULT_BOT,
     seed: int | None = None,
     inp: TextIO,
     out: TextIO,
@@ -498,7 +510,8 @@ def new_game(
     library: Library | None = None,
     hints: str | None = None,
 ) -> PlainGame:
-    """A fresh match with ``bots`` in the three other seats, deterministic for ``seed``.
+    """A fresh match with ``bots`` in the three other seats (one name, or one per seat), deterministic
+    for ``seed``.
 
     With a ``library`` the match is stored in it at once and saved after every action.
     """
@@ -507,8 +520,7 @@ def new_game(
     table = Table.new(rules, people={seat: "you"}, bots=bots, seed=seed, saver=saver, hints=hints)
     intro = [
         f"Cinch, {rules.name} rules: first side to {rules.target} wins.  Seed {table.seed}.",
-        f"You sit {seat}; your partner {seat.partner} and the opponents {seat.left} and {seat.partner.left}"
-        f" are played by the {bots} bot.",
+        _seating_line(seat, table.bot_names),
         "Type help at any prompt for the input forms and commands.",
     ]
     intro += _saving_lines(saver)
@@ -536,19 +548,29 @@ def resume_game(
     match = table.match
     seat = stored.human_seat
     rules = match.rules
-    names = sorted(set(table.bot_names.values()))
     deal = match.current
     where = (f"deal {len(match.deals)}, action {len(deal.history) + 1}" if deal is not None
              else f"before deal {len(match.deals) + 1}")
     intro = [
         f"Resuming match {match_id}: {rules.name} rules, first side to {rules.target} wins; {where}."
         f"  Score NS {match.score[0]}, EW {match.score[1]}.",
-        f"You sit {seat}; your partner {seat.partner} and the opponents {seat.left} and {seat.partner.left}"
-        f" are played by the {' and '.join(names)} bot{'s' * (len(names) > 1)}.",
+        _seating_line(seat, table.bot_names),
         "Type help at any prompt for the input forms and commands.",
     ]
     intro += _saving_lines(saver)
     return PlainGame(table, seat, inp=inp, out=out, symbols=symbols, intro=intro)
+
+
+def _seating_line(seat: Seat, bots: Mapping[Seat, str]) -> str:
+    """``You sit S; your partner N and the opponents W and E are played by the heuristic bot.``"""
+    partner, left, right = seat.partner, seat.left, seat.partner.left
+    if bots[partner] == bots[left] == bots[right]:
+        return (f"You sit {seat}; your partner {partner} and the opponents {left} and {right}"
+                f" are played by the {bots[partner]} bot.")
+    opponents = (f"the {bots[left]} bot" if bots[left] == bots[right]
+                 else f"the {bots[left]} and {bots[right]} bots")
+    return (f"You sit {seat}; your partner {partner} is played by the {bots[partner]} bot, the opponents"
+            f" {left} and {right} by {opponents}.")
 
 
 def _saving_lines(saver: Saver) -> list[str]:

@@ -195,14 +195,24 @@ def test_a_time_budget_is_kept_and_the_action_is_legal():
     assert elapsed < 2.0  # 0.2 s asked; generous for a loaded machine
 
 
-def test_the_hint_carries_an_estimate():
+def test_the_hint_speaks_as_a_player_with_the_figures_one_step_away():
     from cinch.table.advice import ask_hint
 
     d = deal("difference", N, PLAY_DECK, *PLAY_START, "play AH", "play 7H")
-    action, text = expert(worlds=4).explain(d.view(W))
-    assert action == Play(Card.parse("5H")) and "worlds" in text
+    decision = expert(worlds=4).explain(d.view(W))
+    assert decision.action == Play(Card.parse("5H"))
+    assert decision.text.startswith("playing the 5♥*") and "worlds" not in decision.text
+    assert any(words in decision.text for words in ("ahead of", "as good as", "safe choice"))
+    assert "points for EW against NS on average this deal (double-dummy worlds, 4 worlds)" in decision.detail
     hint = ask_hint("expert", expert(worlds=4), d.view(W))
-    assert hint.action == action and hint.estimate == text
+    assert (hint.action, hint.estimate, hint.detail) == (decision.action, decision.text, decision.detail)
+
+
+def test_a_bid_hint_names_the_call_and_its_margin():
+    d = deal("difference", N, PLAY_DECK)
+    decision = expert(playouts=16).explain(d.view(E))
+    call = "passing" if str(decision.action) == "pass" else f"bidding {decision.action.amount}"
+    assert decision.text.startswith(call) and "bidding playouts, 16 worlds" in decision.detail
 
 
 def test_bad_budgets_are_refused():

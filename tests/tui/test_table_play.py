@@ -289,9 +289,12 @@ async def test_a_hint_names_the_strong_bot_s_choice_and_moves_the_cursor():
                 break
             await press(pilot, "enter")
         await press(pilot, "question_mark")
-        text = status(app)
-        assert "Hint from the " in text and " bot: play " in text
+        text = status(app).replace("\n", " ")
+        assert "Hint from the expert bot: playing the " in text and "(? again: the figures)" in text
+        assert "worlds" not in text  # words first, as a player says it
         assert t.decision.hint is not None and t.decision.cards[t.decision.cursor] == t.decision.hint.action.card
+        await press(pilot, "question_mark")  # the second press shows the figures
+        assert "The expert bot's figures: " in status(app) and "worlds)" in status(app).replace("\n", " ")
 
 
 @table_test

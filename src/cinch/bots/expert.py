@@ -48,10 +48,10 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cinch.actions import PLAYS, TRUMPS, Action, Keep, Play
+from cinch.actions import PLAYS, TRUMPS, Action, Bid, Keep, NameTrump, Play
 from cinch.bots.base import Bot, make_bot, register
 from cinch.bots.inference import BidLikelihood, PlayLikelihood
-from cinch.cards import TRUMP_TABLES, CardSet, bit_list
+from cinch.cards import TRUMP_TABLES, CardSet, Suit, bit_list
 from cinch.deal import Deal, DealResult
 from cinch.keep import KeepOptions
 from cinch.rules import AboveSix
@@ -70,7 +70,8 @@ class Decision:
     action: Action
     estimate: float | None  # expected (our side's score change - the other side's), None if not searched
     samples: int  # worlds searched
-    text: str  # the estimate in words
+    detail: str  # the figures behind it: the estimate, the method, the worlds
+    text: str = ""  # the choice in a player's words: how far ahead of the next best it keeps you
 
 
 class _Budget:
@@ -147,15 +148,14 @@ class ExpertBot(Bot):
     def choose(self, view: SeatView) -> Action:
         return self.decide(view).action
 
-    def explain(self, view: SeatView) -> tuple[Action, str]:
-        """The action and its estimate in words, for the table's hint key."""
-        d = self.decide(view)
-        return d.action, d.text
+    def explain(self, view: SeatView) -> Decision:
+        """The decision with the reason in a player's words (``text``) and the figures (``detail``), for hints."""
+        return self.decide(view)
 
     def decide(self, view: SeatView) -> Decision:
         legal = view.legal
         if len(legal) == 1:
-            return Decision(legal[0], None, 0, "the only legal action")
+            return Decision(legal[0], None, 0, "the only legal action", "the only legal choice")
         rng = random.Random(self.rng.getrandbits(64))  # this decision's worlds, whatever the budget
         phase = view.phase
         try:
@@ -173,7 +173,7 @@ class ExpertBot(Bot):
                 return self._keep(view, legal, rng)
         except Exception as e:  # no world could be built (should not happen): fall back on the heuristic
             self.last_error = e
-        return Decision(self._heuristic.choose(view), None, 0, "heuristic")
+        return Decision(self._heuristic.choose(view), None, 0, "the heuristic's choice, without a search")
 
     # ---- budgets ---------------------------------------------------------------------------------
     def _play_budget(self) -> _Budget:
@@ -218,9 +218,16 @@ class ExpertBot(Bot):
         change = result.score_change
         return change[team] - change[1 - team]
 
-    def _describe(self, view: SeatView, estimate: float, samples: int, what: str) -> str:
+    def _decision(self, view: SeatView, candidates: Sequence[Action], means: Sequence[float], best: int,
+                  samples: int, what: str) -> Decision:
+        """The chosen candidate, with its figures and a player's words for them."""
         team = view.seat.team
-        return f"{estimate:+.1f} for {team} against {team.other} ({what}, {samples} worlds)"
+        estimate = means[best]
+        detail = (f"{estimate:+.1f} points for {team} against {team.other} on average this deal "
+                  f"({what}, {samples} worlds)")
+        action = candidates[best]
+        others = [(m, a) for i, (m, a) in enumerate(zip(means, candidates)) if i != best]
+        return Decision(action, estimate, samples, detail, _words(view, action, estimate, others))
 
     # ---- bidding ---------------------------------------------------------------------------------------
     def _bid(self, view: SeatView, rng: random.Random) -> Decision:
@@ -255,15 +262,15 @@ class ExpertBot(Bot):
                 values[i].append(change[team] - change[1 - team])
             budget.tick()
         n = budget.done
-        best, estimate = _pick(values, 0, self.caution)  # the pass (or the lowest bid) unless beaten
-        return Decision(legal[best], estimate, n, self._describe(view, estimate, n, "bidding playouts"))
+        best, _ = _pick(values, 0, self.caution)  # the pass (or the lowest bid) unless beaten
+        return self._decision(view, legal, _means(values), best, n, "bidding playouts")
 
     # ---- trumps ------------------------------------------------------------------------------------
     def _trump(self, view: SeatView, rng: random.Random) -> Decision:
         preferred = self._heuristic.choose(view)
         values, _, n = self._playouts(view, TRUMPS, rng)
-        best, estimate = _pick(values, int(preferred.suit), self.caution)  # type: ignore[attr-defined]
-        return Decision(TRUMPS[best], estimate, n, self._describe(view, estimate, n, "trump playouts"))
+        best, _ = _pick(values, int(preferred.suit), self.caution)  # type: ignore[attr-defined]
+        return self._decision(view, TRUMPS, _means(values), best, n, "trump playouts")
 
     def _playouts(self, view: SeatView, candidates: Sequence[Action], rng: random.Random,
                   weighted: bool = False) -> tuple[list[list[float]], list[float] | None, int]:
@@ -293,14 +300,14 @@ class ExpertBot(Bot):
     def _keep(self, view: SeatView, options: KeepOptions, rng: random.Random) -> Decision:
         forced = options.forced
         if forced is not None:
-            return Decision(forced, None, 0, "the only legal keep")
+            return Decision(forced, None, 0, "the only legal keep", "the only legal hand")
         candidates = self._keep_candidates(view, options)
         if len(candidates) == 1:
-            return Decision(candidates[0], None, 0, "heuristic")
+            return Decision(candidates[0], None, 0, "the heuristic's choice, without a search")
         values, _, n = self._playouts(view, candidates, rng)
-        best, estimate = _pick(values, 0, self.caution)  # the heuristic's keep unless beaten
+        best, _ = _pick(values, 0, self.caution)  # the heuristic's keep unless beaten
         what = "rob playouts" if view.phase is Phase.ROB else "discard playouts"
-        return Decision(candidates[best], estimate, n, self._describe(view, estimate, n, what))
+        return self._decision(view, candidates, _means(values), best, n, what)
 
     def _keep_candidates(self, view: SeatView, options: KeepOptions) -> list[Keep]:
         """The heuristic's keep first, then its neighbours: one card swapped, added or dropped."""
@@ -391,12 +398,13 @@ class ExpertBot(Bot):
                     b = int(result.buries.get(card, CardSet(0)))
                     votes[c][b] = votes[c].get(b, 0) + w
         if n == 0:
-            return Decision(heuristic, None, 0, "heuristic")
+            return Decision(heuristic, None, 0, "the heuristic's choice, without a search")
         preferred = int(heuristic.card)  # type: ignore[attr-defined]
         best = max(cards, key=lambda c: (sums[c], diffs[c], c == preferred))
-        estimate = sums[best] / total if total > 0 else 0.0
         action = self._with_burial(legal, best, votes[best], heuristic)
-        return Decision(action, estimate, n, self._describe(view, estimate, n, "double-dummy worlds"))
+        candidates = [action if c == best else PLAYS[c] for c in cards]
+        means = [sums[c] / total if total > 0 else 0.0 for c in cards]
+        return self._decision(view, candidates, means, cards.index(best), n, "double-dummy worlds")
 
     def _play_by_playouts(self, view: SeatView, rng: random.Random) -> Decision:
         """Long hands (nine tricks without the draw): each card judged by heuristic playouts.
@@ -407,8 +415,8 @@ class ExpertBot(Bot):
         heuristic = self._heuristic.choose(view)
         candidates = [heuristic] + [a for a in view.legal if a != heuristic]
         values, weights, n = self._playouts(view, candidates, rng, weighted=True)
-        best, estimate = _pick(values, 0, self.caution, weights)
-        return Decision(candidates[best], estimate, n, self._describe(view, estimate, n, "playouts"))
+        best, _ = _pick(values, 0, self.caution, weights)
+        return self._decision(view, candidates, _means(values, weights), best, n, "playouts")
 
     @staticmethod
     def _with_burial(legal: Sequence[Action], card: int, votes: dict[int, float], heuristic: Action) -> Action:
@@ -425,6 +433,58 @@ class ExpertBot(Bot):
         if isinstance(heuristic, Play) and int(heuristic.card) == card:
             return heuristic
         return options[0]
+
+
+def _means(values: list[list[float]], weights: list[float] | None = None) -> list[float]:
+    """Each candidate's mean result over the worlds (weighted by ``weights``)."""
+    out = []
+    for vals in values:
+        w = weights if weights is not None else [1.0] * len(vals)
+        total = sum(w)
+        out.append(sum(x * v for x, v in zip(w, vals)) / total if total > 0 else 0.0)
+    return out
+
+
+def _words(view: SeatView, action: Action, estimate: float, others: list[tuple[float, Action]]) -> str:
+    """A hint as a player says it: ``playing the K♠* keeps you about 2 points ahead of the other cards``."""
+    trump = view.trump
+    doing = _doing(action, trump)
+    if not others:
+        return f"{doing}: the only sensible choice"
+    margin, runner_up = max(others, key=lambda o: o[0])
+    gap = estimate - margin
+    if gap < -0.5:  # the search kept the safer choice: say what it gives up
+        lead = f"{doing} is the safe choice; {_doing(runner_up, trump)} may score about {_points(-gap)} more"
+    elif gap < 0.5:
+        lead = f"{doing} is about as good as {_doing(runner_up, trump)}"
+    else:
+        rest = "the other choices" if len(others) > 1 else _doing(runner_up, trump)
+        lead = f"{doing} keeps you about {_points(gap)} ahead of {rest}"
+    if abs(estimate) < 0.5:
+        outlook = "the deal looks even"
+    elif estimate > 0:
+        outlook = f"your side should come out about {_points(estimate)} ahead this deal"
+    else:
+        outlook = f"your side should lose about {_points(-estimate)} on this deal"
+    return f"{lead}; {outlook}"
+
+
+def _doing(action: Action, trump: Suit | None) -> str:
+    if isinstance(action, Play):
+        return "playing the " + action.card.symbol + ("*" if trump is not None and TRUMP_TABLES[trump].is_trump(
+            action.card) else "")
+    if isinstance(action, Bid):
+        return f"bidding {action.amount}"
+    if isinstance(action, NameTrump):
+        return f"{action.suit.name.lower()} as trumps"
+    if isinstance(action, Keep):
+        return "keeping " + " ".join(c.symbol for c in action.cards)
+    return "passing"
+
+
+def _points(x: float) -> str:
+    n = max(1, round(x))
+    return f"{n} point{'s' * (n != 1)}"
 
 
 def _pick(values: list[list[float]], baseline: int, caution: float,

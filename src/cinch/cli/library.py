@@ -140,8 +140,8 @@ def resume_command(match_id: str, db: str | None, frontend: str | None, save: st
                                f"{match.score[1]}; `cinch replay {number}` shows it")
         if stored.human_seat is None:
             raise LibraryError(f"match {number} has no human seat: nothing to resume at the table")
-        bots = sorted({name for s, name in stored.players.items() if s != stored.human_seat})
-        setup = PlaySetup(rules=match.rules, seat=stored.human_seat, bots=",".join(bots), seed=stored.seed,
+        bots = {s: name for s, name in stored.players.items() if s != stored.human_seat}
+        setup = PlaySetup(rules=match.rules, seat=stored.human_seat, bots=bots, seed=stored.seed,
                           save=save, library=lib, resume=number)
         status = FRONTENDS[frontend or DEFAULT_FRONTEND](setup)
     finally:

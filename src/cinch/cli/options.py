@@ -22,7 +22,7 @@ def rules_options(f: F) -> F:
     """--rules PRESET and -o KEY=VALUE, shared by every command that plays."""
     f = click.option(
         "-o", "--option", "options", multiple=True, metavar="KEY=VALUE",
-        help="Override one option of the preset, e.g. -o target=42 -o follow=strict (see `cinch rules`).",
+        help="Override one option of the preset, e.g. -o follow=strict -o sancho=true (see `cinch rules`).",
     )(f)
     f = click.option(
         "--rules", "preset", default="pagat", show_default=True, metavar="PRESET",

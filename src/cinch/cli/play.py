@@ -36,7 +36,7 @@ class PlaySetup:
 
     rules: Rules
     seat: Seat
-    bots: str
+    bots: dict[Seat, str]  # the bot of every other seat, by seat
     seed: int | None
     save: str | None
     library: Library | None = None  # where the match is kept as it is played (None: nowhere)
@@ -78,8 +78,9 @@ def run_table(setup: PlaySetup) -> int:
     from cinch.tui.game import TableSetup
     from cinch.tui.screens import Settings
 
-    bots = setup.bots if setup.resume is None else DEFAULT_BOT  # a resumed match brings its own bots
-    table = TableSetup.uniform(setup.rules, seat=setup.seat, bots=bots, seed=setup.seed)
+    # (a resumed match brings its own bots)
+    bots = tuple(setup.bots.get(s, DEFAULT_BOT) if setup.resume is None else DEFAULT_BOT for s in Seat)
+    table = TableSetup(setup.rules, setup.seat, bots, setup.seed)  # type: ignore[arg-type]
     saver = Saver(setup.library, save_path=setup.save)
     status = run(table, saver=saver, settings=Settings(pause=setup.pause, theme=setup.theme),
                  offer_resume=setup.offer_resume, resume_id=setup.resume)
@@ -98,7 +99,7 @@ def _isatty(stream: object) -> bool:
 
 
 FRONTENDS: dict[str, Callable[[PlaySetup], int]] = {"plain": run_plain, "table": run_table}
-DEFAULT_FRONTEND = "table"  # the one line to change when the Textual table arrives
+DEFAULT_FRONTEND = "table"
 
 
 @click.command("play")
@@ -112,27 +113,37 @@ DEFAULT_FRONTEND = "table"  # the one line to change when the Textual table arri
 @click.option("--bots", "bots", default=DEFAULT_BOT, show_default=True, metavar="NAME",
               help="The bot that plays the three other seats: random, basic, heuristic or expert (searches, up to "
                    "a second a decision).")
-@click.option("--plain", "frontend", flag_value="plain", default=DEFAULT_FRONTEND,
-              help="A plain line prompt: for screen readers and scripts.")
+@click.option("--partner", "partner", default=None, metavar="NAME",
+              help="The bot that plays your partner (default: the --bots one).")
+@click.option("--opponents", "opponents", default=None, metavar="NAME",
+              help="The bot that plays both opponents (default: the --bots one).")
+@click.option("--plain", "plain", is_flag=True, help="A plain line prompt: for screen readers and scripts.")
 @click.option("--db", "db", type=click.Path(dir_okay=False), default=None, metavar="PATH",
               help="The game library that keeps every match (default: $CINCH_DB, else your data folder).")
 @click.option("--no-library", "no_library", is_flag=True, help="Keep this match out of the game library.")
 @click.option("--new", "new", is_flag=True, help="Start a new match without offering to resume one.")
-@click.option("--table", "frontend", flag_value="table",
-              help="The card table (the default; it needs a terminal).")
+@click.option("--table", "table", is_flag=True, help="The card table (the default; it needs a terminal).")
 @click.option("--pause", type=click.FloatRange(0, 10), default=0.6, show_default=True, metavar="SECONDS",
+              callback=lambda ctx, param, value: _a_number(value, "--pause"),
               help="At the table: the pause between two bot plays, so you can follow them.")
 @click.option("--theme", type=click.Choice(["classic", "colour-blind"], case_sensitive=False), default="classic",
               show_default=True, help="At the table: the card colours (colour-blind: four colour-blind-safe suits).")
 def play_command(preset: str, options: tuple[str, ...], seed: int | None, save: str | None, seat: str,
-                 bots: str, frontend: str, db: str | None, no_library: bool, new: bool, pause: float,
-                 theme: str) -> None:
+                 bots: str, partner: str | None, opponents: str | None, plain: bool, db: str | None,
+                 no_library: bool, new: bool, table: bool, pause: float, theme: str) -> None:
     """Play a match against the computer: you type bids, trumps and cards."""
     from cinch.bots import make_bot
     from cinch.library import Library, LibraryError
 
+    if plain and table:
+        raise click.UsageError("--plain and --table ask for two front ends: choose one")
+    frontend = "plain" if plain else "table" if table else DEFAULT_FRONTEND
     rules = make_rules(preset, options)
-    make_bot(bots)  # an unknown bot name fails here, before the match starts
+    me = Seat.parse(seat)
+    names = {me.partner: partner or bots, me.left: opponents or bots, me.partner.left: opponents or bots}
+    names = {s: name.strip().lower() for s, name in names.items()}
+    for name in set(names.values()):
+        make_bot(name)  # an unknown bot name fails here, before the match starts
     if save is not None:
         _check_writable(save)
     library = None
@@ -146,7 +157,7 @@ def play_command(preset: str, options: tuple[str, ...], seed: int | None, save: 
         table_offers = frontend == "table"  # the table offers the unfinished matches on its own screen
         if library is not None and not new and not table_offers and _stdin_is_terminal():
             resume = offer_resume(library)
-        setup = PlaySetup(rules=rules, seat=Seat.parse(seat), bots=bots.strip().lower(), seed=seed, save=save,
+        setup = PlaySetup(rules=rules, seat=me, bots=names, seed=seed, save=save,
                           library=library, resume=resume, offer_resume=table_offers and library is not None and not new,
                           pause=pause, theme=theme.lower())
         status = FRONTENDS[frontend](setup)
@@ -170,6 +181,12 @@ def offer_resume(library: Library) -> int | None:
         return last.id
     library.abandon(last.id)
     return None
+
+
+def _a_number(value: float, option: str) -> float:
+    if value != value:  # NaN: no pause at all is 0
+        raise click.BadParameter(f"{option} takes a number of seconds from 0 to 10, not nan")
+    return value
 
 
 def _stdin_is_terminal() -> bool:

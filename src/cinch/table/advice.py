@@ -64,15 +64,16 @@ class Hint:
 
     bot: str
     action: Action
-    estimate: str = ""
+    estimate: str = ""  # why, in a player's words
+    detail: str = ""  # the figures behind it, for whoever asks again
 
 
 def ask_hint(name: str, bot: Bot, view: SeatView) -> Hint:
     """Ask ``bot`` what it would do in ``view`` (slow bots: call this off the UI thread).
 
     A bot may offer ``explain(view)``, returning text, an action, an ``(action, estimate)``
-    pair or an object or mapping with ``action`` and ``estimate``; otherwise only its
-    action is shown.
+    pair, or an object or mapping with ``action`` and its reason in ``text`` (or
+    ``estimate``) and ``detail``; otherwise only its action is shown.
     """
     explain = getattr(bot, "explain", None)
     if callable(explain):
@@ -80,32 +81,28 @@ def ask_hint(name: str, bot: Bot, view: SeatView) -> Hint:
             got = explain(view)
         except Exception:
             got = None
-        action, estimate = _read_explanation(got)
+        action, estimate, detail = _read_explanation(got)
         if action is not None and action in view.legal:
-            return Hint(name, action, estimate)
+            return Hint(name, action, estimate, detail)
         if action is None and estimate:
-            return Hint(name, bot.choose(view), estimate)
+            return Hint(name, bot.choose(view), estimate, detail)
     return Hint(name, bot.choose(view))
 
 
-def _read_explanation(got: Any) -> tuple[Action | None, str]:
+def _read_explanation(got: Any) -> tuple[Action | None, str, str]:
     if got is None:
-        return None, ""
+        return None, "", ""
     if isinstance(got, Action):
-        return got, ""
+        return got, "", ""
     if isinstance(got, str):
-        return None, got
+        return None, got, ""
     if isinstance(got, tuple) and len(got) == 2 and isinstance(got[0], Action):
-        return got[0], _estimate_text(got[1])
-    if isinstance(got, dict):
-        action = got.get("action")
-        return (action if isinstance(action, Action) else None), _estimate_text(
-            got.get("estimate", got.get("text", "")))
-    action = getattr(got, "action", None)
-    estimate = getattr(got, "estimate", None)
-    if estimate is None:
-        estimate = getattr(got, "text", None)
-    return (action if isinstance(action, Action) else None), _estimate_text(estimate if estimate is not None else got)
+        return got[0], _estimate_text(got[1]), ""
+    field = got.get if isinstance(got, dict) else lambda key, default=None: getattr(got, key, default)
+    action = field("action")
+    words = field("text") or field("estimate")
+    return ((action if isinstance(action, Action) else None), _estimate_text(words),
+            _estimate_text(field("detail")))
 
 
 def _estimate_text(value: Any) -> str:

@@ -518,6 +518,10 @@ class TableScreen(Screen):
             return
         if self._not_yours() or game is None or self.decision.view is None or self.hinting:
             return
+        shown = self.decision.hint
+        if shown is not None and shown.detail:  # the second press: the figures behind the hint
+            self.say(f"The {shown.bot} bot's figures: {shown.detail}.")
+            return
         self.hinting = True
         name, bot = game.hint_bot()
         view = game.view(self.seat)
@@ -543,11 +547,10 @@ class TableScreen(Screen):
         if hint is None:
             self.say(f"No hint this time ({error}).")
             return
-        text = f"Hint from the {hint.bot} bot: {action_words(hint.action, d.view.trump)}"
-        if hint.estimate:
-            text += f" ({hint.estimate})"
-        text += d.show_hint(hint)
-        self.say(text + ("" if text.endswith(".") else "."))
+        # The status line has two rows: the bot's words name the choice, so they stand alone.
+        words = hint.estimate or action_words(hint.action, d.view.trump)
+        text = f"Hint from the {hint.bot} bot: {words}{d.show_hint(hint)}"
+        self.say(text + (" (? again: the figures)" if hint.detail else ""))
         self.refresh_all()
 
     def action_undo(self) -> None:

@@ -264,10 +264,10 @@ class Decision:
         action = hint.action
         if self.mode.choosing_option and action in self.options:
             self.cursor = self.options.index(action)
-            return ". The cursor is on it: Enter takes it."
+            return ". Enter takes it."
         if self.mode is Mode.PLAY and isinstance(action, Play) and action.card in self.cards:
             self.cursor = self.cards.index(action.card)
-            return ". The cursor is on it: Enter takes it."
+            return ". Enter takes it."
         if self.mode is Mode.KEEP:
             return ". Press a to take it."
-        return ""
+        return "."
