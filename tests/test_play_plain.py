@@ -492,3 +492,12 @@ def test_a_hint_names_its_bot_speaks_as_a_player_and_why_shows_the_figures():
     assert "Ask for a hint first; why then shows the figures behind it." in text
     assert "The expert bot would choose: " in text and "Type why for the figures." in text
     assert "The expert bot's figures: " in text and "worlds)." in text
+
+
+@pytest.mark.skipif(not Path("/proc/self").exists(), reason="needs /proc, a folder nobody may write a file in")
+def test_a_record_that_cannot_be_saved_is_never_said_to_be_saved():
+    result = CliRunner().invoke(main, ["play", "--plain", "--no-library", "--seed", "1", "--save", "/proc/cinch.json"],
+                                input="1\n1\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "Cannot save the game record to /proc/cinch.json" in result.output
+    assert "saved in /proc/cinch.json" not in result.output and "saved to /proc/cinch.json" not in result.output

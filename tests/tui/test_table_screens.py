@@ -100,6 +100,11 @@ async def test_a_new_match_from_the_new_match_screen():
         assert isinstance(screen, NewMatchScreen)
         from textual.widgets import Input, Select
 
+        # A new match deals new cards: the last seed is only a reminder, never the value.
+        assert screen.query_one("#nm-seed", Input).value == ""
+        assert "seed 5" in screen.query_one("#nm-seed", Input).placeholder
+        # Your own seat has no bot to choose; the others do.
+        assert not screen.query_one("#nm-bot-S", Select).display and screen.query_one("#nm-bot-N", Select).display
         screen.query_one("#nm-preset", Select).value = "difference"
         screen.query_one("#nm-options", Input).value = "target=31 follow=strict"
         screen.query_one("#nm-seat", Select).value = "E"
