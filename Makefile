@@ -17,6 +17,7 @@ play: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/mypy
 
 test: $(STAMP) lint
 	$(BIN)/python -m pytest -q -n auto src tests
@@ -25,4 +26,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
 
 clean:
-	rm -rf $(VENV) build src/*.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) build src/*.egg-info .pytest_cache .hypothesis .mypy_cache

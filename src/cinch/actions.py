@@ -63,6 +63,9 @@ class Play:
 Action: TypeAlias = Pass | Bid | NameTrump | Keep | Play
 """Every decision a player makes: one of the five kinds.  ``str(action)`` is its record notation."""
 
+Call: TypeAlias = Pass | Bid
+"""A turn in the auction: a pass or a bid."""
+
 PASS = Pass()
 BIDS = {n: Bid(n) for n in range(1, 27)}
 TRUMPS = tuple(NameTrump(s) for s in Suit)

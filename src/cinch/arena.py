@@ -419,14 +419,18 @@ class _Player:
             match.rng = random.Random(derive_seed(seed, "deal", "restock", index))
             match.start_deal(deck=_deck(seed, "deal", "deck", index))
             self.play_deal(match, bots, fallbacks, a_team, index, leg_name)
-            stats.append(DealStat.of(match.deals[-1].result, a_team))
+            result = match.deals[-1].result
+            assert result is not None  # played to its end
+            stats.append(DealStat.of(result, a_team))
         else:
             while not match.is_over and len(match.deals) < MAX_MATCH_DEALS:
                 k = len(match.deals)
                 match.rng = random.Random(derive_seed(seed, "match", "restock", index, k))
                 match.start_deal(deck=_deck(seed, "match", "deck", index, k))
                 self.play_deal(match, bots, fallbacks, a_team, index, leg_name)
-                stats.append(DealStat.of(match.deals[-1].result, a_team))
+                result = match.deals[-1].result
+                assert result is not None  # played to its end
+                stats.append(DealStat.of(result, a_team))
         winner = None
         if match.winner is not None:
             winner = "a" if match.winner == a_team else "b"
@@ -633,7 +637,7 @@ class ArenaResult:
                   for p in self.pairs]
         rate, ci = ratio_interval(scores, [2] * len(scores))
         if ci[0] is not None:
-            ci = (max(0.0, ci[0]), min(1.0, ci[1]))  # type: ignore[arg-type]
+            ci = (max(0.0, ci[0]), min(1.0, ci[1]))
         return {
             "played": len(legs),
             "a_wins": sum(1 for leg in legs if leg.winner == "a"),
@@ -706,7 +710,7 @@ class ArenaResult:
         unit = "match" if self.mode == "matches" else "deal"
         lines = [f"### {a} vs {b}: {self.rules.name}, {len(self.pairs)} duplicate {unit} pairs", ""]
         interval = ("no interval from one pair" if ci[0] is None
-                    else f"95% CI {_signed(ci[0])} to {_signed(ci[1])}")  # type: ignore[arg-type]
+                    else f"95% CI {_signed(ci[0])} to {_signed(ci[1])}")
         lines.append(f"Net points per deal for {a} (A) against {b} (B): **{_signed(net)}** ({interval}), "
                      f"over {self.deals} deals.")
         m = self.match_figures()
@@ -765,8 +769,8 @@ class ArenaResult:
                 f.write(json.dumps(p.to_json()) + "\n")
         if self.problems:
             with (out / "problems.jsonl").open("w", encoding="utf-8") as f:
-                for p in self.problems:
-                    f.write(json.dumps(p.to_json()) + "\n")
+                for problem in self.problems:
+                    f.write(json.dumps(problem.to_json()) + "\n")
 
 
 def _signed(x: float) -> str:

@@ -24,9 +24,9 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from itertools import combinations
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
-from cinch.actions import BIDS, PASS, PLAYS, TRUMPS, Action, Bid, Keep, NameTrump, Pass, Play, parse_action
+from cinch.actions import BIDS, PASS, PLAYS, TRUMPS, Action, Bid, Call, Keep, NameTrump, Pass, Play, parse_action
 from cinch.cards import (
     CARDS,
     SEATS,
@@ -140,7 +140,7 @@ class Deal:
         self._stock_pos = 0
         self.history: list[Action] = []
         self.actors: list[Seat] = []
-        self.auction: list[tuple[Seat, Action]] = []
+        self.auction: list[tuple[Seat, Call]] = []
         self.high_bid = 0
         self.maker: Seat | None = None
         self._passed = 0  # bit per seat
@@ -316,7 +316,7 @@ class Deal:
         self.history.append(action)
         self.actors.append(actor)
         if phase is Phase.BIDDING:
-            self._bid(actor, action)
+            self._bid(actor, cast("Call", action))  # the checks above let only a Pass or a Bid through
         elif isinstance(action, NameTrump):
             self._name_trump(action.suit)
         elif isinstance(action, Keep) and phase is Phase.DISCARD:
@@ -403,7 +403,7 @@ class Deal:
         if amount <= self.high_bid:
             raise self._illegal(action, f"each bid must beat the one before ({self.maker} bid {self.high_bid})")
 
-    def _bid(self, seat: Seat, action: Action) -> None:
+    def _bid(self, seat: Seat, action: Call) -> None:
         self.auction.append((seat, action))
         if isinstance(action, Bid):
             self.high_bid = action.amount

@@ -24,6 +24,7 @@ True
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import json
 import os
@@ -559,7 +560,7 @@ class Library:
             rows = conn.execute(sql, args).fetchall()
         return [_row_to_match(r) for r in rows]
 
-    def unfinished(self) -> list[StoredMatch]:
+    def unfinished(self) -> builtins.list[StoredMatch]:  # builtins: `list` here is the method above
         """The matches in progress, the most recently played first."""
         return self.list(status=IN_PROGRESS)
 

@@ -188,7 +188,7 @@ def illegal_text(action: Action, error: IllegalAction, examples: Sequence[Action
     return text
 
 
-def play_choices(legal: Sequence[Action], trump: Suit, suggestion: Action | None = None) -> list[Action]:
+def play_choices(legal: Sequence[Action], trump: Suit, suggestion: Action | None = None) -> list[Play]:
     """The plays to number, trumps first.  With a bury due (trick 1, buried-excess rule) there can be
     hundreds of legal plays: list one per card, burying the cheapest cards (the suggestion's bury for its
     card); any other bury may still be typed in full."""
@@ -274,7 +274,9 @@ class PlainGame:
                 pending = table.advance()
                 self.tell()
                 if pending is Pending.HUMAN:
-                    self.decide(table.view(self.seat))
+                    view = table.view(self.seat)
+                    assert view is not None  # the person is to act in a deal
+                    self.decide(view)
                 elif pending is Pending.BOT:
                     turn = table.bot_turn()
                     assert turn is not None
@@ -361,7 +363,7 @@ class PlainGame:
                 continue
             return
 
-    def listed(self, view: SeatView, suggestion: Action) -> list[Action]:
+    def listed(self, view: SeatView, suggestion: Action) -> Sequence[Action]:
         legal = view.legal
         if isinstance(legal, KeepOptions):
             if len(legal) <= MAX_KEEPS_LISTED:

@@ -13,14 +13,17 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from cinch.actions import parse_action
 from cinch.cards import Card, Seat
 from cinch.deal import Deal
 from cinch.errors import CinchError, IllegalAction, NotationError, RecordError, RulesError
+from cinch.keep import KeepOptions
 from cinch.match import Match
 from cinch.rules import Rules
+from cinch.view import PlayedCard
 
 FORMAT = "cinch/1"
 _DEAL_KEYS = {"dealer", "deck", "restock", "actions"}
@@ -136,7 +139,7 @@ def _deal_so_far(number: int, deal: Deal) -> list[str]:
     return lines
 
 
-def _plays(plays) -> str:
+def _plays(plays: Iterable[PlayedCard]) -> str:
     """``N KC, E 5D (buried 4H 3H)``: the cards of a trick in the order played."""
     return ", ".join(f"{p.seat} {p.card}" + (f" (buried {p.buried})" if p.buried else "") for p in plays)
 
@@ -225,7 +228,8 @@ def _json_kind(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, (int, float)):
         return "a number"
-    return {list: "a list", dict: "an object"}.get(type(value), type(value).__name__)
+    kinds: dict[type, str] = {list: "a list", dict: "an object"}
+    return kinds.get(type(value), type(value).__name__)
 
 
 def _replay_deal(match: Match, entry: Any, number: int, *, is_last: bool) -> None:
@@ -291,7 +295,7 @@ def _replay_deal(match: Match, entry: Any, number: int, *, is_last: bool) -> Non
         )
 
 
-def _no_restock(deal) -> str:
+def _no_restock(deal: Deal) -> str:
     pool = deal.restock_pool
     return ('the stock ran out after this action, before every hand was refilled, and the rules form a new '
             'stock from the discards, but the deal has no "restock" giving its order. Legal there: a "restock" '
@@ -303,7 +307,6 @@ def _legal_text(match: Match) -> str:
     if deal is None:
         return "nothing"
     legal = deal.legal_actions()
-    describe = getattr(legal, "describe", None)
-    if describe is not None and len(legal) > 24:
-        return describe()
+    if isinstance(legal, KeepOptions) and len(legal) > 24:
+        return legal.describe()
     return ", ".join(str(a) for a in legal)

@@ -19,7 +19,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypedDict
 
 from cinch.constants import NO_DRAW_TRICKS, TRICKS
 from cinch.errors import RulesError
@@ -521,7 +521,19 @@ def _coerce(key: str, value: Any) -> Any:
         raise RulesError(f"{key} cannot be {value!r}; it takes {option_values(key)}") from None
 
 
-_COMMON = dict(
+class _Common(TypedDict):
+    """The options every preset shares (a TypedDict so that ``**_COMMON`` is checked option by option)."""
+
+    bidding: Bidding
+    follow: Follow
+    negative_floor: int | None
+    sancho: bool
+    dom_pedro: bool
+    no_draw: bool
+    max_bid: int | None
+
+
+_COMMON = _Common(
     bidding=Bidding.ONE_CIRCUIT, follow=Follow.ALL_FOURS, negative_floor=None, sancho=False,
     dom_pedro=False, no_draw=False, max_bid=None,
 )

@@ -275,7 +275,7 @@ class Position:
                     while not hands_t[leader]:
                         leader = (leader + 1) & 3
         return cls(
-            rules=rules, trump=trump, maker=Seat(maker), hands=hands_t, leader=Seat(leader),  # type: ignore[arg-type]
+            rules=rules, trump=trump, maker=Seat(maker), hands=hands_t, leader=Seat(leader),
             trick=tuple(cur), trick_buried=buried, tricks_done=done, captured=(captured[0], captured[1]),
             in_play=in_play, low_holder=low_holder, thrown=thrown, bid=bid,
         )
@@ -302,7 +302,7 @@ class Position:
         if not any(hands):
             return None
         if not self.trick:
-            seat = self.leader
+            seat: int = self.leader
             while not hands[seat]:
                 seat = (seat + 1) & 3
             return Seat(seat)
@@ -384,7 +384,7 @@ def _point_model(pos: Position, table: PointTable, buried_later: int = 0) -> _Po
     for _, c in pos.trick:
         trick_cards |= 1 << c
     live = hands_all | trick_cards | pos.trick_buried
-    low_holder = pos.low_holder
+    low_holder: int | None = pos.low_holder
     two = table.two
     if low_holder is None and table.holder_low:  # who will have played the 2 of trumps
         holder = next((s for s, c in pos.trick if c == two), None)

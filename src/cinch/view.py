@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import NamedTuple
 
-from cinch.actions import Action
+from cinch.actions import Action, Call
 from cinch.cards import Card, CardSet, Seat, Suit, Team, enum_repr
 from cinch.rules import Rules
 
@@ -68,7 +68,7 @@ class SeatView:
     to_act: Seat | None
     hand: CardSet
     hand_sizes: tuple[int, int, int, int]
-    auction: tuple[tuple[Seat, Action], ...]
+    auction: tuple[tuple[Seat, Call], ...]
     maker: Seat | None
     bid: int | None
     trump: Suit | None

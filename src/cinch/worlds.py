@@ -52,9 +52,10 @@ accepted with that probability (rejection sampling).  The default is uniform.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from math import comb
+from typing import Literal, overload
 
 from cinch.actions import Action, Keep, NameTrump, Play
 from cinch.cards import CARDS, FULL_DECK_MASK, TRUMP_TABLES, CardSet, Seat, bit_list
@@ -106,7 +107,7 @@ def sample_deal(view: SeatView, rng: random.Random, *, weight: BidWeight | None 
 def sample_world(view: SeatView, rng: random.Random, *, weight: BidWeight | None = None,
                  attempts: int = 400) -> tuple[World, Deal]:
     """Like :func:`sample_deal`, with the :class:`World` (deck, restock, keeps) it came from."""
-    return _sample(view, rng, weight, attempts, do_replay=True)  # type: ignore[return-value]
+    return _sample(view, rng, weight, attempts, do_replay=True)
 
 
 def sample_hands(view: SeatView, rng: random.Random, *, weight: BidWeight | None = None,
@@ -217,8 +218,19 @@ def replay(rules: Rules, world: World, actions: Iterable[Action], *, stop_at_res
 
 # ---- the sampling loop -----------------------------------------------------------------
 
+@overload
+def _sample(view: SeatView, rng: random.Random, weight: BidWeight | None, attempts: int,
+            do_replay: Literal[True]) -> tuple[World, Deal]: ...
+
+
+@overload
+def _sample(view: SeatView, rng: random.Random, weight: BidWeight | None, attempts: int,
+            do_replay: bool) -> tuple[World, Deal | None]: ...
+
+
 def _sample(view: SeatView, rng: random.Random, weight: BidWeight | None, attempts: int,
             do_replay: bool) -> tuple[World, Deal | None]:
+    """A world consistent with ``view`` and, with ``do_replay``, the deal it replays to (else None)."""
     weight = weight if weight is not None else bid_weight
     actions = public_actions(view) if do_replay else []
     best: tuple[float, World, Deal | None] | None = None
@@ -415,7 +427,7 @@ def _deck(dealer: int, dealt: list[int], stock16: list[int], rng: random.Random)
     return deck
 
 
-def _weighted(options: list[int], weights: list[float], rng: random.Random) -> int:
+def _weighted(options: list[int], weights: Sequence[float], rng: random.Random) -> int:
     total = sum(weights)
     if total <= 0:
         return rng.choice(options)
@@ -670,7 +682,7 @@ def _after_draw(view: SeatView, rng: random.Random) -> World | None:
         raise _Inconsistent("the dealer took more than the stock held")
     js = list(range(lo, hi + 1))
     weights = [comb(q_pool, j) * comb(q_s0, taken - j) for j in js]
-    j_order = []
+    j_order: list[int] = []
     while js and len(j_order) < 3:
         j = _weighted(js, weights, rng)
         i = js.index(j)
@@ -818,6 +830,7 @@ def _after_draw_model(f: _Fixed, j_pool: int, dealer_all_trumps: bool, stock_no_
     a_slot = [-1] * 4
     s0_slot = [-1] * 4
     rs_slot = [-1] * 4
+    forced_kept: bool | int  # a truth value
     for p in range(4):
         if p == d:
             forced_kept = dd and (free or shown_at_discard[d] > 0)

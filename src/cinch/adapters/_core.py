@@ -35,6 +35,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
 
@@ -135,10 +136,10 @@ class Turn:
         if phase is Phase.PLAY:
             if self.card >= 0:
                 return [BURY_BASE + b for b in self._bury_next()]
-            legal = deal.legal_actions()
-            if legal and legal[0].bury:  # type: ignore[attr-defined]
-                return sorted({PLAY_BASE + p.card for p in legal})  # type: ignore[attr-defined]
-            return [PLAY_BASE + p.card for p in legal]  # type: ignore[attr-defined]
+            legal = legal_plays(deal)
+            if legal and legal[0].bury:
+                return sorted({PLAY_BASE + p.card for p in legal})
+            return [PLAY_BASE + p.card for p in legal]
         if phase is Phase.BIDDING:
             return [action_id(a) for a in deal.legal_actions()]
         if phase is Phase.TRUMP:
@@ -172,7 +173,7 @@ class Turn:
         return out
 
     def _bury_options(self) -> list[int]:
-        return [int(p.bury) for p in self.deal.legal_actions() if p.card == self.card]  # type: ignore[attr-defined]
+        return [int(p.bury) for p in legal_plays(self.deal) if p.card == self.card]
 
     def _bury_next(self) -> list[int]:
         picked = self.picked
@@ -204,9 +205,9 @@ class Turn:
             c = a - PLAY_BASE
             if not 0 <= c < 52:
                 raise ValueError(f"{id_to_string(a)} is not legal now")
-            legal = deal.legal_actions()
-            if legal and legal[0].bury:  # type: ignore[attr-defined]
-                if not any(p.card == c for p in legal):  # type: ignore[attr-defined]
+            legal = legal_plays(deal)
+            if legal and legal[0].bury:
+                if not any(p.card == c for p in legal):
                     raise ValueError(f"{id_to_string(a)} is not legal now")
                 self.card = c
                 self.steps.append(a)
@@ -272,8 +273,8 @@ class Turn:
         if isinstance(action, Play) and action.bury:
             return [PLAY_BASE + action.card] + [BURY_BASE + b for b in bit_list(int(action.bury))]
         if isinstance(action, Play):
-            legal = self.deal.legal_actions()
-            if legal and legal[0].bury:  # type: ignore[attr-defined]
+            legal = legal_plays(self.deal)
+            if legal and legal[0].bury:
                 raise ValueError(f"{action} must bury cards")
         return [action_id(action)]
 
@@ -286,6 +287,11 @@ class Turn:
         if len(trial.deal.history) != before + 1:
             raise ValueError("the ids do not make exactly one action")
         return trial.deal.history[-1]
+
+
+def legal_plays(deal: Deal) -> Sequence[Play]:
+    """The legal actions of a deal in its play phase, typed as what they are there: plays."""
+    return cast("Sequence[Play]", deal.legal_actions())
 
 
 def new_deal(rules: Rules, dealer: Seat, deck: Sequence[int]) -> Deal:
@@ -364,12 +370,12 @@ def encode_view(out: dict[str, np.ndarray], view: SeatView | None, seat: int, *,
     bids = out["bids"]
     best = [0, 0, 0, 0]
     high = 0
-    for s, a in view.auction:
+    for bidder, a in view.auction:
         if isinstance(a, Bid):
-            best[s] = max(best[s], a.amount + 1)
+            best[bidder] = max(best[bidder], a.amount + 1)
             high = max(high, a.amount)
-        elif not best[s]:
-            best[s] = 1
+        elif not best[bidder]:
+            best[bidder] = 1
     for s in range(4):
         bids[s, min(best[s], MAX_BID + 1)] = 1.0
     out["high_bid"][min(high, MAX_BID)] = 1.0

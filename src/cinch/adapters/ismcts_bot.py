@@ -126,8 +126,8 @@ def _steps_left(state: CinchState) -> int:
         assert isinstance(options, KeepOptions)
         return max(1, options.hi - (options.must | turn.picked).bit_count())
     if deal.phase is Phase.PLAY:
-        legal = deal.legal_actions()
-        if turn.card >= 0 or (legal and legal[0].bury):  # type: ignore[attr-defined]
-            excess = len(legal[0].bury) if legal else 1  # type: ignore[attr-defined]
+        legal = _core.legal_plays(deal)
+        if turn.card >= 0 or (legal and legal[0].bury):
+            excess = len(legal[0].bury) if legal else 1
             return max(1, excess + 1 - len(turn.steps))
     return 1

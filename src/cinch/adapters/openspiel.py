@@ -158,7 +158,9 @@ class CinchState(pyspiel.State):
             return pyspiel.PlayerId.TERMINAL
         if phase is Phase.RESTOCK:
             return pyspiel.PlayerId.CHANCE
-        return int(self._turn.deal.to_act)
+        to_act = self._turn.deal.to_act
+        assert to_act is not None  # someone acts in every other phase
+        return int(to_act)
 
     def _legal_actions(self, player: int) -> list[int]:
         assert self._turn is not None
@@ -280,16 +282,18 @@ def state_from_deal(game: CinchGame, deal: Deal, *, stop_at_restock: bool = Fals
     if int(deal.dealer) != int(game.dealer) or deal.rules != game.rules:
         raise ValueError("the deal's dealer and rules must be the game's")
     new = game.new_initial_state()
-    for c in deal.deck:
-        new.apply_action(int(c))
+    for card in deal.deck:
+        new.apply_action(int(card))
+    turn = new._turn
+    assert turn is not None  # the whole deck is dealt
     restock = [int(c) for c in deal.restock] if deal.restock is not None else []
     for action in deal.history:
-        if new._turn.deal.phase is Phase.RESTOCK:
+        if turn.deal.phase is Phase.RESTOCK:
             for c in restock:
                 new.apply_action(c)
-        for a in new._turn.ids_for(action):
+        for a in turn.ids_for(action):
             new.apply_action(a)
-    if new._turn.deal.phase is Phase.RESTOCK and restock and not stop_at_restock:
+    if turn.deal.phase is Phase.RESTOCK and restock and not stop_at_restock:
         for c in restock:
             new.apply_action(c)
     return new

@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -43,7 +44,7 @@ def env(rules: str | Rules | dict = "pagat", render_mode: str | None = None, dea
 
 
 class CinchEnv(AECEnv):
-    metadata = {"render_modes": ["human", "ansi"], "name": "cinch_v0", "is_parallelizable": False}
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "name": "cinch_v0", "is_parallelizable": False}
 
     def __init__(self, rules: str | Rules | dict = "pagat", render_mode: str | None = None,
                  dealer: str | Seat | None = None):
@@ -106,9 +107,11 @@ class CinchEnv(AECEnv):
         seat = AGENTS.index(agent)
         turn = self.turn
         view = turn.deal.view(SEATS[seat])
-        extra = {"picked": turn.picked, "named": turn.card} if turn.steps and turn.actor == seat else {}
         self._tensor.fill(0.0)
-        _core.encode_view(self._pieces, view, seat, **extra)
+        if turn.steps and turn.actor == seat:
+            _core.encode_view(self._pieces, view, seat, picked=turn.picked, named=turn.card)
+        else:
+            _core.encode_view(self._pieces, view, seat)
         mask = np.zeros(NUM_ACTIONS, np.int8)
         if turn.actor == seat and not turn.deal.is_over:
             mask[turn.legal_ids()] = 1

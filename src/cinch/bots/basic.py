@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from cinch.actions import Action, Bid, Keep, NameTrump, Pass, Play
 from cinch.bots.base import Bot, register
-from cinch.cards import TRUMP_TABLES, CardSet, Suit, TrumpTables, bits
+from cinch.cards import TRUMP_TABLES, CardSet, Seat, Suit, TrumpTables, bits
 from cinch.keep import KeepOptions
 from cinch.rules import Low, Rules
 from cinch.scoring import PointTable
@@ -96,11 +96,13 @@ class TableReading:
         self.trick = view.current_trick
         self.points_in_trick = sum(self.values[p.card] for p in self.trick)
         self.players_left = sum(1 for s, n in enumerate(view.hand_sizes) if n) - 1 if self.trick else 3
+        self.strength: tuple[int, ...] | None  # the cards' strength in the suit led (no trick: None)
+        self.winner: Seat | None
         if self.trick:
             led = self.t.effective_suit[self.trick[0].card]
-            self.strength = self.t.strength[led]
-            best = max(self.trick, key=lambda p: self.strength[p.card])
-            self.winner, self.win_strength = best.seat, self.strength[best.card]
+            strength = self.strength = self.t.strength[led]
+            best = max(self.trick, key=lambda p: strength[p.card])
+            self.winner, self.win_strength = best.seat, strength[best.card]
         else:
             self.strength = None
             self.winner, self.win_strength = None, -1
@@ -160,7 +162,8 @@ class BasicBot(Bot):
         return cards[0]
 
     def _follow(self, r: TableReading, view: SeatView, cards: list[int]) -> int:
-        assert r.strength is not None
+        strength = r.strength
+        assert strength is not None
         last = r.players_left == 0
         partner_holds = r.winner == view.seat.partner
         winning_card = next(p.card for p in r.trick if p.seat == r.winner)
@@ -170,13 +173,13 @@ class BasicBot(Bot):
                 if r.values[feed]:
                     return feed  # feed a point card to the partner's trick
             return cards[0]
-        winners = [c for c in cards if r.strength[c] > r.win_strength]
+        winners = [c for c in cards if strength[c] > r.win_strength]
         if winners:
             if last:
-                return max(winners, key=lambda c: (r.values[c], -r.strength[c]))
+                return max(winners, key=lambda c: (r.values[c], -strength[c]))
             safe = [c for c in winners if r.beats_outstanding(c)]
             if safe and (r.points_in_trick or any(r.values[c] for c in safe)):
-                return min(safe, key=lambda c: (r.strength[c] - 20 * r.values[c]))
+                return min(safe, key=lambda c: (strength[c] - 20 * r.values[c]))
             if r.points_in_trick:
-                return min(winners, key=lambda c: r.strength[c])
+                return min(winners, key=lambda c: strength[c])
         return cards[0]

@@ -47,6 +47,7 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from cinch.actions import PLAYS, TRUMPS, Action, Bid, Keep, NameTrump, Play
 from cinch.bots.base import Bot, make_bot, register
@@ -77,7 +78,7 @@ class Decision:
 class _Budget:
     """How many worlds one decision may use: a fixed number, or as many as fit in the time."""
 
-    def __init__(self, seconds: float | None, count: int | None, maximum: int, minimum: int = 1):
+    def __init__(self, seconds: float, count: int | None, maximum: int, minimum: int = 1):
         self.seconds = seconds
         self.count = count
         self.maximum = maximum
@@ -206,6 +207,7 @@ class ExpertBot(Bot):
                 deal.apply(legal[0])
                 continue
             seat = deal.to_act
+            assert seat is not None  # someone acts in every phase but the restock and the end
             view = deal.view(seat, **context) if phase is Phase.BIDDING else deal.view(seat)
             deal.apply(choose(view))
         assert deal.result is not None
@@ -247,7 +249,9 @@ class ExpertBot(Bot):
                 d.apply(action)
                 while d.phase is Phase.BIDDING:
                     options = d.legal_actions()
-                    d.apply(options[0] if len(options) == 1 else choose(d.view(d.to_act, **context)))
+                    bidder = d.to_act
+                    assert bidder is not None
+                    d.apply(options[0] if len(options) == 1 else choose(d.view(bidder, **context)))
                 if d.phase is Phase.DONE:  # thrown in
                     values[i].append(0.0)
                     continue
@@ -268,8 +272,9 @@ class ExpertBot(Bot):
     # ---- trumps ------------------------------------------------------------------------------------
     def _trump(self, view: SeatView, rng: random.Random) -> Decision:
         preferred = self._heuristic.choose(view)
+        assert isinstance(preferred, NameTrump)
         values, _, n = self._playouts(view, TRUMPS, rng)
-        best, _ = _pick(values, int(preferred.suit), self.caution)  # type: ignore[attr-defined]
+        best, _ = _pick(values, int(preferred.suit), self.caution)
         return self._decision(view, TRUMPS, _means(values), best, n, "trump playouts")
 
     def _playouts(self, view: SeatView, candidates: Sequence[Action], rng: random.Random,
@@ -355,7 +360,7 @@ class ExpertBot(Bot):
 
     # ---- the play ------------------------------------------------------------------------------------
     def _play(self, view: SeatView, rng: random.Random) -> Decision:
-        legal: Sequence[Action] = view.legal
+        legal = cast("Sequence[Play]", view.legal)  # the play phase offers plays only
         assert view.maker is not None and view.bid is not None
         rules = view.rules
         team = view.seat & 1
@@ -363,8 +368,8 @@ class ExpertBot(Bot):
         bid = view.bid
         if rules.tricks - len(view.tricks) > self.solver_tricks:
             return self._play_by_playouts(view, rng)
-        cards = sorted({int(a.card) for a in legal})  # type: ignore[attr-defined]
-        burying = any(a.bury for a in legal)  # type: ignore[attr-defined]
+        cards = sorted({int(a.card) for a in legal})
+        burying = any(a.bury for a in legal)
         verify = (rules.above_six is AboveSix.BURIED and not view.tricks
                   and any(n > rules.tricks for n in view.hand_sizes))
         heuristic = self._heuristic.choose(view)
@@ -399,7 +404,8 @@ class ExpertBot(Bot):
                     votes[c][b] = votes[c].get(b, 0) + w
         if n == 0:
             return Decision(heuristic, None, 0, "the heuristic's choice, without a search")
-        preferred = int(heuristic.card)  # type: ignore[attr-defined]
+        assert isinstance(heuristic, Play)
+        preferred = int(heuristic.card)
         best = max(cards, key=lambda c: (sums[c], diffs[c], c == preferred))
         action = self._with_burial(legal, best, votes[best], heuristic)
         candidates = [action if c == best else PLAYS[c] for c in cards]
@@ -419,13 +425,13 @@ class ExpertBot(Bot):
         return self._decision(view, candidates, _means(values, weights), best, n, "playouts")
 
     @staticmethod
-    def _with_burial(legal: Sequence[Action], card: int, votes: dict[int, float], heuristic: Action) -> Action:
-        options = [a for a in legal if int(a.card) == card]  # type: ignore[attr-defined]
+    def _with_burial(legal: Sequence[Play], card: int, votes: dict[int, float], heuristic: Action) -> Action:
+        options = [a for a in legal if int(a.card) == card]
         if len(options) == 1:
             return options[0]
-        if not any(a.bury for a in options):  # type: ignore[attr-defined]
+        if not any(a.bury for a in options):
             return PLAYS[card]
-        by_bury = {int(a.bury): a for a in options}  # type: ignore[attr-defined]
+        by_bury = {int(a.bury): a for a in options}
         ranked = sorted(votes.items(), key=lambda kv: -kv[1])
         for bury, _ in ranked:
             if bury in by_bury:

@@ -252,7 +252,7 @@ def keep_worth(card: int, suit: int, rules: Rules, values: list[int], defender: 
     t = TRUMP_TABLES[suit]
     power = t.power[card]
     if power:
-        points = values[card]
+        points: float = values[card]
         if card == suit * 13 + 12 and rules.low is Low.TWO_HOLDER:
             points += 1.2  # a sure point for its holder
         if rules.high is High.HIGHEST and power == 14:

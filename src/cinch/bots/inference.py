@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import cast
 
-from cinch.actions import PLAYS, Action, Bid
+from cinch.actions import PLAYS, Action, Bid, Play
 from cinch.bots.base import Bot, make_bot
 from cinch.cards import TRUMP_TABLES, CardSet, Seat, bit_list
 from cinch.deal import legal_bids
 from cinch.rules import AboveSix, Follow
-from cinch.view import Phase, SeatView
+from cinch.view import Phase, PlayedCard, SeatView
 
 __all__ = ["BidLikelihood", "PlayLikelihood", "legal_bids_after", "bid_level"]
 
@@ -130,7 +131,7 @@ class PlayLikelihood:
         t = TRUMP_TABLES[view.trump]
         strict = rules.follow is Follow.STRICT
         tricks = list(view.tricks)
-        sequences: list[tuple[Seat, tuple]] = [(tr.leader, tr.plays) for tr in tricks]
+        sequences: list[tuple[Seat | None, tuple[PlayedCard, ...]]] = [(tr.leader, tr.plays) for tr in tricks]
         if view.current_trick:
             sequences.append((view.trick_leader, view.current_trick))
         # The cards each seat plays from each point of the play on (walking backwards).
@@ -163,7 +164,8 @@ class PlayLikelihood:
             if legal_mask & (legal_mask - 1) == 0:
                 continue  # no choice: no information
             legal = tuple(PLAYS[c] for c in bit_list(legal_mask))
-            sizes = tuple(int(hands[s]).bit_count() + held[s].bit_count() for s in range(4))
+            sizes = cast("tuple[int, int, int, int]",
+                         tuple(int(hands[s]).bit_count() + held[s].bit_count() for s in range(4)))
             past = tuple(tricks[:ti])
             v = SeatView(
                 seat=Seat(seat), rules=rules, dealer=view.dealer, phase=Phase.PLAY, to_act=Seat(seat),
@@ -174,6 +176,7 @@ class PlayLikelihood:
                 trick_leader=sequences[ti][0], current_trick=tuple(plays), legal=legal,
             )
             guess = self.model.choose(v)
-            if int(guess.card) != int(p.card):  # type: ignore[attr-defined]
+            assert isinstance(guess, Play)  # one of the legal plays
+            if int(guess.card) != int(p.card):
                 weight *= self.mismatch
         return weight

@@ -13,11 +13,15 @@ import secrets
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, Literal
 
 import click
 
 from cinch.cli.options import make_rules, rules_options
 from cinch.errors import CinchError
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
 
 
 class ArenaCommand(click.Command):
@@ -41,8 +45,8 @@ class RichProgress:
 
     def __init__(self, unit: str):
         self.unit = unit
-        self.progress = None
-        self.task = None
+        self.progress: Progress | Literal[False] | None = None  # False: not a terminal, nothing to show
+        self.task: TaskID | None = None
 
     def __call__(self, done: int, total: int, deals: int, net: int) -> None:
         from rich.console import Console
@@ -70,6 +74,7 @@ class RichProgress:
             self.task = self.progress.add_task("arena", total=total, deals=0, net="-")
         if self.progress is False:
             return
+        assert self.task is not None
         self.progress.update(self.task, completed=done, deals=deals, net=f"{net / deals:+.2f}/deal" if deals else "-")
         self.progress.refresh()
 

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from cinch.actions import Action, Keep, NameTrump, Pass, Play
 from cinch.cards import TRUMP_TABLES, Card, CardSet, Seat, Suit, Team
 from cinch.constants import HAND, STOCK
+from cinch.deal import DealResult
 from cinch.keep import KeepOptions
 from cinch.match import DealSummary
 from cinch.rules import Rules, StockOut
@@ -319,8 +320,10 @@ def result_lines(summary: DealSummary, me: Seat, rules: Rules, score: tuple[int,
     return lines
 
 
-def _unscored(result, rules: Rules, symbols: bool) -> str:
-    gone = PointTable.of(rules, result.trump).unscored(result.awards)
-    return ", ".join(f"{name} {card_text(card, result.trump, symbols)}" for name, card in gone)
+def _unscored(result: DealResult, rules: Rules, symbols: bool) -> str:
+    trump = result.trump
+    assert trump is not None  # a deal played out
+    gone = PointTable.of(rules, trump).unscored(result.awards)
+    return ", ".join(f"{name} {card_text(card, trump, symbols)}" for name, card in gone)
 
 

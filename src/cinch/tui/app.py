@@ -53,7 +53,7 @@ class TableScreen(Screen):
 
     BINDINGS = [
         Binding("enter", "confirm", "OK"),
-        Binding("space", "toggle", "Keep/bury", show=False),
+        Binding("space", "toggle_mark", "Keep/bury", show=False),
         Binding("left", "move(-1)", "Move", show=False),
         Binding("right", "move(1)", "Move", show=False),
         Binding("up", "move(-1)", "Move", show=False),
@@ -455,7 +455,7 @@ class TableScreen(Screen):
         if d.mode.deciding:
             self.refresh_all()
 
-    def action_toggle(self) -> None:
+    def action_toggle_mark(self) -> None:  # not `action_toggle`: that is Textual's toggle(attribute)
         if self._not_yours():
             return
         if self.decision.toggle():
@@ -494,7 +494,7 @@ class TableScreen(Screen):
             self.say("Click it again (or press Enter) to play it.")
         else:
             d.cursor = index
-            self.action_toggle()
+            self.action_toggle_mark()
             return
         self.refresh_all()
 
@@ -525,6 +525,7 @@ class TableScreen(Screen):
         self.hinting = True
         name, bot = game.hint_bot()
         view = game.view(self.seat)
+        assert view is not None  # a decision is shown, so there is a deal
         self.say(f"Asking the {name} bot…")
         gen = self.generation
         key = self.decision.key

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from rich.text import Text
 
-from cinch.actions import Bid, Pass
+from cinch.actions import Bid, NameTrump, Pass
 from cinch.cards import TRUMP_TABLES, Card, Seat, Team
 from cinch.keep import KeepOptions
 from cinch.match import Match
@@ -97,12 +97,15 @@ class TableLook:
         palette = self.palette
         trump = view.trump
         slots: dict[str, Text] = {}
+        title: str | Text
+        footer: str | Text
+        leader: Seat | None
         phase = view.phase
         if phase in (Phase.BIDDING, Phase.TRUMP) or (phase is Phase.DONE and view.trump is None):
             for seat in Seat:
                 last = next((a for s, a in reversed(view.auction) if s == seat), None)
                 if last is not None:
-                    word = "pass" if isinstance(last, Pass) else str(last.amount)  # type: ignore[attr-defined]
+                    word = "pass" if isinstance(last, Pass) else str(last.amount)
                     slots[Position.of(seat, me)] = Text(f"{seat} {word}", style=f"bold {palette.felt_text}")
             high = max((a.amount for _, a in view.auction if isinstance(a, Bid)), default=None)
             title = f"Bidding, {view.rules.min_bid} to {view.rules.highest_bid}"
@@ -134,14 +137,14 @@ class TableLook:
             title = Text(f"Trick {number} of {total}, {leader} led")
             footer = Text(f"{seat_label(winner, me)} winning" if winner is not None else "")
         elif view.tricks:
-            last = view.tricks[-1]
-            plays = last.plays
+            trick = view.tricks[-1]
+            plays = trick.plays
             number = len(view.tricks)
-            title = Text(f"Trick {number} of {total}, won by {last.winner}")
+            title = Text(f"Trick {number} of {total}, won by {trick.winner}")
             footer = Text("the deal is over" if phase is Phase.DONE else
-                          ("your lead" if view.to_act == me else f"{seat_label(last.winner, me)} leads"),
+                          ("your lead" if view.to_act == me else f"{seat_label(trick.winner, me)} leads"),
                           style=palette.muted)
-            winner = last.winner
+            winner = trick.winner
         else:
             plays = ()
             title = Text(f"Trick 1 of {total}")
@@ -188,7 +191,7 @@ class TableLook:
             out.append(f"{team_label(Team.NS, me)} {won[0]}, {team_label(Team.EW, me)} {won[1]}\n")
         if view.auction:
             out.append("Bids ", style="bold")
-            out.append(", ".join(f"{s} {'pass' if isinstance(a, Pass) else a.amount}"  # type: ignore[attr-defined]
+            out.append(", ".join(f"{s} {'pass' if isinstance(a, Pass) else a.amount}"
                                  for s, a in view.auction) + "\n")
         if trump is not None and not view.rules.no_draw:
             thrown = view.own_discards - view.shown_trumps[me]
@@ -229,7 +232,7 @@ class TableLook:
         if mode is Mode.BID:
             prompt = Text("Your bid: ", style=key_style)
             prompt.append("type digits, or p to pass; ←/→ move; Enter bids.")
-            options = [(i, "Pass" if isinstance(a, Pass) else str(a.amount))  # type: ignore[attr-defined]
+            options = [(i, str(a.amount) if isinstance(a, Bid) else "Pass")  # the options are passes and bids
                        for i, a in enumerate(d.options)]
             return PromptModel(prompt, options, d.cursor)
         if mode is Mode.TRUMP:
@@ -237,7 +240,8 @@ class TableLook:
             prompt.append("with s h d c or ←/→, then Enter. The other 5 of the colour is a trump.")
             options = []
             for i, a in enumerate(d.options):
-                suit = a.suit  # type: ignore[attr-defined]
+                assert isinstance(a, NameTrump)
+                suit = a.suit
                 left = Card.of("5", suit.partner)
                 n = len(view.hand & TRUMP_TABLES[suit].trumps)
                 options.append((i, f"{suit.symbol} {suit.name.lower()} +{left.symbol} ({n})"))
@@ -292,11 +296,13 @@ class TableLook:
         mode = d.mode
         trump = view.trump
         if mode is Mode.TRUMP:
-            preview = d.options[d.cursor].suit  # type: ignore[attr-defined]
+            option = d.options[d.cursor]
+            assert isinstance(option, NameTrump)
+            preview = option.suit
             return HandModel([("", hand_order(view.hand, preview))], preview)
         if mode is Mode.KEEP and isinstance(view.legal, KeepOptions):
             marks = {}
-            dim = set()
+            dim: set[int] = set()
             for c in d.keep_order():
                 kept = bool(d.keep_sel >> c & 1)
                 marks[int(c)] = "✓" if kept else "✗"
@@ -324,8 +330,8 @@ class TableLook:
                     labels[int(c)] = "bury"
                     marks[int(c)] = "✗"
             cursor = d.cards[d.cursor] if d.cards else None
-            dim = frozenset(int(c) for c in hand if c not in d.cards and c != d.bury_card)
-            return HandModel([("", hand)], trump, cursor, dim, marks, labels)
+            return HandModel([("", hand)], trump, cursor,
+                             frozenset(int(c) for c in hand if c not in d.cards and c != d.bury_card), marks, labels)
         return HandModel([("", hand)], trump)
 
 
