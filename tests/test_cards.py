@@ -112,3 +112,19 @@ def test_worked_fact_six_of_hearts_beats_both_pedros():
     clubs_led = t.strength[Suit.CLUBS]
     six, right, left, king = (Card.parse(c) for c in ("6H", "5H", "5D", "KC"))
     assert clubs_led[six] > clubs_led[right] > clubs_led[left] > clubs_led[king]
+
+
+def test_the_highest_and_lowest_trump_of_a_set_follow_the_trump_order():
+    import random
+
+    rng = random.Random(1)
+    for t in TRUMP_TABLES:
+        for _ in range(3000):
+            cards = rng.getrandbits(52) & (rng.getrandbits(52) | rng.getrandbits(52))
+            held = [c for c in t.order if cards >> c & 1]
+            assert t.highest(cards) == (held[0] if held else -1)
+            assert t.lowest(cards) == (held[-1] if held else -1)
+    hearts = TRUMP_TABLES[Suit.HEARTS]
+    # The left Pedro sits between the right Pedro and the 4: lowest over the 6, highest under the 5.
+    assert str(Card(hearts.lowest(int(CardSet.parse("6H 5D"))))) == "5D"
+    assert str(Card(hearts.highest(int(CardSet.parse("4H 5D 2H"))))) == "5D"

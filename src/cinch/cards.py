@@ -361,7 +361,7 @@ class TrumpTables:
 
     __slots__ = (
         "suit", "trumps", "right_pedro", "left_pedro", "power", "follow_masks",
-        "effective_suit", "strength", "order", "follow_rules",
+        "effective_suit", "strength", "order", "follow_rules", "_base",
     )
 
     def __init__(self, suit: Suit):
@@ -369,6 +369,7 @@ class TrumpTables:
         self.right_pedro = suit * 13 + RANK_LETTERS.index("5")
         self.left_pedro = PARTNER_SUIT[suit] * 13 + RANK_LETTERS.index("5")
         self.trumps = SUIT_MASKS[suit] | 1 << self.left_pedro
+        self._base = suit * 13
         # Trump order, high to low: A K Q J T 9 8 7 6 5(right) 5(left) 4 3 2.
         order = [suit * 13 + i for i in range(9)]  # A .. 6
         order += [self.right_pedro, self.left_pedro]
@@ -410,6 +411,23 @@ class TrumpTables:
 
     def is_trump(self, card: int) -> bool:
         return bool(self.trumps >> card & 1)
+
+    # The trump suit's cards lie ace first at bits base .. base + 12; the left Pedro ranks just below
+    # the right one (base + 9). So the highest and lowest trump of a set are a few bit operations,
+    # which the playouts' scoring of relative High and Low relies on.
+    def highest(self, cards: int) -> int:
+        """The highest trump among ``cards`` (-1 if none): ``order``'s first that is there."""
+        suit = cards >> self._base & 0x1FFF
+        if cards >> self.left_pedro & 1 and not suit & 0x3FF:  # nothing from the ace to the right Pedro
+            return self.left_pedro
+        return self._base + (suit & -suit).bit_length() - 1 if suit else -1
+
+    def lowest(self, cards: int) -> int:
+        """The lowest trump among ``cards`` (-1 if none): ``order``'s last that is there."""
+        suit = cards >> self._base & 0x1FFF
+        if cards >> self.left_pedro & 1 and not suit & 0x1C00:  # none of the 4, 3, 2
+            return self.left_pedro
+        return self._base + suit.bit_length() - 1 if suit else -1
 
     def sort_key(self, card: int) -> tuple[int, int]:
         """Trumps first, high to low, then the plain suits in display order."""

@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import NamedTuple, TypeAlias
 
 from cinch.cards import CARDS, TEAMS, TRUMP_TABLES, Card, Suit, Team
 from cinch.rules import DOM_POINTS, SANCHO_POINTS, High, Low, Rules, Settlement, ThrownPoints
@@ -33,17 +33,10 @@ LIVE = -1
 """The side of a :class:`Claim` whose card is still to be captured: it goes to its capturer."""
 
 
-class Claim(NamedTuple):
-    """A point card's points and the side they go to (0 NS, 1 EW, or :data:`LIVE`)."""
+Claim: TypeAlias = tuple[str, int, int, int, str]
+"""A point card's claim: ``(name, card, side, points, how)``, the side 0 (NS), 1 (EW) or :data:`LIVE`.
 
-    name: str
-    card: int
-    side: int
-    points: int
-    how: str
-
-
-_claim = tuple.__new__  # a Claim without the NamedTuple constructor's overhead (playouts count points)
+A plain tuple: the search bots' playouts count points with it thousands of times a second."""
 
 
 class PointTable:
@@ -123,43 +116,42 @@ class PointTable:
         for name, card, points in self.captured_cards:
             bit = 1 << card
             if ns & bit:
-                out.append(_claim(Claim, (name, card, 0, points, "captured")))
+                out.append((name, card, 0, points, "captured"))
             elif ew & bit:
-                out.append(_claim(Claim, (name, card, 1, points, "captured")))
+                out.append((name, card, 1, points, "captured"))
             elif live & bit:
-                out.append(_claim(Claim, (name, card, LIVE, points, "captured")))
+                out.append((name, card, LIVE, points, "captured"))
             elif to_makers and thrown & bit:
-                out.append(_claim(Claim, (name, card, makers, points, "thrown by a defender")))
-        trumps_in_play = in_play & self.tables.trumps
-        if relative and trumps_in_play:
-            order = self.tables.order
+                out.append((name, card, makers, points, "thrown by a defender"))
+        if relative and in_play & self.tables.trumps:
             if self.relative_high:
-                high = next(c for c in order if trumps_in_play >> c & 1)
+                high = self.tables.highest(in_play)
                 side = 0 if ns >> high & 1 else 1 if ew >> high & 1 else LIVE
-                out.append(_claim(Claim, ("High", high, side, 1, "captured")))
+                out.append(("High", high, side, 1, "captured"))
             if self.relative_low:
-                low = next(c for c in reversed(order) if trumps_in_play >> c & 1)
+                low = self.tables.lowest(in_play)
                 side = 0 if ns >> low & 1 else 1 if ew >> low & 1 else LIVE
-                out.append(_claim(Claim, ("Low", low, side, 1, "captured")))
+                out.append(("Low", low, side, 1, "captured"))
         if self.holder_low:
             if low_holder is not None:
-                out.append(_claim(Claim, ("Low", self.two, low_holder, 1, "held")))
+                out.append(("Low", self.two, low_holder, 1, "held"))
             elif to_makers and thrown >> self.two & 1:
-                out.append(_claim(Claim, ("Low", self.two, makers, 1, "thrown by a defender")))
+                out.append(("Low", self.two, makers, 1, "thrown by a defender"))
         return out
 
     def awards(self, captured: tuple[int, int], in_play: int, low_holder: Team | None, thrown_by_defenders: int,
                makers: Team) -> list[Award]:
         """Every award of a finished deal (see :meth:`claims` for the arguments)."""
-        return [Award(c.name, CARDS[c.card], TEAMS[c.side], c.points, c.how)
-                for c in self.claims(captured, in_play, low_holder, thrown_by_defenders, makers)]
+        return [Award(name, CARDS[card], TEAMS[side], points, how)
+                for name, card, side, points, how in self.claims(captured, in_play, low_holder, thrown_by_defenders,
+                                                                 makers)]
 
     def totals(self, ns: int, ew: int, in_play: int, low_holder: int | None, thrown_by_defenders: int,
                makers: int) -> tuple[int, int]:
         """The points per side (NS, EW) of a finished deal, without building awards (for search)."""
         pts = [0, 0]
-        for c in self.claims((ns, ew), in_play, low_holder, thrown_by_defenders, makers):
-            pts[c[2]] += c[3]
+        for _, _, side, points, _ in self.claims((ns, ew), in_play, low_holder, thrown_by_defenders, makers):
+            pts[side] += points
         return pts[0], pts[1]
 
     def unscored(self, awards: Iterable[Award]) -> list[tuple[str, Card]]:

@@ -394,11 +394,12 @@ def _point_model(pos: Position, table: PointTable, buried_later: int = 0) -> _Po
     in_play_final = pos.in_play | (hands_all & ~buried_later)
     val = [0] * 52
     const = [0, 0]
-    for claim in table.claims(pos.captured, in_play_final, low_holder, pos.thrown, pos.maker & 1, live):
-        if claim.side == LIVE:
-            val[claim.card] += claim.points
+    for _, card, side, points, _ in table.claims(pos.captured, in_play_final, low_holder, pos.thrown,
+                                                 pos.maker & 1, live):
+        if side == LIVE:
+            val[card] += points
         else:
-            const[claim.side] += claim.points
+            const[side] += points
     return _PointModel(tuple(val), (const[0], const[1]))
 
 

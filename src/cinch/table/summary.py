@@ -54,8 +54,8 @@ def points_so_far(view: SeatView) -> PointsSoFar | None:
         thrown |= int(view.shown_trumps[s])
     claims += table.claims((0, 0), 0, holder, thrown, makers, relative=False)
     out = PointsSoFar()
-    for claim in claims:
-        out.awards[claim.side].append((claim.name, Card(claim.card), claim.points))
+    for name, card, side, points, _ in claims:
+        out.awards[side].append((name, Card(card), points))
     if table.relative_high:
         out.pending.append("High (the highest trump in play)")
     if table.relative_low:
