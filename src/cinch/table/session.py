@@ -27,7 +27,7 @@ from enum import Enum
 from typing import Any
 
 from cinch.actions import Action, parse_action
-from cinch.bots import make_bot
+from cinch.bots import DEFAULT_BOT, make_bot
 from cinch.bots.base import Bot
 from cinch.cards import Seat
 from cinch.deal import Deal
@@ -104,7 +104,7 @@ class Table:
 
     # ---- making one ---------------------------------------------------------------------------------
     @classmethod
-    def new(cls, rules: Rules, *, people: Mapping[Seat, str], bots: str | Mapping[Seat, str] = "heuristic",
+    def new(cls, rules: Rules, *, people: Mapping[Seat, str], bots: str | Mapping[Seat, str] = DEFAULT_BOT,
             seed: int | None = None, saver: Saver | None = None, bot_factory: BotFactory = _make_bot,
             undo: bool = True, hints: str | None = None) -> Table:
         """A fresh match: ``people`` by seat (their names), a bot in every other seat (one name for all,
