@@ -22,9 +22,9 @@ from cinch.play_plain import (
     hand_text,
     interpret,
     new_game,
-    save_record,
 )
 from cinch.record import loads, replay
+from cinch.table import save_record
 from cinch.view import Phase
 from helpers import table
 

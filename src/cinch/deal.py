@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from itertools import combinations
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
 from cinch.actions import BIDS, PASS, PLAYS, TRUMPS, Action, Bid, Call, Keep, NameTrump, Pass, Play, parse_action
 from cinch.cards import (
@@ -308,16 +308,17 @@ class Deal:
             self.actors.append(actor)
             self._play(actor, card, bury)
             return
-        if phase is Phase.BIDDING and (type(action) is Bid or type(action) is Pass):
+        if phase is Phase.BIDDING and (type(action) is Bid or type(action) is Pass) and actor is not None:
             self._check_bid(action)
-        else:
-            self._check(action)  # the action is of the kind the phase asks for
+            self.history.append(action)
+            self.actors.append(actor)
+            self._bid(actor, action)
+            return
+        self._check(action)  # refuses an action of another kind than the phase asks for
         assert actor is not None
         self.history.append(action)
         self.actors.append(actor)
-        if phase is Phase.BIDDING:
-            self._bid(actor, cast("Call", action))  # the checks above let only a Pass or a Bid through
-        elif isinstance(action, NameTrump):
+        if isinstance(action, NameTrump):
             self._name_trump(action.suit)
         elif isinstance(action, Keep) and phase is Phase.DISCARD:
             self._pending.pop(0)

@@ -37,7 +37,6 @@ from cinch.table.narrate import (
     result_lines,
     suit_text,
 )
-from cinch.table.storage import save_record
 from cinch.view import Phase, SeatView
 
 if TYPE_CHECKING:
@@ -587,5 +586,5 @@ def _saving_lines(saver: Saver) -> list[str]:
 
 __all__ = [
     "Command", "Choice", "Narrator", "PlainGame", "Problem", "Stop", "action_text", "card_text", "cards_text",
-    "hand_text", "interpret", "new_game", "result_lines", "resume_game", "save_record",
+    "hand_text", "interpret", "new_game", "result_lines", "resume_game",
 ]

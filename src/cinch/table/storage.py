@@ -67,7 +67,6 @@ class Saver:
         self.match_id: int | None = None
         self.saved_to: str | None = None  # the record file, once a write has succeeded
         self.problem: str | None = None  # the last thing that went wrong, for the front end to show
-        self._finished = False
 
     def take_problem(self) -> str | None:
         """The message of the last failure, once (None when all went well)."""
@@ -93,7 +92,6 @@ class Saver:
     def attach(self, match_id: int, match: Match) -> None:
         """Go on saving a stored match (one that is being resumed)."""
         self.match_id = match_id
-        self._finished = False
         self._write_record(match)
 
     def abandon(self, match_id: int) -> None:
@@ -104,26 +102,16 @@ class Saver:
     def start(self, match: Match, *, human_seat: Seat | None, seed: int | None, players: dict[Seat, str]) -> None:
         """A new match: it gets its library entry, and the record file is written."""
         self.match_id = None
-        self._finished = False
         if self.library is not None:
             self.match_id = self._call("store the new match", self.library.new_match, match, human_seat=human_seat,
                                        seed=seed, frontend=self.frontend, players=players)
         self._write_record(match)
 
     def save(self, match: Match) -> None:
-        """After every action (the match is over: it is marked finished)."""
-        if match.is_over:
-            self._finish(match)
-        elif self.library is not None and self.match_id is not None:
+        """After every action (the library's row says finished, with the winner, once the match is won)."""
+        if self.library is not None and self.match_id is not None:
             self._call("save the match", self.library.save, self.match_id, match)
         self._write_record(match)
-
-    def _finish(self, match: Match) -> None:
-        if self.library is not None and self.match_id is not None and not self._finished:
-            self._finished = True
-            self._call("mark the match finished", self.library.finish, self.match_id, match)
-        elif self.library is not None and self.match_id is not None:
-            self._call("save the match", self.library.save, self.match_id, match)
 
     def _write_record(self, match: Match) -> None:
         if self.save_path is None:

@@ -433,25 +433,15 @@ class TableScreen(Screen):
         if self._not_yours():
             return
         d = self.decision
-        if d.mode is Mode.PLAY:
-            if not d.cards:
-                return
-            if d.bury_due:
-                got = d.start_bury(d.cards[d.cursor])
-                if isinstance(got, str):
-                    self.say(got)
-                    self.refresh_all()
-                    return
-                self.act(got)
-            else:
-                self.act(Play(d.cards[d.cursor]))
-        else:
-            chosen = d.chosen()
-            if isinstance(chosen, str):
-                self.say(chosen)
-                self.refresh_all()
-                return
-            self.act(chosen)
+        if d.mode is Mode.PLAY and not d.cards:
+            return
+        # A card that must take burials opens the burial first (or plays, if only one is legal).
+        chosen = d.start_bury(d.cards[d.cursor]) if d.bury_due else d.chosen()
+        if isinstance(chosen, str):
+            self.say(chosen)
+            self.refresh_all()
+            return
+        self.act(chosen)
         if d.mode.deciding:
             self.refresh_all()
 
