@@ -16,7 +16,7 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "cinch"
 LAYERS = [
     ["errors", "constants"],
     ["cards"],
-    ["rules", "actions"],
+    ["rules", "actions", "shuffle"],
     ["keep"],
     ["scoring", "view"],
     ["deal"],
@@ -28,7 +28,7 @@ LAYERS = [
     ["arena"],
     ["adapters"],
     ["table"],
-    ["play_plain", "tui"],
+    ["play_plain", "tui", "server"],
     ["cli", "__main__"],
 ]
 LAYER = {name: i for i, names in enumerate(LAYERS) for name in names}

@@ -10,9 +10,10 @@ gives them all to the defenders, "split" 7 to each side.
 
 import pytest
 
-from cinch import Seat, Team, parse_action
+from cinch import Phase, Seat, Team, parse_action
 from cinch.errors import IllegalAction
 from cinch.match import Match
+from cinch.shuffle import Shuffle
 from helpers import RECORD_EXAMPLE_DECK, rules, scripted
 
 N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
@@ -247,3 +248,46 @@ def test_a_view_carries_the_match_context():
     view = m.view(W)
     assert view.score == (0, 14) and view.target == 62 and view.deal_number == 2
     assert view.dealer is E and view.to_act is S and view.legal == ()
+
+
+# ---- verifiable shuffles ----------------------------------------------------------------
+# Under pagat, with every seat taking its first legal action, the deal of this shuffle runs out of stock
+# after five actions (three passes, the stuck dealer's bid 7, trump S): a new stock is formed.
+RESTOCK_SALT = f"{8:032x}"
+
+
+def first_legal(m: Match, until=Phase.DONE) -> None:
+    deal = m.deals[-1]
+    while not deal.is_over and deal.phase is not until:
+        m.apply(next(iter(deal.legal_actions())))
+
+
+def test_a_deal_from_a_shuffle_deals_its_deck_and_the_match_keeps_it():
+    m = match("pagat", first_dealer=W)
+    first = Shuffle(f"{1:032x}", ("", "ab", "", ""), 1)
+    d = m.start_deal(shuffle=first)
+    assert d.deck == first.deck() and m.shuffles == {0: first}
+    first_legal(m)
+    second = Shuffle(f"{2:032x}", ("", "", "", ""), 2)
+    assert m.start_deal(shuffle=second).deck == second.deck()
+    assert m.shuffles == {0: first, 1: second}
+
+
+def test_a_shuffle_for_another_deal_number_is_refused():
+    m = match("pagat")
+    with pytest.raises(IllegalAction, match="this is deal 1"):
+        m.start_deal(shuffle=Shuffle(f"{1:032x}", ("", "", "", ""), 2))
+    assert m.deals == [] and m.shuffles == {}
+
+
+def test_a_new_stock_waits_then_comes_from_the_shuffle_not_the_rng():
+    m = Match(rules("pagat"), first_dealer=N, rng=5)
+    s = Shuffle(RESTOCK_SALT, ("", "", "", ""), 1)
+    d = m.start_deal(shuffle=s)
+    first_legal(m, until=Phase.RESTOCK)
+    assert d.phase is Phase.RESTOCK and d.restock is None  # a chance event, as for a given deck
+    pool = d.restock_pool
+    assert m.resolve_chance()
+    assert d.restock == s.restock(pool) and d.phase is not Phase.RESTOCK
+    first_legal(m)
+    assert d.is_over

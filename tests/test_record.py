@@ -11,10 +11,11 @@ import re
 
 import pytest
 
-from cinch import Rules, Seat, parse_action
+from cinch import Phase, Rules, Seat, parse_action
 from cinch.errors import RecordError
 from cinch.match import Match
 from cinch.record import dumps, loads, replay, to_record
+from cinch.shuffle import Shuffle
 from helpers import RECORD_EXAMPLE_DECK, RESTOCK, STUCK_N, TABLE_SHORT, scripted
 
 
@@ -217,7 +218,7 @@ def test_unknown_top_level_keys_are_metadata_and_replay():
 def test_unknown_keys_inside_a_deal_are_refused():
     # "Any key other than these four is refused inside a deal, because it could change how the deal replays."
     message = refused(record(entry("W", RECORD_EXAMPLE_DECK, ["bid 7"], score={"NS": 3})))
-    assert message == "deal 1: unknown field 'score'; a deal has dealer, deck, restock and actions"
+    assert message == "deal 1: unknown field 'score'; a deal has dealer, deck, restock, shuffle and actions"
 
 
 @pytest.mark.parametrize("field", ["deck", "restock"])
@@ -274,3 +275,121 @@ def test_an_unfinished_deal_is_described_with_its_bids_trump_and_tricks():
     # in the bidding, only the bids so far
     text = replay(record(entry("W", deck, actions[:2]))).describe()
     assert "     Bids: N bid 7, E pass." in text and "Trumps" not in text and "Trick" not in text
+
+
+# ---- verifiable shuffles ----------------------------------------------------------------
+# Under pagat, N dealing and every seat taking its first legal action, the first deal of shuffled_match
+# from this salt runs out of stock after five actions (three passes, the stuck dealer's bid 7, trump S):
+# its record carries a "restock".
+RESTOCK_SALT = f"{11:032x}"
+
+
+def shuffled_match(salts, preset="pagat", stop=None) -> Match:
+    """A match whose deals come from shuffles of these salts, every seat taking its first legal action;
+    the last deal stops at phase ``stop`` (or plays to its end)."""
+    m = Match(Rules.preset(preset), first_dealer=Seat.N, players={Seat.S: "Ann"})
+    for number, salt in enumerate(salts, start=1):
+        deal = m.start_deal(shuffle=Shuffle(salt, ("", f"{number:02x}", "", "c0ffee"), number))
+        while not deal.is_over and not (number == len(salts) and deal.phase is stop):
+            if deal.phase is Phase.RESTOCK:
+                m.resolve_chance()
+                continue
+            m.apply(next(iter(deal.legal_actions())))
+    return m
+
+
+def test_a_match_dealt_from_shuffles_round_trips_keeping_them():
+    m = shuffled_match([f"{k:032x}" for k in (1, 2, 3)], stop=Phase.PLAY)
+    rec = to_record(m)
+    for i, entry in enumerate(rec["deals"]):
+        assert entry["shuffle"] == m.shuffles[i].to_json()
+        keys = list(entry)
+        assert keys.index("shuffle") == keys.index("actions") - 1  # after deck (and restock), before actions
+    text = dumps(rec)
+    again = replay(loads(text))
+    assert again.match.shuffles == m.shuffles
+    assert dumps(to_record(again.match)) == text
+    assert again.to_json()["next"] == replay(to_record(m)).to_json()["next"]
+    assert "Fair shuffle: 3 deals' commitments verified." in again.describe().splitlines()
+
+
+def test_a_record_without_shuffles_is_written_and_described_as_before():
+    deck, actions = scripted("pagat", "W", "split")
+    rec = record(entry("W", deck, actions))
+    result = replay(rec)
+    assert "shuffle" not in to_record(result.match)["deals"][0]
+    assert "Fair shuffle" not in result.describe()
+    one = replay(to_record(shuffled_match([f"{1:032x}"])))
+    assert "Fair shuffle: 1 deal's commitment verified." in one.describe()
+
+
+def test_a_shuffled_deal_with_a_new_stock_round_trips_and_its_restock_is_verified():
+    m = shuffled_match([RESTOCK_SALT])
+    deal = m.deals[0]
+    assert deal.restock is not None and deal.is_over
+    rec = to_record(m)
+    assert list(rec["deals"][0]) == ["dealer", "deck", "restock", "shuffle", "actions"]
+    again = replay(json.loads(dumps(rec))).match
+    assert again.deals[0].restock == deal.restock and again.shuffles == m.shuffles
+    # The restock in another order: the shuffle does not form it.
+    order = rec["deals"][0]["restock"].split()
+    order[0], order[1] = order[1], order[0]
+    bad = {**rec, "deals": [{**rec["deals"][0], "restock": " ".join(order)}]}
+    message = refused(bad)
+    assert message.startswith('deal 1: "restock" is not the new stock its shuffle forms from those cards: card 1 is')
+
+
+def test_a_shuffled_record_stopping_when_a_new_stock_is_due_takes_the_shuffles():
+    m = shuffled_match([RESTOCK_SALT], stop=Phase.RESTOCK)
+    deal = m.deals[0]
+    assert deal.phase is Phase.RESTOCK
+    rec = to_record(m)
+    assert "restock" not in rec["deals"][0]
+    again = replay(rec)  # resuming it: the new stock is the one the shuffle forms
+    resumed = again.match.deals[0]
+    assert resumed.restock == m.shuffles[0].restock(deal.restock_pool)
+    assert again.to_json()["next"]["phase"] == "rob"  # the dealer robs what the new stock left him
+
+
+def tampered(change) -> str:
+    rec = to_record(shuffled_match([f"{k:032x}" for k in (1, 2)]))
+    change(rec["deals"][1])
+    return refused(json.loads(dumps(rec)))
+
+
+def swap_two_cards(entry):
+    deck = entry["deck"].split()
+    deck[40], deck[50] = deck[50], deck[40]  # two cards of the stock: the deal may still replay
+    entry["deck"] = " ".join(deck)
+
+
+def test_a_deck_changed_after_its_commitment_is_refused():
+    message = tampered(swap_two_cards)
+    assert message.startswith("deal 2: the deck is not the one its shuffle commitment promises: card 41 is ")
+    assert "(1 more card differs)" in message
+
+
+def test_a_changed_salt_or_commitment_or_entropy_is_refused():
+    message = tampered(lambda e: e["shuffle"].update(salt="ab" * 16))
+    assert message.startswith("deal 2: the deck is not the one its shuffle commitment promises: the commitment "
+                              "written is ")
+    message = tampered(lambda e: e["shuffle"].update(commitment="0" * 64))
+    assert message.startswith("deal 2: the shuffle's commitment does not match")
+    # The commitment still fits the deck and salt, but a seat's entropy was changed (or ignored): the salt and
+    # entropy do not deal that deck.
+    message = tampered(lambda e: e["shuffle"]["entropy"].update(N="01"))
+    assert message.startswith("deal 2: the deck is not the one its shuffle's salt and entropy deal: card 1 is ")
+
+
+def test_a_shuffle_of_another_deal_number_is_refused():
+    rec = to_record(shuffled_match([f"{k:032x}" for k in (1, 2)]))
+    first, second = rec["deals"]
+    second["deck"], second["shuffle"] = first["deck"], first["shuffle"]  # deal 1's deck and shuffle, moved on
+    assert refused(rec).startswith("deal 2: the deck is not the one its shuffle's salt and entropy deal")
+
+
+def test_a_malformed_shuffle_is_refused_naming_the_deal_and_the_field():
+    message = tampered(lambda e: e["shuffle"].update(salt="XYZ"))
+    assert message.startswith('deal 2: "shuffle": "salt" must be 32 lower-case hex digits (0-9, a-f)')
+    message = tampered(lambda e: e.update(shuffle="0123"))
+    assert message == 'deal 2: "shuffle": a shuffle is an object with commitment, salt and entropy, not a string'

@@ -42,7 +42,7 @@ from cinch.errors import CinchError, RecordError, RulesError
 from cinch.match import Match
 from cinch.record import dumps, loads, replay, to_record
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 ENV_VAR = "CINCH_DB"
 FILE_NAME = "games.sqlite3"
 BUSY_TIMEOUT_MS = 15_000  # how long a writer waits for another program's transaction
@@ -134,7 +134,21 @@ def _migrate_0_to_1(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE INDEX matches_by_update ON matches (status, updated)")
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_migrate_0_to_1]
+def _migrate_1_to_2(conn: sqlite3.Connection) -> None:
+    # The rooms of `cinch serve`: their seats, settings and matches, so that a restarted server goes on.
+    conn.execute(
+        """CREATE TABLE rooms (
+            code TEXT PRIMARY KEY,                 -- the invite code
+            created TEXT NOT NULL,
+            updated TEXT NOT NULL,
+            status TEXT NOT NULL,                  -- waiting, playing, between-deals, over, closed
+            match_id INTEGER,                      -- the match being played (matches.id), NULL before the start
+            data TEXT NOT NULL                     -- JSON: settings, seats (token hashes, never tokens), matches
+        )"""
+    )
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_migrate_0_to_1, _migrate_1_to_2]
 """``MIGRATIONS[i]`` takes a library from schema version ``i`` to ``i + 1``: a new version appends
 a step (``ALTER TABLE ...``) here and raises :data:`SCHEMA_VERSION`; :func:`migrate` runs the steps
 a library lacks when it is opened."""
@@ -508,6 +522,7 @@ class Library:
     def _row(self, match: Match) -> dict[str, Any]:
         deal, action = position_of(match)
         return {
+            "players": json.dumps({s.name: str(match.players[s]) for s in Seat if s in match.players}),
             "status": FINISHED if match.is_over else IN_PROGRESS,
             "score_ns": match.score[0], "score_ew": match.score[1],
             "winner": None if match.winner is None else match.winner.name,
@@ -519,11 +534,36 @@ class Library:
         with self._write() as conn:
             self._status(conn, match_id)
             conn.execute(
-                "UPDATE matches SET updated = ?, status = ?, score_ns = ?, score_ew = ?, winner = ?, deals = ?, "
-                "deal_number = ?, action_number = ?, record = ? WHERE id = ?",
-                (_now(), row["status"], row["score_ns"], row["score_ew"], row["winner"], row["deals"],
+                "UPDATE matches SET updated = ?, players = ?, status = ?, score_ns = ?, score_ew = ?, winner = ?, "
+                "deals = ?, deal_number = ?, action_number = ?, record = ? WHERE id = ?",
+                (_now(), row["players"], row["status"], row["score_ns"], row["score_ew"], row["winner"], row["deals"],
                  row["deal_number"], row["action_number"], row["record"], match_id),
             )
+
+    # ---- the server's rooms -------------------------------------------------------------------------------
+    def save_room(self, code: str, *, status: str, match_id: int | None, data: Mapping[str, Any]) -> None:
+        """Store a room of ``cinch serve`` (created or changed).  One transaction."""
+        now = _now()
+        with self._write() as conn:
+            conn.execute(
+                "INSERT INTO rooms (code, created, updated, status, match_id, data) VALUES (?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (code) DO UPDATE SET updated = excluded.updated, status = excluded.status, "
+                "match_id = excluded.match_id, data = excluded.data",
+                (code, now, now, status, match_id, json.dumps(data)),
+            )
+
+    def rooms(self, statuses: tuple[str, ...] | None = None) -> builtins.list[dict[str, Any]]:
+        """The stored rooms (those with one of ``statuses``), oldest first: each row as a dict with its
+        ``data`` decoded."""
+        query = "SELECT code, created, updated, status, match_id, data FROM rooms"
+        args: tuple[str, ...] = ()
+        if statuses is not None:
+            query += f" WHERE status IN ({', '.join('?' * len(statuses))})"
+            args = statuses
+        with self._read() as conn:
+            rows = conn.execute(query + " ORDER BY created, code", args).fetchall()
+        return [{"code": r[0], "created": r[1], "updated": r[2], "status": r[3], "match_id": r[4],
+                 "data": _json_or(r[5], {})} for r in rows]
 
     def _status(self, conn: sqlite3.Connection, match_id: int) -> str:
         found = conn.execute("SELECT status FROM matches WHERE id = ?", (_id(match_id),)).fetchone()

@@ -19,6 +19,7 @@ from cinch.cards import Seat, Team
 from cinch.deal import Deal, DealResult
 from cinch.errors import IllegalAction
 from cinch.rules import Rules
+from cinch.shuffle import Shuffle
 from cinch.view import Phase, SeatView
 
 
@@ -55,7 +56,8 @@ class Match:
     """Deals until a side wins, under one set of rules.
 
     ``rng`` (a Random or a seed) shuffles the decks the match deals itself;
-    a record supplies its decks instead (``start_deal(deck=...)``).
+    a record supplies its decks instead (``start_deal(deck=...)``), and a verifiable
+    :class:`~cinch.shuffle.Shuffle` derives them (``start_deal(shuffle=...)``).
     """
 
     def __init__(
@@ -69,8 +71,10 @@ class Match:
         self.rng = rng if isinstance(rng, random.Random) else random.Random(rng)
         self.first_dealer = Seat(first_dealer) if first_dealer is not None else Seat(self.rng.randrange(4))
         self.players = dict(players or {})
+        self.metadata: dict[str, Any] = {}  # a record's other top-level keys, kept as they are (JSON values)
         self.deals: list[Deal] = []
         self.summaries: list[DealSummary] = []
+        self.shuffles: dict[int, Shuffle] = {}  # by index in ``deals``: the deals dealt from a Shuffle
         self._score = [0, 0]
         self.winner: Team | None = None
         self._decider_pending = False  # both sides reached the target together: bidder-goes-out deals follow
@@ -106,9 +110,15 @@ class Match:
     # ---- playing -------------------------------------------------------------
     def start_deal(
         self, deck: str | Iterable[int | str] | None = None, restock: Iterable[int | str] | None = None,
-        dealer: Seat | None = None,
+        dealer: Seat | None = None, shuffle: Shuffle | None = None,
     ) -> Deal:
-        """Begin the next deal, from ``deck`` or from a shuffle of the match's rng."""
+        """Begin the next deal, from ``deck``, from ``shuffle`` or from a shuffle of the match's rng.
+
+        With ``shuffle`` (whose ``number`` must be this deal's, counting from 1) the deck is
+        ``shuffle.deck()``, and a new stock, if the rules form one, is ``shuffle.restock(...)``
+        (:meth:`resolve_chance`).  Given ``deck`` as well, the match deals ``deck`` and keeps the
+        shuffle unchecked: the caller has verified them (:meth:`Shuffle.verify`), as a replay does.
+        """
         if self.winner is not None:
             raise IllegalAction("a new deal", f"the match is over: {self.winner} won")
         if self.current is not None:
@@ -116,12 +126,21 @@ class Match:
         expected = self.next_dealer
         if dealer is not None and Seat(dealer) != expected:
             raise IllegalAction(f"{Seat(dealer)} to deal", f"the deal passes to the left: {expected} deals now")
-        if deck is None:
+        number = len(self.deals) + 1
+        if shuffle is not None and shuffle.number != number:
+            raise IllegalAction(f"a deal from the shuffle of deal {shuffle.number}", f"this is deal {number}",
+                                legal_summary=f"a shuffle numbered {number}")
+        if deck is None and shuffle is not None:
+            # Dealt as a given deck: a new stock waits as a chance event, which resolve_chance forms.
+            deal = Deal(self.rules, expected, shuffle.deck(), restock=restock)
+        elif deck is None:
             deal = Deal.shuffled(self.rules, expected, self.rng)
         else:
             # A given deck comes from a record: its new stock, if any, must be given too.
             deal = Deal(self.rules, expected, deck, restock=restock)
         self._bgo_now = self.bidder_goes_out_applies()
+        if shuffle is not None:
+            self.shuffles[len(self.deals)] = shuffle
         self.deals.append(deal)
         self._after_action(deal)
         return deal
@@ -131,13 +150,18 @@ class Match:
 
         Decks the match shuffles itself resolve this on their own; a deal from a
         given deck (a record being resumed) waits, so that a replay never invents
-        a restock its record does not hold.
+        a restock its record does not hold.  A deal dealt from a :class:`Shuffle`
+        takes the new stock its shuffle forms, not the rng's.
         """
         deal = self.current
         if deal is None or deal.phase is not Phase.RESTOCK:
             return False
-        order = list(deal.restock_pool)
-        self.rng.shuffle(order)
+        shuffle = self.shuffles.get(len(self.deals) - 1)
+        if shuffle is not None:
+            order = list(shuffle.restock(deal.restock_pool))
+        else:
+            order = list(deal.restock_pool)
+            self.rng.shuffle(order)
         deal.apply_restock(order)
         self._after_action(deal)
         return True

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable
 from typing import Any
@@ -23,10 +24,12 @@ from cinch.errors import CinchError, IllegalAction, NotationError, RecordError, 
 from cinch.keep import KeepOptions
 from cinch.match import Match
 from cinch.rules import Rules
-from cinch.view import PlayedCard
+from cinch.shuffle import Shuffle
+from cinch.view import Phase, PlayedCard
 
 FORMAT = "cinch/1"
-_DEAL_KEYS = {"dealer", "deck", "restock", "actions"}
+_KEYS = ("format", "rules", "players", "deals")  # every other top-level key is metadata
+_DEAL_KEYS = {"dealer", "deck", "restock", "shuffle", "actions"}
 
 
 def to_record(match: Match, **metadata: Any) -> dict[str, Any]:
@@ -34,16 +37,26 @@ def to_record(match: Match, **metadata: Any) -> dict[str, Any]:
     record: dict[str, Any] = {"format": FORMAT, "rules": match.rules.to_json()}
     if match.players:
         record["players"] = {s.name: match.players[s] for s in Seat if s in match.players}
+    record.update({k: v for k, v in match.metadata.items() if k not in _KEYS})
     record.update(metadata)
     deals = []
-    for deal in match.deals:
-        entry: dict[str, Any] = {"dealer": deal.dealer.name, "deck": " ".join(str(c) for c in deal.deck)}
+    for index, deal in enumerate(match.deals):
+        entry: dict[str, Any] = {"dealer": deal.dealer.name, "deck": _deck_text(deal.deck)}
         if deal.restock is not None:
             entry["restock"] = " ".join(str(c) for c in deal.restock)
+        shuffle = match.shuffles.get(index)
+        if shuffle is not None:
+            entry["shuffle"] = shuffle.to_json()
         entry["actions"] = [str(a) for a in deal.history]
         deals.append(entry)
     record["deals"] = deals
     return record
+
+
+@functools.lru_cache(maxsize=1024)
+def _deck_text(deck: tuple[Card, ...]) -> str:
+    # (a server rewrites the record after every action: each deck is written out once)
+    return " ".join(str(c) for c in deck)
 
 
 def dumps(record: dict[str, Any]) -> str:
@@ -95,6 +108,10 @@ class Replay:
         """The replay for people: one line per deal, the score and what comes next."""
         m = self.match
         lines = [f"Rules: {m.rules.name} (target {m.rules.target})"]
+        if m.shuffles:  # a replay verifies every shuffle it keeps
+            n = len(m.shuffles)
+            lines.append(f"Fair shuffle: {n} deal's commitment verified." if n == 1 else
+                         f"Fair shuffle: {n} deals' commitments verified.")
         for s in m.summaries:
             r = s.result
             head = f"{s.number:>3}. {s.dealer} dealt"
@@ -179,6 +196,7 @@ def replay(record: dict[str, Any]) -> Replay:
     if deals and isinstance(deals[0], dict):
         first = _seat(deals[0].get("dealer"), 1)
     match = Match(rules, first_dealer=first or Seat.N, players=players)
+    match.metadata = {k: v for k, v in record.items() if k not in _KEYS}
     for number, entry in enumerate(deals, start=1):
         _replay_deal(match, entry, number, is_last=number == len(deals))
     return Replay(match)
@@ -238,7 +256,8 @@ def _replay_deal(match: Match, entry: Any, number: int, *, is_last: bool) -> Non
     unknown = set(entry) - _DEAL_KEYS
     if unknown:
         raise RecordError(
-            f"unknown field {sorted(unknown)[0]!r}; a deal has dealer, deck, restock and actions", deal=number
+            f"unknown field {sorted(unknown)[0]!r}; a deal has dealer, deck, restock, shuffle and actions",
+            deal=number,
         )
     for key in ("dealer", "deck", "actions"):
         if key not in entry:
@@ -246,6 +265,12 @@ def _replay_deal(match: Match, entry: Any, number: int, *, is_last: bool) -> Non
     dealer = _seat(entry["dealer"], number)
     deck = _cards(entry["deck"], "deck", number)
     restock = _cards(entry["restock"], "restock", number) if "restock" in entry else None
+    shuffle = None
+    if "shuffle" in entry:
+        try:
+            shuffle = Shuffle.from_json(entry["shuffle"], number)
+        except RecordError as e:
+            raise RecordError(f'"shuffle": {e.detail}', deal=number) from None
     actions = entry["actions"]
     if not isinstance(actions, list):
         raise RecordError('"actions" must be a list of actions', deal=number)
@@ -256,11 +281,16 @@ def _replay_deal(match: Match, entry: Any, number: int, *, is_last: bool) -> Non
             deal=number,
         )
     try:
-        deal = match.start_deal(deck, restock=restock, dealer=dealer)
+        deal = match.start_deal(deck, restock=restock, dealer=dealer, shuffle=shuffle)
     except IllegalAction as e:
         raise RecordError(f'"dealer" is {dealer}, but {e.rule}', deal=number) from None
     except CinchError as e:
         raise RecordError(f'"deck": {e}', deal=number) from None
+    if shuffle is not None:
+        try:
+            shuffle.verify(deal.deck, restock)
+        except RecordError as e:
+            raise RecordError(e.detail, deal=number) from None
     for index, text in enumerate(actions, start=1):
         try:
             action = parse_action(text)
@@ -274,6 +304,8 @@ def _replay_deal(match: Match, entry: Any, number: int, *, is_last: bool) -> Non
             )
         try:
             match.apply(action)
+            if shuffle is not None and deal.phase is Phase.RESTOCK:
+                match.resolve_chance()  # no "restock" written: the shuffle forms the new stock
         except IllegalAction as e:
             if deal.phase.value == "restock":
                 raise RecordError(_no_restock(deal), deal=number, action=index - 1) from None

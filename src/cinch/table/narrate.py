@@ -30,8 +30,10 @@ from cinch.view import Phase, PlayedCard, SeatView
 
 
 # ---- who -------------------------------------------------------------------------------------------
-def seat_name(seat: Seat, me: Seat) -> str:
-    """``S (you)``, ``N (partner)``, ``E``."""
+def seat_name(seat: Seat, me: Seat | None) -> str:
+    """``S (you)``, ``N (partner)``, ``E`` (``me`` None: a spectator's words)."""
+    if me is None:
+        return str(seat)
     if seat == me:
         return f"{seat} (you)"
     if seat == me.partner:
@@ -39,9 +41,9 @@ def seat_name(seat: Seat, me: Seat) -> str:
     return str(seat)
 
 
-def team_name(team: Team, me: Seat) -> str:
+def team_name(team: Team, me: Seat | None) -> str:
     """``NS (you)`` or ``EW``."""
-    return f"{team} (you)" if team == me.team else str(team)
+    return f"{team} (you)" if me is not None and team == me.team else str(team)
 
 
 def hand_order(cards: int, trump: Suit | None) -> list[Card]:
@@ -148,9 +150,10 @@ def action_words(action: Action, trump: Suit | None = None) -> str:
 
 # ---- the narration ----------------------------------------------------------------------------------
 class Narrator:
-    """Tells what happened since it last looked, from one seat's views only."""
+    """Tells what happened since it last looked, from one seat's views only (``seat`` None: a spectator's,
+    told from public views)."""
 
-    def __init__(self, seat: Seat, symbols: bool = True):
+    def __init__(self, seat: Seat | None, symbols: bool = True):
         self.seat = seat
         self.symbols = symbols
         self.deal_number: int | None = None
@@ -226,8 +229,9 @@ class Narrator:
 
     def discards(self, v: SeatView, trump: Suit) -> list[str]:
         lines = []
-        new = int(v.own_discards) & ~self.own_discards & ~int(v.shown_trumps[self.seat])
-        if new:  # (trumps thrown out are told below, as shown)
+        shown_mine = 0 if self.seat is None else int(v.shown_trumps[self.seat])
+        new = int(v.own_discards) & ~self.own_discards & ~shown_mine
+        if new and self.seat is not None:  # (trumps thrown out are told below, as shown)
             self.own_discards |= new
             lines.append(f"{self.who(self.seat)} throws {self.cards(new, trump)}.")
         for s in Seat:
@@ -249,7 +253,7 @@ class Narrator:
             order = [dealer.left, dealer.partner, dealer.left.partner]
             counts = ", ".join(f"{self.who(s)} {v.drawn_counts[s]}" for s in order)
             lines.append(f"The draw from the stock: {counts}.")
-            if self.seat != dealer:
+            if self.seat is not None and self.seat != dealer:
                 mine = v.own_drawn
                 lines.append(f"{self.who(self.seat)} drew {self.cards(mine, trump)}." if mine else
                              f"{self.who(self.seat)} drew nothing.")
@@ -297,7 +301,7 @@ class Narrator:
         return n
 
 
-def result_lines(summary: DealSummary, me: Seat, rules: Rules, score: tuple[int, int],
+def result_lines(summary: DealSummary, me: Seat | None, rules: Rules, score: tuple[int, int],
                  symbols: bool = True) -> list[str]:
     """The end of a deal: who took which point card, the settlement in words, the score."""
     r = summary.result

@@ -35,12 +35,16 @@ from cinch.errors import CinchError, IllegalAction
 from cinch.match import DealSummary, Match
 from cinch.record import replay, to_record
 from cinch.rules import Rules
+from cinch.shuffle import Shuffle
 from cinch.table.advice import ADVISOR, Hint, ask_hint, hint_bot, suggest
 from cinch.table.storage import Saver
 from cinch.view import SeatView
 
 BotFactory = Callable[[str, int], Bot]
 """``factory(name, seed)``: the bot that plays a seat (``cinch.bots.make_bot`` by default)."""
+
+ShuffleSource = Callable[[int], Shuffle]
+"""``source(number)``: the checkable shuffle that deals deal ``number`` (the server's fair shuffle)."""
 
 
 def _make_bot(name: str, seed: int) -> Bot:
@@ -84,11 +88,12 @@ class Table:
 
     def __init__(self, match: Match, bots: Mapping[Seat, Bot], *, names: Mapping[Seat, str] | None = None,
                  seed: int | None = None, seed_known: bool = False, saver: Saver | None = None,
-                 bot_factory: BotFactory = _make_bot, undo: bool = True, hints: str | None = None):
+                 bot_factory: BotFactory = _make_bot, undo: bool = True, hints: str | None = None,
+                 shuffles: ShuffleSource | None = None):
         self.match = match
         self.bots = dict(bots)
         self.bot_names = dict(names) if names is not None else {s: b.name for s, b in self.bots.items()}
-        self.people = tuple(s for s in Seat if s not in self.bots)
+        self.shuffles = shuffles  # None: the match's rng shuffles
         self.seed = seed
         # A match dealt from its seed can be rebuilt exactly (the next decks included).
         self.seed_known = seed_known and seed is not None
@@ -158,6 +163,11 @@ class Table:
         return self.match.deals[-1] if self.match.deals else None
 
     @property
+    def people(self) -> tuple[Seat, ...]:
+        """The seats people play (every seat without a bot)."""
+        return tuple(s for s in Seat if s not in self.bots)
+
+    @property
     def human(self) -> Seat | None:
         """The one person's seat at a table with one person (None otherwise)."""
         return self.people[0] if len(self.people) == 1 else None
@@ -206,7 +216,8 @@ class Table:
                 return pending
 
     def start_deal(self) -> Deal:
-        deal = self.match.start_deal()
+        shuffle = None if self.shuffles is None else self.shuffles(len(self.match.deals) + 1)
+        deal = self.match.start_deal(shuffle=shuffle)
         self._changed()
         return deal
 
@@ -277,6 +288,19 @@ class Table:
             turn = self.bot_turn()
             assert turn is not None
             self.play_bot(turn, *turn.decide())
+
+    def seat_bot(self, seat: Seat, name: str, seed: int = 0) -> None:
+        """A bot called ``name`` plays ``seat`` from now on (a person who left, or a substitute); a bot's
+        turn already being thought for another player of the seat goes stale."""
+        self.bots[seat] = self.bot_factory(name, seed)
+        self.bot_names[seat] = name
+        self.generation += 1
+
+    def seat_person(self, seat: Seat) -> None:
+        """A person plays ``seat`` from now on (its bot's turn in progress, if any, goes stale)."""
+        self.bots.pop(seat, None)
+        self.bot_names.pop(seat, None)
+        self.generation += 1
 
     def take_notes(self) -> list[str]:
         """What went wrong since the last call (a bot's failure, a save that failed), once."""

@@ -1,0 +1,381 @@
+"""The web server: the HTTP routes, one websocket per client, and the rooms they open.
+
+>>> import tempfile, os
+>>> app = create_app(os.path.join(tempfile.mkdtemp(), "games.sqlite3"))
+>>> [route.path for route in app.routes][:3]
+['/', '/api/rooms', '/api/rooms']
+>>> app.state.server.rooms
+{}
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import time
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+import cinch.server.protocol as protocol
+from cinch.actions import Action, parse_action
+from cinch.cards import Seat
+from cinch.library import Library
+from cinch.record import dumps
+from cinch.server.protocol import Refusal
+from cinch.server.rooms import OVER, Room, Settings, new_code, new_token, rules_from, token_hash
+
+log = logging.getLogger("cinch.server")
+
+MAX_ROOMS = 5000  # rooms not yet over, at most: a flood of creations cannot fill the memory
+SEND_QUEUE = 256  # messages waiting for a slow client before it is cut off (it reconnects to a snapshot)
+
+
+class Bucket:
+    """A token bucket: ``rate`` messages a second, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: float):
+        self.rate, self.burst = rate, burst
+        self.tokens = burst
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class Connection:
+    """One client: the room it opened, its seat, and the messages waiting to be sent to it."""
+
+    def __init__(self, send_text: Callable[[str], Any] | None = None):
+        self.seat: Seat | None = None
+        self.host = False
+        self.room: Room | None = None
+        self.ready_at = 0.0
+        self.queue: asyncio.Queue[str | None] | None = None
+        self.sent: list[dict[str, Any]] | None = None  # (tests) messages kept instead of sent
+        self.messages = Bucket(rate=20, burst=40)
+        self.chats = Bucket(rate=0.5, burst=5)
+        self.cut_off = False
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        text = message if isinstance(message, str) else _dumps(message)
+        if self.queue is None:
+            if self.sent is not None:
+                import json
+
+                self.sent.append(json.loads(text))
+            return
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.cut_off = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(None)
+
+
+def _dumps(message: dict[str, Any]) -> str:
+    import json
+
+    return json.dumps(message, ensure_ascii=False)
+
+
+class Thinker:
+    """Slow bots think in a pool of processes, so that the event loop never waits on them."""
+
+    def __init__(self, workers: int = 1):
+        self.workers = workers
+        self.pool: ProcessPoolExecutor | None = None
+
+    async def think(self, bot: str, seed: int, view: Any) -> tuple[Action | None, Exception | None]:
+        if self.pool is None:
+            import multiprocessing
+
+            self.pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        try:
+            text = await asyncio.get_running_loop().run_in_executor(self.pool, _think, bot, seed, view)
+            return parse_action(text), None
+        except Exception as e:
+            return None, e
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+_WORKER_BOTS: dict[str, Any] = {}
+
+
+def _think(bot: str, seed: int, view: Any) -> str:
+    """(In a worker process.)  The bot's action for the view, as record notation."""
+    from cinch.bots import make_bot
+
+    if bot not in _WORKER_BOTS:
+        _WORKER_BOTS[bot] = make_bot(bot, seed=seed)
+    return str(_WORKER_BOTS[bot].choose(view))
+
+
+class Server:
+    """The rooms of one server process and the library they are saved in."""
+
+    def __init__(self, library: Library, *, base_url: str = "", thinker: Thinker | None = None,
+                 room_defaults: dict[str, Any] | None = None):
+        self.library = library
+        self.base_url = base_url.rstrip("/")
+        self.thinker = thinker if thinker is not None else Thinker()
+        self.rooms: dict[str, Room] = {}
+        self.room_defaults = dict(room_defaults or {})
+
+    def link(self, code: str, base: str | None = None) -> str:
+        return f"{(base or self.base_url).rstrip('/')}/rooms/{code}"
+
+    def load(self) -> None:
+        """Every stored room not over, where it stood (people reconnect with their tokens)."""
+        for row in self.library.rooms(statuses=("waiting", "playing", "between-deals", "over")):
+            try:
+                room = Room.load(row, self.library, link=self.link(row["code"]), thinker=self.thinker)
+            except Exception as e:  # a damaged room must not keep the others from opening
+                log.error("room %s could not be restored: %s", row["code"], e)
+                continue
+            self.rooms[room.code] = room
+
+    def resume_rooms(self) -> None:
+        """(On the event loop.)  Restored rooms start their grace timers and bots."""
+        for room in self.rooms.values():
+            if room.table is not None and room.status != OVER:
+                for seat, place in room.places.items():
+                    if place.kind == "human" and not place.away:
+                        room._start_grace(seat)
+                room._changed()
+
+    def create(self, body: Any, base: str | None = None) -> dict[str, Any]:
+        if not isinstance(body, dict):
+            raise Refusal("bad-request", "send a JSON object: {\"rules\": \"pagat\", \"target\": 21, ...}")
+        allowed = {"rules", "target", "grace", "between_deals", "bot_delay", "hints", "listed", "substitute"}
+        unknown = sorted(set(body) - allowed)
+        if unknown:
+            raise Refusal("bad-request",
+                          f"unknown field {', '.join(unknown)}; the fields are {', '.join(sorted(allowed))}")
+        live = sum(1 for r in self.rooms.values() if r.status != OVER)
+        if live >= MAX_ROOMS:
+            raise Refusal("full", f"the server holds {live} rooms already; try later")
+        spec = {**self.room_defaults, **body}
+        target = spec.get("target")
+        if target is not None and (not isinstance(target, int) or isinstance(target, bool)):
+            raise Refusal("bad-request", "target must be a whole number of points")
+        rules = rules_from(spec.get("rules", "pagat"), target)
+        settings = Settings(rules)
+        for key, low, high in (("grace", 0, 3600), ("between_deals", 0, 600), ("bot_delay", 0, 10)):
+            if key in spec:
+                value = spec[key]
+                if not isinstance(value, int | float) or isinstance(value, bool) or not low <= value <= high:
+                    raise Refusal("bad-request", f"{key} must be a number of seconds from {low} to {high}")
+                setattr(settings, key, float(value))
+        for key in ("hints", "listed"):
+            if key in spec:
+                if not isinstance(spec[key], bool):
+                    raise Refusal("bad-request", f"{key} must be true or false")
+                setattr(settings, key, spec[key])
+        if "substitute" in spec:
+            from cinch.table.advice import available_bots
+
+            if spec["substitute"] not in available_bots():
+                raise Refusal("bad-request", f"substitute must be a bot: {', '.join(available_bots())}")
+            settings.substitute = spec["substitute"]
+        code = new_code(lambda c: c in self.rooms)
+        host_token = new_token()
+        room = Room(code, settings, token_hash(host_token), self.library, link=self.link(code, base),
+                    thinker=self.thinker)
+        room.save()
+        self.rooms[code] = room
+        return {"code": code, "link": room.link, "host_token": host_token, "room": room.info()}
+
+    def room(self, code: str) -> Room:
+        room = self.rooms.get(code.strip().upper())
+        if room is None:
+            raise Refusal("unknown-room", f"there is no room {code!r} on this server (codes are {6} letters "
+                                          "and digits, as in the invite link)")
+        return room
+
+    def lobby(self) -> list[dict[str, Any]]:
+        return [r.info() for r in self.rooms.values() if r.settings.listed and r.status != OVER]
+
+    # ---- a client's message ---------------------------------------------------------------------------------
+    def handle(self, conn: Connection, text: str | bytes) -> None:
+        """Take one message from a client: an ``error`` goes back for anything refused; the room goes on."""
+        try:
+            if not conn.messages.take():
+                raise Refusal("rate-limited", "too many messages: at most 20 a second; this one was dropped")
+            self._dispatch(conn, protocol.parse_client(text))
+        except Refusal as e:
+            conn.send(e.to_json())
+        except Exception:  # a bug must not take the connection or the room down
+            log.exception("message from a client failed")
+            conn.send({"type": "error", "code": "internal", "message": "the server failed on that message; "
+                       "nothing was changed by it"})
+
+    def _dispatch(self, conn: Connection, msg: Any) -> None:
+        if isinstance(msg, protocol.Hello):
+            self.room(msg.room).attach(conn, msg.token, msg.host_token)
+            return
+        room = conn.room
+        if room is None:
+            raise Refusal("no-room", "send hello with a room code first")
+        if isinstance(msg, protocol.Act):
+            room.act(conn, msg.seq, msg.action)
+        elif isinstance(msg, protocol.Join | protocol.TakeSeat):
+            room.join(conn, msg.seat, msg.name, msg.entropy, take=isinstance(msg, protocol.TakeSeat))
+        elif isinstance(msg, protocol.Leave):
+            room.leave(conn)
+        elif isinstance(msg, protocol.Fill):
+            room.fill(conn, msg.seat, msg.bot)
+        elif isinstance(msg, protocol.Start):
+            room.start(conn)
+        elif isinstance(msg, protocol.Ready):
+            room.ready_now(conn)
+        elif isinstance(msg, protocol.Rematch):
+            room.rematch(conn)
+        elif isinstance(msg, protocol.Chat):
+            if not conn.chats.take():
+                raise Refusal("rate-limited", "too many chat lines: one every two seconds, five at once")
+            room.chat(conn, msg.text)
+
+    def disconnect(self, conn: Connection) -> None:
+        if conn.room is not None:
+            conn.room.detach(conn)
+
+    def close(self) -> None:
+        for room in self.rooms.values():
+            room.close()
+        self.thinker.close()
+
+
+# ---- the app ---------------------------------------------------------------------------------------------
+def create_app(db: str | os.PathLike[str] | None = None, *, base_url: str = "", thinker: Thinker | None = None,
+               room_defaults: dict[str, Any] | None = None) -> Starlette:
+    """The ASGI app over the game library at ``db`` (``$CINCH_DB`` or the default library if None)."""
+    library = Library.open(db)
+    server = Server(library, base_url=base_url, thinker=thinker, room_defaults=room_defaults)
+    server.load()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        server.resume_rooms()
+        try:
+            yield
+        finally:
+            server.close()
+
+    def error(refusal: Refusal, status: int) -> JSONResponse:
+        return JSONResponse(refusal.to_json(), status_code=status)
+
+    async def create_room(request: Request) -> Response:
+        try:
+            body = await request.json()
+        except ValueError as e:
+            return error(Refusal("bad-json", f"the body must be JSON: {e}"), 400)
+        try:
+            made = server.create(body, str(request.base_url))
+        except Refusal as e:
+            return error(e, 503 if e.code == "full" else 400)
+        return JSONResponse(made, status_code=201)
+
+    async def lobby(request: Request) -> Response:
+        return JSONResponse({"rooms": server.lobby()})
+
+    async def room_info(request: Request) -> Response:
+        try:
+            return JSONResponse(server.room(request.path_params["code"]).info())
+        except Refusal as e:
+            return error(e, 404)
+
+    async def room_record(request: Request) -> Response:
+        try:
+            record = server.room(request.path_params["code"]).record()
+        except Refusal as e:
+            return error(e, 404)
+        return Response(dumps(record), media_type="application/json")
+
+    async def room_page(request: Request) -> Response:
+        try:
+            room = server.room(request.path_params["code"])
+        except Refusal as e:
+            return HTMLResponse(f"<p>{e.message}</p>", status_code=404)
+        return HTMLResponse(_page(room))
+
+    async def schema(request: Request) -> Response:
+        return JSONResponse(protocol.json_schema())
+
+    async def home(request: Request) -> Response:
+        return HTMLResponse("<!doctype html><title>cinch</title><h1>cinch serve</h1>"
+                            "<p>Rooms: <a href='/api/rooms'>/api/rooms</a>. Protocol: "
+                            "<a href='/api/protocol'>/api/protocol</a>.</p>")
+
+    async def websocket(ws: WebSocket) -> None:
+        await ws.accept()
+        conn = Connection()
+        conn.queue = asyncio.Queue(maxsize=SEND_QUEUE)
+
+        async def pump() -> None:
+            assert conn.queue is not None
+            while True:
+                text = await conn.queue.get()
+                if text is None:
+                    await ws.close(code=1008, reason="too slow: reconnect for a fresh state")
+                    return
+                await ws.send_text(text)
+
+        sender = asyncio.create_task(pump())
+        try:
+            while not conn.cut_off:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                data = message.get("text")
+                if data is None:
+                    data = message.get("bytes") or b""
+                server.handle(conn, data)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            server.disconnect(conn)
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await sender
+
+    app = Starlette(routes=[
+        Route("/", home),
+        Route("/api/rooms", create_room, methods=["POST"]),
+        Route("/api/rooms", lobby, methods=["GET"]),
+        Route("/api/rooms/{code}", room_info),
+        Route("/api/protocol", schema),
+        Route("/rooms/{code}/record", room_record),
+        Route("/rooms/{code}", room_page),
+        WebSocketRoute("/ws", websocket),
+    ], lifespan=lifespan)
+    app.state.server = server
+    return app
+
+
+def _page(room: Room) -> str:
+    import html
+
+    seats = "".join(f"<li>{s['seat']}: {html.escape(s['name'] or 'empty')} ({s['kind']})</li>" for s in
+                    room.info()["seats"])
+    return (f"<!doctype html><title>cinch room {room.code}</title><h1>Room {room.code}</h1>"
+            f"<p>{html.escape(room.settings.rules.name)}, to {room.settings.rules.target}; {room.status}.</p>"
+            f"<ul>{seats}</ul><p>Connect a client to <code>/ws</code> and send "
+            f"<code>{{\"type\": \"hello\", \"room\": \"{room.code}\"}}</code> (docs/protocol.md).</p>")

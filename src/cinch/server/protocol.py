@@ -1,0 +1,245 @@
+"""The messages of ``cinch serve``: JSON over one websocket per client (docs/protocol.md).
+
+Every message is one JSON object with a ``type``.  What a client sends is checked here
+against these models before the room sees it; anything else is refused with an
+:class:`Refusal` whose ``code`` and ``message`` go back as an ``error`` message.
+
+>>> parse_client('{"type": "act", "seq": 4, "action": "play KC"}')
+Act(type='act', seq=4, action='play KC')
+>>> try:
+...     parse_client('{"type": "dance"}')
+... except Refusal as e:
+...     print(e.code, e.message[:31])
+bad-message unknown message type 'dance'
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+MAX_MESSAGE_BYTES = 4096
+"""The largest message a client may send (a longer one is refused unread)."""
+MAX_CHAT = 300
+"""The longest chat line, in characters."""
+
+SeatName = Literal["N", "E", "S", "W"]
+Hex = Annotated[str, Field(pattern=r"^[0-9a-f]{0,64}$")]
+Token = Annotated[str, Field(min_length=16, max_length=128, pattern=r"^[A-Za-z0-9_-]+$")]
+Name = Annotated[str, Field(min_length=1, max_length=40)]
+
+
+class Refusal(Exception):
+    """A message the server will not take: ``code`` names the problem, ``message`` says it in words."""
+
+    def __init__(self, code: str, message: str, **extra: Any):
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "error", "code": self.code, "message": self.message, **self.extra}
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+
+
+# ---- client to server --------------------------------------------------------------------------------
+class Hello(_Message):
+    """Open a room: as a spectator (no token), in a seat (its seat token), and/or as host (host token)."""
+
+    type: Literal["hello"]
+    room: Annotated[str, Field(min_length=1, max_length=16)]
+    token: Token | None = None
+    host_token: Token | None = None
+
+
+class Join(_Message):
+    """Sit in an empty seat before the match starts; the answer is a ``seated`` message with the token."""
+
+    type: Literal["join"]
+    seat: SeatName
+    name: Name
+    entropy: Hex = ""  # the client's contribution to every deal's shuffle
+
+
+class TakeSeat(_Message):
+    """Take a bot's seat (before the start or between deals)."""
+
+    type: Literal["take-seat"]
+    seat: SeatName
+    name: Name
+    entropy: Hex = ""
+
+
+class Leave(_Message):
+    """Give up your seat: empty before the start, a bot's after it."""
+
+    type: Literal["leave"]
+
+
+class Fill(_Message):
+    """The host puts a bot in a seat nobody has taken (or changes a bot's kind)."""
+
+    type: Literal["fill"]
+    seat: SeatName
+    bot: Annotated[str, Field(min_length=1, max_length=40)]
+
+
+class Start(_Message):
+    """The host starts the match once every seat is taken."""
+
+    type: Literal["start"]
+
+
+class Act(_Message):
+    """Your decision, in the record notation, for the state numbered ``seq``."""
+
+    type: Literal["act"]
+    seq: int
+    action: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+class Ready(_Message):
+    """You have seen the end of the deal: deal the next one (when every person is ready)."""
+
+    type: Literal["ready"]
+
+
+class Rematch(_Message):
+    """A new match with the same seats, once the match is over; the deal passes on."""
+
+    type: Literal["rematch"]
+
+
+class Chat(_Message):
+    """A line to the room (spectators included)."""
+
+    type: Literal["chat"]
+    text: Annotated[str, Field(min_length=1, max_length=MAX_CHAT)]
+
+
+ClientMessage = Annotated[Hello | Join | TakeSeat | Leave | Fill | Start | Act | Ready | Rematch | Chat,
+                          Field(discriminator="type")]
+CLIENT_TYPES = ("act", "chat", "fill", "hello", "join", "leave", "ready", "rematch", "start", "take-seat")
+_CLIENT = TypeAdapter(ClientMessage)
+
+
+def parse_client(text: str | bytes) -> ClientMessage:
+    """One client message, checked: a :class:`Refusal` says what was wrong and what is allowed."""
+    if len(text) > MAX_MESSAGE_BYTES:
+        raise Refusal("too-large", f"a message may be at most {MAX_MESSAGE_BYTES} bytes; this one has {len(text)}")
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as e:
+        raise Refusal("bad-json", f"a message must be one JSON object: {e}") from None
+    if not isinstance(data, dict):
+        raise Refusal("bad-json", f"a message must be a JSON object, not {type(data).__name__}")
+    kind = data.get("type")
+    if kind not in CLIENT_TYPES:
+        shown = repr(kind) if isinstance(kind, str) and len(kind) <= 40 else "missing or not a short string"
+        raise Refusal("bad-message", f"unknown message type {shown}; the types are {', '.join(CLIENT_TYPES)}")
+    try:
+        return _CLIENT.validate_python(data)
+    except ValidationError as e:
+        problems = "; ".join(f"{'.'.join(str(x) for x in err['loc'][1:]) or 'message'}: {err['msg']}"
+                             for err in e.errors()[:5])
+        raise Refusal("bad-message", f"a {kind!r} message: {problems}") from None
+
+
+# ---- server to client ------------------------------------------------------------------------------
+class SeatInfo(_Message):
+    seat: SeatName
+    name: str | None  # None for an empty seat
+    kind: Literal["empty", "human", "bot", "substitute"]  # substitute: a bot plays while the person is away
+    bot: str | None  # the bot's kind, for a bot or a substitute
+    connected: bool
+    entropy: str  # the seat's contribution to the shuffle (public, so anyone can check the deck)
+
+
+class RoomInfo(_Message):
+    code: str
+    link: str
+    status: Literal["waiting", "playing", "between-deals", "over"]
+    rules: Any  # the record's "rules": a preset name or {"preset": ..., options}
+    rules_name: str
+    target: int
+    seats: list[SeatInfo]
+    spectators: int
+    grace: float  # seconds before a bot plays for a seat whose connection dropped
+    between_deals: float  # seconds the end of a deal is shown before the next (unless all are ready)
+    hints: bool
+    match_id: int | None
+
+
+class Welcome(_Message):
+    """The answer to ``hello``: who this connection is in the room."""
+
+    type: Literal["welcome"]
+    room: str
+    seat: SeatName | None
+    host: bool
+
+
+class Seated(_Message):
+    """The answer to ``join`` or ``take-seat``: keep the token, it is the only key to the seat."""
+
+    type: Literal["seated"]
+    room: str
+    seat: SeatName
+    token: str
+
+
+class State(_Message):
+    """The room as this connection may see it, after every change (a full snapshot)."""
+
+    type: Literal["state"]
+    seq: int  # send it back with ``act``: a stale one is refused
+    room: RoomInfo
+    you: dict[str, Any]  # {"seat": "S" or None, "host": bool}
+    match: dict[str, Any] | None  # score, target, deal number, winner, finished deals' summaries
+    deal: dict[str, Any] | None  # the running (or last) deal as this seat may know it
+    clocks: dict[str, Any]  # by seat: seconds used, whether running
+    narration: list[str]  # the lines new since the last state
+    log: list[str]  # the recent narration
+
+
+class ChatLine(_Message):
+    type: Literal["chat"]
+    name: str
+    seat: SeatName | None
+    text: str
+    at: float
+
+
+class Error(_Message):
+    type: Literal["error"]
+    code: str
+    message: str
+    legal: list[str] | None = None
+
+
+SERVER_MODELS: dict[str, type[BaseModel]] = {
+    "welcome": Welcome, "seated": Seated, "state": State, "chat": ChatLine, "error": Error,
+}
+CLIENT_MODELS: dict[str, type[BaseModel]] = {
+    "hello": Hello, "join": Join, "take-seat": TakeSeat, "leave": Leave, "fill": Fill, "start": Start,
+    "act": Act, "ready": Ready, "rematch": Rematch, "chat": Chat,
+}
+
+
+def json_schema() -> dict[str, Any]:
+    """Every message's JSON Schema, by direction and type (served at ``/api/protocol``)."""
+    return {
+        "client": {name: model.model_json_schema() for name, model in CLIENT_MODELS.items()},
+        "server": {name: model.model_json_schema() for name, model in SERVER_MODELS.items()},
+    }
+
+
+def check_server_message(message: dict[str, Any]) -> BaseModel:
+    """Validate a message the server sends against its model (the tests check every one)."""
+    return SERVER_MODELS[message["type"]].model_validate(message)

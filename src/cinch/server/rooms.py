@@ -1,0 +1,796 @@
+"""Rooms: four seats around a :class:`~cinch.table.Table`, the people and bots in them, and who watches.
+
+A :class:`Room` takes the clients' checked messages (``join``, ``act``, ...), changes the
+table, saves, and then tells every connection what it may see.  It knows nothing of
+websockets: a connection is anything with ``send(message)`` and the fields of
+:class:`Client`, so the tests drive rooms directly.  Everything here runs on the
+server's event loop; a bot that thinks for long thinks in a :class:`Thinker`'s process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from cinch.actions import Action, parse_action
+from cinch.bots.base import Bot
+from cinch.cards import Seat
+from cinch.errors import CinchError, IllegalAction, NotationError, RulesError
+from cinch.library import Library
+from cinch.match import Match
+from cinch.record import to_record
+from cinch.rules import Rules
+from cinch.server.protocol import Refusal
+from cinch.server.views import deal_json, match_json, public_view
+from cinch.shuffle import Shuffle
+from cinch.table import Pending, Saver, Table
+from cinch.table.advice import available_bots
+from cinch.table.narrate import Narrator, result_lines
+
+CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
+CODE_LENGTH = 6
+SLOW_BOTS = frozenset({"expert", "openspiel-ismcts"})
+"""Bots that think for about a second: they think in the process pool, never on the event loop."""
+LOG_LINES = 60
+WAITING, PLAYING, BETWEEN, OVER = "waiting", "playing", "between-deals", "over"
+
+
+def token_hash(token: str) -> str:
+    """What the server keeps of a token: its SHA-256 (a leaked library gives no seat away)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    """A seat or host token: 192 random bits, URL-safe."""
+    return secrets.token_urlsafe(24)
+
+
+class Client(Protocol):
+    """One connection, as a room sees it."""
+
+    seat: Seat | None
+    host: bool
+    room: Room | None
+    ready_at: float
+
+    def send(self, message: dict[str, Any] | str) -> None: ...
+
+
+@dataclass
+class Settings:
+    """A room's settings, chosen when it is created."""
+
+    rules: Rules
+    grace: float = 60.0  # seconds a dropped seat keeps its clock paused before a bot plays for it
+    between_deals: float = 8.0  # seconds the end of a deal is shown (unless every person is ready sooner)
+    bot_delay: float = 0.6  # seconds a bot waits before it acts, so that people can follow
+    hints: bool = True
+    listed: bool = True  # shown in the lobby
+    substitute: str = "heuristic"  # the bot that plays for a person who is away or left
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rules": self.rules.to_json(), "grace": self.grace, "between_deals": self.between_deals,
+                "bot_delay": self.bot_delay, "hints": self.hints, "listed": self.listed,
+                "substitute": self.substitute}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Settings:
+        return cls(rules=Rules.from_json(data["rules"]), grace=float(data["grace"]),
+                   between_deals=float(data["between_deals"]), bot_delay=float(data["bot_delay"]),
+                   hints=bool(data["hints"]), listed=bool(data["listed"]), substitute=str(data["substitute"]))
+
+
+@dataclass
+class Place:
+    """One seat of the room: empty, a person (known by the hash of their token), or a bot."""
+
+    seat: Seat
+    kind: str = "empty"  # empty, human, bot
+    name: str | None = None
+    bot: str | None = None  # the bot's kind; for a person, the substitute now playing for them (else None)
+    token_hash: str | None = None
+    entropy: str = ""
+
+    @property
+    def away(self) -> bool:
+        """A person whose seat a substitute bot plays."""
+        return self.kind == "human" and self.bot is not None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat.name, "kind": self.kind, "name": self.name, "bot": self.bot,
+                "token_hash": self.token_hash, "entropy": self.entropy}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Place:
+        return cls(Seat[data["seat"]], data["kind"], data["name"], data["bot"], data["token_hash"], data["entropy"])
+
+
+@dataclass
+class Clock:
+    """Seconds a seat has spent on its decisions this match; paused while its person is away."""
+
+    used: float = 0.0
+    since: float | None = None
+
+    def run(self, now: float) -> None:
+        if self.since is None:
+            self.since = now
+
+    def stop(self, now: float) -> None:
+        if self.since is not None:
+            self.used += now - self.since
+            self.since = None
+
+    def to_json(self, now: float) -> dict[str, Any]:
+        running = self.since is not None
+        return {"used": round(self.used + (now - self.since if self.since is not None else 0.0), 1),
+                "running": running}
+
+
+class Thinker(Protocol):
+    """Runs a slow bot's decision off the event loop (a process pool in the server)."""
+
+    async def think(self, bot: str, seed: int, view: Any) -> tuple[Action | None, Exception | None]: ...
+
+
+@dataclass
+class _Audience:
+    """What one seat (or the spectators, ``seat`` None) has been told: its narrator and log."""
+
+    seat: Seat | None
+    narrator: Narrator
+    log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+    new: list[str] = field(default_factory=list)
+    told_deals: int = 0
+
+
+class Room:
+    """A room: its settings, seats, the table once started, and the connections watching it."""
+
+    def __init__(self, code: str, settings: Settings, host_hash: str, library: Library, *,
+                 link: str = "", thinker: Thinker | None = None):
+        self.code = code
+        self.settings = settings
+        self.host_hash = host_hash
+        self.library = library
+        self.link = link
+        self.thinker = thinker
+        self.places = {s: Place(s) for s in Seat}
+        self.table: Table | None = None
+        self.match_id: int | None = None
+        self.matches: list[int] = []  # every match played here, oldest first
+        self.seq_base = 0  # the seq numbers of earlier matches, so that seq only ever grows
+        self.substitutes: list[dict[str, Any]] = []  # when a bot played for whom, for the record
+        self.clients: set[Client] = set()
+        self.clocks = {s: Clock() for s in Seat}
+        self.ready: set[Seat] = set()
+        self.audiences: dict[Seat | None, _Audience] = {}
+        self._reset_audiences()
+        self.grace_timers: dict[Seat, asyncio.TimerHandle] = {}
+        self.next_deal_timer: asyncio.TimerHandle | None = None
+        self.bot_task: asyncio.Task[None] | None = None
+        self.closed = False
+        self.last_change = time.monotonic()
+
+    # ---- what the room is ------------------------------------------------------------------------------------
+    @property
+    def status(self) -> str:
+        table = self.table
+        if table is None:
+            return WAITING
+        if table.match.is_over:
+            return OVER
+        pending = table.pending()
+        return BETWEEN if pending in (Pending.DEAL_OVER, Pending.NEW_DEAL) else PLAYING
+
+    @property
+    def seq(self) -> int:
+        """The number of the game's state: it grows with every deal and action (``act`` must name it)."""
+        if self.table is None:
+            return self.seq_base
+        m = self.table.match
+        return self.seq_base + len(m.deals) + sum(len(d.history) for d in m.deals)
+
+    def seat_of(self, token: str) -> Seat | None:
+        digest = token_hash(token)
+        for place in self.places.values():
+            if place.token_hash is not None and secrets.compare_digest(place.token_hash, digest):
+                return place.seat
+        return None
+
+    def connected(self, seat: Seat) -> bool:
+        return any(c.seat == seat for c in self.clients)
+
+    def seat_info(self, place: Place) -> dict[str, Any]:
+        kind = "substitute" if place.away else place.kind
+        return {"seat": place.seat.name, "name": place.name, "kind": kind, "bot": place.bot,
+                "connected": place.kind == "bot" or self.connected(place.seat), "entropy": place.entropy}
+
+    def info(self) -> dict[str, Any]:
+        rules = self.settings.rules
+        return {
+            "code": self.code, "link": self.link, "status": self.status, "rules": rules.to_json(),
+            "rules_name": rules.name, "target": rules.target,
+            "seats": [self.seat_info(self.places[s]) for s in Seat],
+            "spectators": sum(1 for c in self.clients if c.seat is None),
+            "grace": self.settings.grace, "between_deals": self.settings.between_deals,
+            "hints": self.settings.hints, "match_id": self.match_id,
+        }
+
+    # ---- saving ------------------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {"settings": self.settings.to_json(), "host_hash": self.host_hash,
+                "places": [self.places[s].to_json() for s in Seat], "matches": self.matches,
+                "seq_base": self.seq_base, "substitutes": self.substitutes,
+                "clocks": {s.name: self.clocks[s].used for s in Seat}}
+
+    def save(self) -> None:
+        """Store the room (its seats and settings; the match saves itself after every action)."""
+        self.library.save_room(self.code, status=self.status, match_id=self.match_id, data=self.to_json())
+
+    @classmethod
+    def load(cls, row: dict[str, Any], library: Library, *, link: str = "", thinker: Thinker | None = None) -> Room:
+        """A stored room, its table rebuilt at the last saved action (people's seats wait for them)."""
+        data = row["data"]
+        room = cls(row["code"], Settings.from_json(data["settings"]), data["host_hash"], library, link=link,
+                   thinker=thinker)
+        for entry in data["places"]:
+            place = Place.from_json(entry)
+            room.places[place.seat] = place
+        room.matches = list(data["matches"])
+        room.seq_base = int(data["seq_base"])
+        room.substitutes = list(data["substitutes"])
+        for name, used in data.get("clocks", {}).items():
+            room.clocks[Seat[name]].used = float(used)
+        room.match_id = row["match_id"]
+        if room.match_id is not None:
+            room.table = room._resume_table(room.match_id)
+            room._reset_audiences()
+            room._tell()
+        return room
+
+    def _resume_table(self, match_id: int) -> Table:
+        match = self.library.resume(match_id)
+        saver = StrictSaver(self.library, frontend="server")
+        saver.attach(match_id, match)
+        bots = {}
+        for place in self.places.values():
+            if place.bot is not None:
+                bots[place.seat] = _make_bot(place.bot)
+        table = Table(match, bots, names={s: self.places[s].bot or "" for s in bots}, saver=saver, undo=False,
+                      shuffles=self._shuffle, bot_factory=_factory)
+        table.acknowledge()
+        return table
+
+    # ---- connections -----------------------------------------------------------------------------------
+    def attach(self, client: Client, token: str | None, host_token: str | None) -> None:
+        """A connection opens the room: as a spectator, or in the seat its token names, or as the host."""
+        seat = None
+        if token is not None:
+            seat = self.seat_of(token)
+            if seat is None:
+                raise Refusal("bad-token", f"that token is no seat's in room {self.code}: open the room without one "
+                                           "to watch, or join an empty seat")
+        host = False
+        if host_token is not None:
+            host = secrets.compare_digest(token_hash(host_token), self.host_hash)
+            if not host:
+                raise Refusal("bad-token", f"that is not room {self.code}'s host token")
+        self.detach(client)
+        client.room, client.seat, client.host = self, seat, host
+        self.clients.add(client)
+        client.send({"type": "welcome", "room": self.code, "seat": None if seat is None else seat.name, "host": host})
+        if seat is not None:
+            self._returned(seat)
+        self.broadcast()
+
+    def detach(self, client: Client) -> None:
+        """A connection closes (or moves to another room)."""
+        if client.room is not self or client not in self.clients:
+            return
+        self.clients.discard(client)
+        seat = client.seat
+        client.room, client.seat = None, None
+        if seat is not None and not self.connected(seat):
+            self._dropped(seat)
+        self.broadcast()
+
+    def _dropped(self, seat: Seat) -> None:
+        """A seated person's last connection closed: pause the clock; a bot takes over after the grace."""
+        self.clocks[seat].stop(time.monotonic())
+        if self.table is None or self.status == OVER:
+            return
+        self._start_grace(seat)
+
+    def _start_grace(self, seat: Seat) -> None:
+        if seat in self.grace_timers or self.places[seat].kind != "human" or self.places[seat].away:
+            return
+        loop = asyncio.get_running_loop()
+        self.grace_timers[seat] = loop.call_later(self.settings.grace, self._substitute, seat)
+
+    def _substitute(self, seat: Seat) -> None:
+        self.grace_timers.pop(seat, None)
+        place = self.places[seat]
+        if self.table is None or self.connected(seat) or place.kind != "human" or self.closed:
+            return
+        place.bot = self.settings.substitute
+        self.table.seat_bot(seat, place.bot, secrets.randbelow(2**31))
+        self._mark_substitute(seat, start=True)
+        self.save()
+        self._changed()
+
+    def _returned(self, seat: Seat) -> None:
+        timer = self.grace_timers.pop(seat, None)
+        if timer is not None:
+            timer.cancel()
+        place = self.places[seat]
+        if place.away and self.table is not None:
+            place.bot = None
+            self.table.seat_person(seat)
+            self._mark_substitute(seat, start=False)
+            self.save()
+        self._run_clocks()
+        self._kick()
+
+    def _mark_substitute(self, seat: Seat, *, start: bool) -> None:
+        table = self.table
+        assert table is not None
+        m = table.match
+        where = {"deal": len(m.deals), "action": len(m.deals[-1].history) if m.deals else 0}
+        if start:
+            self.substitutes.append({"match": self.match_id, "seat": seat.name, "bot": self.places[seat].bot or
+                                     self.settings.substitute, "from": where, "until": None})
+        else:
+            for entry in reversed(self.substitutes):
+                if entry["seat"] == seat.name and entry["until"] is None:
+                    entry["until"] = where
+                    break
+        m.metadata["substitutes"] = [s for s in self.substitutes if s["match"] == self.match_id]
+
+    # ---- the messages --------------------------------------------------------------------------------------
+    def join(self, client: Client, seat_name: str, name: str, entropy: str, *, take: bool = False) -> None:
+        """Sit down: in an empty seat before the start (``join``), or in a bot's seat between deals (``take``)."""
+        seat = Seat[seat_name]
+        place = self.places[seat]
+        if client.seat is not None:
+            raise Refusal("already-seated", f"you already sit at {client.seat}: leave it first")
+        if take:
+            if place.kind != "bot":
+                raise Refusal("not-a-bot", f"{seat} is {self._describe(place)}: take-seat takes a bot's seat; "
+                                           f"{self._free_seats('bot') or 'no seat has a bot'}")
+            if self.status not in (WAITING, BETWEEN, OVER):
+                raise Refusal("not-between-deals", "a bot's seat may be taken before the start or between deals, "
+                                                   "not during one")
+        elif place.kind != "empty":
+            raise Refusal("seat-taken", f"{seat} is {self._describe(place)}; "
+                                        f"{self._free_seats('empty') or 'no seat is empty'}")
+        token = new_token()
+        place.kind, place.name, place.bot = "human", name, None
+        place.token_hash, place.entropy = token_hash(token), entropy
+        if self.table is not None:
+            self.table.seat_person(seat)
+            self.table.match.players[seat] = name
+            self.table.saver.save(self.table.match)
+        self.save()
+        client.seat = seat
+        client.send({"type": "seated", "room": self.code, "seat": seat.name, "token": token})
+        self._returned(seat)
+        self.broadcast()
+
+    def _describe(self, place: Place) -> str:
+        if place.kind == "empty":
+            return "empty"
+        if place.kind == "bot":
+            return f"played by the {place.bot} bot"
+        return f"taken by {place.name}"
+
+    def _free_seats(self, kind: str) -> str:
+        seats = [s.name for s in Seat if self.places[s].kind == kind]
+        what = "empty" if kind == "empty" else "with a bot"
+        return f"seats {what}: {' '.join(seats)}" if seats else ""
+
+    def leave(self, client: Client) -> None:
+        """Give up the seat: it is empty again before the start; afterwards the room's substitute bot keeps it."""
+        seat = self._seated(client)
+        place = self.places[seat]
+        for c in list(self.clients):
+            if c.seat == seat:
+                c.seat = None
+        timer = self.grace_timers.pop(seat, None)
+        if timer is not None:
+            timer.cancel()
+        self.clocks[seat].stop(time.monotonic())
+        if self.table is None:
+            self.places[seat] = Place(seat)
+        else:
+            bot = place.bot or self.settings.substitute
+            self.places[seat] = Place(seat, "bot", bot, bot)
+            if place.away:
+                self._mark_substitute(seat, start=False)
+            self.table.seat_bot(seat, bot, secrets.randbelow(2**31))
+            self.table.match.players[seat] = bot
+            self.table.saver.save(self.table.match)
+        self.ready.discard(seat)
+        self.save()
+        self._changed()
+
+    def fill(self, client: Client, seat_name: str, bot: str) -> None:
+        """The host seats a bot in an empty seat (or changes a bot), before the start or between deals."""
+        self._host(client)
+        seat = Seat[seat_name]
+        place = self.places[seat]
+        bots = available_bots()
+        if bot not in bots:
+            raise Refusal("unknown-bot", f"there is no bot {bot!r}; the bots are {', '.join(bots)}")
+        if place.kind == "human":
+            raise Refusal("seat-taken", f"{seat} is taken by {place.name}")
+        if self.status not in (WAITING, BETWEEN, OVER):
+            raise Refusal("not-between-deals", "seats change before the start or between deals, not during one")
+        self.places[seat] = Place(seat, "bot", bot, bot)
+        if self.table is not None:
+            self.table.seat_bot(seat, bot, secrets.randbelow(2**31))
+            self.table.match.players[seat] = bot
+            self.table.saver.save(self.table.match)
+        self.save()
+        self.broadcast()
+
+    def start(self, client: Client) -> None:
+        """The host starts the match: every seat must be taken."""
+        self._host(client)
+        if self.table is not None:
+            raise Refusal("started", "the match has already started")
+        empty = [s.name for s in Seat if self.places[s].kind == "empty"]
+        if empty:
+            raise Refusal("empty-seats", f"seat {' '.join(empty)} {'is' if len(empty) == 1 else 'are'} empty: "
+                                         "a person must join or the host fill it with a bot")
+        self._new_match(first_dealer=None)
+
+    def rematch(self, client: Client) -> None:
+        """A new match with the same seats once this one is over; the deal passes to the left."""
+        if client.seat is None and not client.host:
+            raise Refusal("not-seated", "only a seated player or the host may call a rematch")
+        table = self.table
+        if table is None or not table.match.is_over:
+            raise Refusal("not-over", "a rematch follows a finished match")
+        last = table.match.deals[-1].dealer
+        self.seq_base = self.seq + 1
+        self._new_match(first_dealer=last.left)
+
+    def _new_match(self, first_dealer: Seat | None) -> None:
+        players = {s: (p.name if p.kind == "human" else p.bot) or "" for s, p in self.places.items()}
+        match = Match(self.settings.rules, players=players, first_dealer=first_dealer,
+                      rng=secrets.randbelow(2**31))
+        match.metadata["server"] = {"room": self.code}
+        saver = StrictSaver(self.library, frontend="server")
+        bots = {s: _make_bot(p.bot) for s, p in self.places.items() if p.bot is not None}
+        table = Table(match, bots, names={s: self.places[s].bot or "" for s in bots}, saver=saver, undo=False,
+                      shuffles=self._shuffle, bot_factory=_factory)
+        saver.start(match, human_seat=None, seed=None, players=players)
+        assert saver.match_id is not None
+        self.table, self.match_id = table, saver.match_id
+        self.matches.append(saver.match_id)
+        self.clocks = {s: Clock() for s in Seat}
+        self.ready.clear()
+        self._reset_audiences()
+        for seat, place in self.places.items():
+            if place.kind == "human" and not self.connected(seat):
+                self._start_grace(seat)
+        self._changed()
+
+    def _shuffle(self, number: int) -> Shuffle:
+        """Deal ``number``'s deck: from a fresh secret salt and every seat's entropy (docs/protocol.md)."""
+        entropy = tuple(self.places[s].entropy for s in Seat)
+        return Shuffle.new(entropy, number)
+
+    def act(self, client: Client, seq: int, text: str) -> None:
+        """A person's decision, in the record notation, for the state numbered ``seq``."""
+        seat = self._seated(client)
+        table = self.table
+        if table is None or self.status != PLAYING:
+            raise Refusal("no-deal", f"no deal is being played (the room is {self.status})")
+        if seq != self.seq:
+            raise Refusal("stale", f"seq {seq} is not the current state ({self.seq}): the table has moved on or the "
+                                   "action was sent twice; look again and send the current seq")
+        deal = table.match.current
+        assert deal is not None
+        if deal.to_act != seat:
+            who = "nobody (a new stock is being shuffled)" if deal.to_act is None else deal.to_act.name
+            raise Refusal("not-your-turn", f"it is {who}'s turn, not yours ({seat})")
+        if self.places[seat].away:
+            raise Refusal("not-your-turn", "a bot plays for you while you are away")
+        view = table.view(seat)
+        assert view is not None
+        legal = _legal_summary(view.legal)
+        try:
+            action = parse_action(text)
+        except NotationError as e:
+            raise Refusal("bad-action", f"{e}; legal now: {legal}", legal=_legal_list(view.legal)) from None
+        try:
+            table.act(seat, action)
+        except IllegalAction as e:
+            raise Refusal("illegal", f"{action} is not allowed: {e.rule}; legal now: {legal}",
+                          legal=_legal_list(view.legal)) from None
+        except CinchError as e:  # the library refused the save: the action is taken back
+            self._reload()
+            raise Refusal("storage", f"the action could not be saved ({e}); it was not taken") from None
+        self._changed()
+
+    def ready_now(self, client: Client) -> None:
+        """A person has seen the end of the deal."""
+        seat = self._seated(client)
+        if self.status != BETWEEN:
+            raise Refusal("not-between-deals", "ready answers the end of a deal")
+        self.ready.add(seat)
+        people = {s for s, p in self.places.items() if p.kind == "human" and not p.away and self.connected(s)}
+        if people <= self.ready:
+            self._next_deal()
+        else:
+            self.broadcast()
+
+    def chat(self, client: Client, text: str) -> None:
+        text = "".join(ch for ch in text if ch.isprintable()).strip()
+        if not text:
+            raise Refusal("bad-message", "a chat line needs some printable text")
+        seat = client.seat
+        name = self.places[seat].name if seat is not None else "spectator"
+        message = {"type": "chat", "name": name or "", "seat": None if seat is None else seat.name, "text": text,
+                   "at": time.time()}
+        for c in list(self.clients):
+            c.send(message)
+
+    def _seated(self, client: Client) -> Seat:
+        if client.seat is None:
+            raise Refusal("not-seated", "only a seated player may do that: join a seat, or open the room with "
+                                        "your seat token")
+        return client.seat
+
+    def _host(self, client: Client) -> None:
+        if not client.host:
+            raise Refusal("not-host", "only the room's host may do that (open the room with the host token)")
+
+    # ---- moving on ------------------------------------------------------------------------------------------
+    def _reload(self) -> None:
+        """Back to what the library holds (a save failed, so the match in memory is ahead of it)."""
+        if self.match_id is not None:
+            self.table = self._resume_table(self.match_id)
+            self._reset_audiences()
+
+    def _changed(self) -> None:
+        """After every change of the game: deal on, run the clocks, start the bots, tell everyone."""
+        table = self.table
+        if table is not None:
+            try:
+                pending = table.advance()
+            except CinchError:
+                self._reload()
+                raise
+            if pending is Pending.DEAL_OVER:
+                self._deal_over()
+        self._run_clocks()
+        self.last_change = time.monotonic()
+        self.broadcast()
+        self._kick()
+
+    def _deal_over(self) -> None:
+        table = self.table
+        assert table is not None
+        if table.match.is_over:
+            table.acknowledge()
+            self.save()
+            return
+        if self.next_deal_timer is None:
+            self.ready.clear()
+            loop = asyncio.get_running_loop()
+            self.next_deal_timer = loop.call_later(self.settings.between_deals, self._next_deal)
+
+    def _next_deal(self) -> None:
+        if self.next_deal_timer is not None:
+            self.next_deal_timer.cancel()
+            self.next_deal_timer = None
+        table = self.table
+        if table is None or self.closed or table.pending() is not Pending.DEAL_OVER:
+            return
+        table.acknowledge()
+        self.ready.clear()
+        self._changed()
+
+    def _run_clocks(self) -> None:
+        now = time.monotonic()
+        to_act = self.table.to_act if self.table is not None and self.status == PLAYING else None
+        for seat, clock in self.clocks.items():
+            place = self.places[seat]
+            running = seat == to_act and (place.kind == "bot" or place.away or self.connected(seat))
+            if running:
+                clock.run(now)
+            else:
+                clock.stop(now)
+
+    def _kick(self) -> None:
+        """Start the bots' task if a bot is to act and none is running."""
+        table = self.table
+        if self.closed or table is None or self.bot_task is not None or table.bot_turn() is None:
+            return
+        self.bot_task = asyncio.get_running_loop().create_task(self._run_bots())
+
+    async def _run_bots(self) -> None:
+        try:
+            while not self.closed:
+                table = self.table
+                if table is None:
+                    return
+                turn = table.bot_turn()
+                if turn is None:
+                    return
+                if self.settings.bot_delay > 0:
+                    await asyncio.sleep(self.settings.bot_delay)
+                if turn.bot.name in SLOW_BOTS and self.thinker is not None:
+                    action, error = await self.thinker.think(turn.bot.name, secrets.randbelow(2**31), turn.view)
+                else:
+                    action, error = turn.decide()
+                if self.table is not table or not table.play_bot(turn, action, error):
+                    continue
+                table.take_notes()
+                try:
+                    self._changed_by_bot()
+                except CinchError:
+                    return
+                await asyncio.sleep(0)  # let the people's messages in between the bots' plays
+        finally:
+            self.bot_task = None
+            if not self.closed and self.table is not None and self.table.bot_turn() is not None:
+                self._kick()
+
+    def _changed_by_bot(self) -> None:
+        table = self.table
+        assert table is not None
+        pending = table.advance()
+        if pending is Pending.DEAL_OVER:
+            self._deal_over()
+        self._run_clocks()
+        self.broadcast()
+
+    # ---- telling everyone ----------------------------------------------------------------------------------
+    def _reset_audiences(self) -> None:
+        self.audiences = {s: _Audience(s, Narrator(s)) for s in (*Seat, None)}
+        self._summary_cache: dict[tuple[int, Seat | None], dict[str, Any]] = {}
+
+    def _tell(self) -> None:
+        """Narrate what each seat and the spectators have not been told yet."""
+        table = self.table
+        if table is None or not table.match.deals:
+            return
+        m = table.match
+        for seat, audience in self.audiences.items():
+            view = m.view(Seat.N if seat is None else seat)
+            if seat is None:
+                view = public_view(view)
+            lines = audience.narrator.update(view)
+            while audience.told_deals < len(m.summaries):
+                summary = m.summaries[audience.told_deals]
+                lines += result_lines(summary, seat, m.rules, summary.score)
+                audience.told_deals += 1
+            lines = [line for line in lines if line]
+            audience.new = lines
+            audience.log.extend(lines)
+
+    def state(self, seat: Seat | None, info: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The ``state`` message for ``seat`` (None: a spectator)."""
+        audience = self.audiences[seat]
+        now = time.monotonic()
+        out: dict[str, Any] = {"type": "state", "seq": self.seq, "room": info or self.info(),
+                               "you": {"seat": None if seat is None else seat.name},
+                               "match": None, "deal": None,
+                               "clocks": {s.name: self.clocks[s].to_json(now) for s in Seat},
+                               "narration": list(audience.new), "log": list(audience.log)}
+        table = self.table
+        if table is not None and table.match.deals:
+            m = table.match
+            view = m.view(Seat.N if seat is None else seat)
+            if seat is None:
+                view = public_view(view)
+            suggestion = None
+            if seat is not None and view.legal and view.phase.value in ("discard", "rob") and len(view.legal) > 1:
+                suggestion = table.suggestion(seat)
+            shuffle = m.shuffles.get(len(m.deals) - 1)
+            out["match"] = match_json(m, seat, self._summary_cache)
+            out["deal"] = deal_json(view, seated=seat is not None, suggestion=suggestion,
+                                    commitment=None if shuffle is None else shuffle.commitment)
+            if m.deals[-1].is_over and shuffle is not None:
+                out["deal"]["reveal"] = {"deck": " ".join(map(str, m.deals[-1].deck)), **shuffle.to_json()}
+        return out
+
+    def broadcast(self) -> None:
+        """Send every connection its state (one JSON text per seat, shared by that seat's connections)."""
+        self._tell()
+        texts: dict[Seat | None, str] = {}
+        info = self.info()
+        for client in list(self.clients):
+            seat = client.seat
+            if seat not in texts:
+                texts[seat] = json.dumps(self.state(seat, info), ensure_ascii=False)
+            client.send(texts[seat])
+        for audience in self.audiences.values():
+            audience.new = []
+
+    def close(self) -> None:
+        """Stop the room's timers and tasks (the server is shutting down)."""
+        self.closed = True
+        for timer in self.grace_timers.values():
+            timer.cancel()
+        if self.next_deal_timer is not None:
+            self.next_deal_timer.cancel()
+        if self.bot_task is not None:
+            self.bot_task.cancel()
+
+    def record(self) -> dict[str, Any]:
+        """The ``cinch/1`` record of this match's finished deals (never the running deal's cards)."""
+        if self.table is None:
+            raise Refusal("no-record", f"room {self.code} has not started a match yet")
+        m = self.table.match
+        record = to_record(m)
+        if m.current is not None:
+            record["deals"] = record["deals"][:-1]
+        return record
+
+
+class StrictSaver(Saver):
+    """The server's saver: a save that fails raises, so that no action is announced unsaved."""
+
+    def save(self, match: Match) -> None:
+        if self.library is None or self.match_id is None:
+            raise CinchError("the room's match is not in the library")
+        self.library.save(self.match_id, match)
+
+    def start(self, match: Match, *, human_seat: Seat | None, seed: int | None, players: dict[Seat, str]) -> None:
+        assert self.library is not None
+        self.match_id = self.library.new_match(match, human_seat=human_seat, seed=seed, frontend=self.frontend,
+                                               players=players)
+
+
+def _make_bot(name: str) -> Bot:
+    return _factory(name, secrets.randbelow(2**31))
+
+
+def _factory(name: str, seed: int) -> Bot:
+    from cinch.bots import make_bot
+
+    return make_bot(name, seed=seed)
+
+
+def _legal_list(legal: Any) -> list[str] | None:
+    return [str(a) for a in legal] if len(legal) <= 64 else None
+
+
+def _legal_summary(legal: Any) -> str:
+    from cinch.keep import KeepOptions
+
+    if isinstance(legal, KeepOptions) and len(legal) > 1:
+        return legal.describe()
+    return ", ".join(str(a) for a in legal)
+
+
+def new_code(taken: Callable[[str], bool]) -> str:
+    """A fresh invite code: six letters and digits that do not look alike."""
+    while True:
+        code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+        if not taken(code):
+            return code
+
+
+def rules_from(spec: Any, target: int | None) -> Rules:
+    """A room's rules: a preset name or ``{"preset": ..., options}`` as in a record, and a target."""
+    try:
+        rules = Rules.from_json(spec)
+        if target is not None:
+            rules = rules.with_options(target=target)
+    except (RulesError, CinchError, KeyError, TypeError, ValueError) as e:
+        raise Refusal("bad-rules", str(e)) from None
+    return rules
+
