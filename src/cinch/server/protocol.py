@@ -9,7 +9,7 @@ Act(type='act', seq=4, action='play KC')
 >>> try:
 ...     parse_client('{"type": "dance"}')
 ... except Refusal as e:
-...     print(e.code, e.message[:31])
+...     print(e.code, e.message.split(';')[0])
 bad-message unknown message type 'dance'
 """
 
