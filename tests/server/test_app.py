@@ -96,8 +96,9 @@ def test_the_commitment_is_published_before_the_first_bid_and_checks_out_after(s
     assert first["phase"] == "bidding" and not first["auction"] and len(first["commitment"]) == 64
     assert "reveal" not in first
     play_until(players, lambda: players[0].state["match"]["last_deal"] is not None, timeout=120)
-    reveal = next(m["deal"]["reveal"] for m in players[1].messages
-                  if m["type"] == "state" and m["deal"] and "reveal" in m["deal"])
+    has_reveal = lambda m: m["type"] == "state" and m["deal"] and "reveal" in m["deal"]  # noqa: E731
+    seen = [m for m in players[1].messages if has_reveal(m)]
+    reveal = (seen[0] if seen else players[1].until(has_reveal))["deal"]["reveal"]
     from cinch.shuffle import Shuffle, commitment
 
     assert reveal["commitment"] == first["commitment"]

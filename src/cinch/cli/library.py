@@ -138,6 +138,9 @@ def resume_command(match_id: str, db: str | None, frontend: str | None, save: st
             assert match.winner is not None
             raise LibraryError(f"match {number} is over: {match.winner} won, {match.score[0]} to "
                                f"{match.score[1]}; `cinch replay {number}` shows it")
+        if stored.frontend == "server":
+            raise LibraryError(f"match {number} is played in a room of `cinch serve`: it goes on there when the "
+                               "server runs on this library, and its players reconnect")
         if stored.human_seat is None:
             raise LibraryError(f"match {number} has no human seat: nothing to resume at the table")
         bots = {s: name for s, name in stored.players.items() if s != stored.human_seat}

@@ -283,7 +283,8 @@ class Room:
             host = secrets.compare_digest(token_hash(host_token), self.host_hash)
             if not host:
                 raise Refusal("bad-token", f"that is not room {self.code}'s host token")
-        self.detach(client)
+        if client.room is not None:
+            client.room.detach(client)
         client.room, client.seat, client.host = self, seat, host
         self.clients.add(client)
         client.send({"type": "welcome", "room": self.code, "seat": None if seat is None else seat.name, "host": host})
@@ -479,6 +480,7 @@ class Room:
         self.clocks = {s: Clock() for s in Seat}
         self.ready.clear()
         self._reset_audiences()
+        self.save()
         for seat, place in self.places.items():
             if place.kind == "human" and not self.connected(seat):
                 self._start_grace(seat)
