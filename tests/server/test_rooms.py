@@ -177,3 +177,96 @@ def test_a_keep_with_many_hands_is_sent_as_its_rule_with_a_suggestion(tmp_path):
             return False
 
     assert asyncio.run(run())
+
+
+class HintingThinker(RecordingThinker):
+    async def hint(self, bot, view):
+        self.asked.append("hint " + bot)
+        return str(view.legal[-1]), "the last choice is best", "1 world"
+
+
+def test_a_hint_answers_the_seat_to_act_and_hints_can_be_turned_off(tmp_path):
+    async def run(hints: bool):
+        with Library.open(tmp_path / f"g{hints}.sqlite3") as library:
+            room, host, seats = room_with(library, hints=hints)
+            room.thinker = HintingThinker()
+            room.start(host)
+            seat = room.table.to_act
+            other = seats[seat.left.name]
+            with pytest.raises(Refusal) as refused:
+                room.hint(other)
+            assert refused.value.code == ("not-your-turn" if hints else "hints-off")
+            if not hints:
+                return None
+            room.hint(seats[seat.name])
+            for _ in range(5):
+                await asyncio.sleep(0)
+            answer = last(seats[seat.name], "hint")
+            assert not [m for m in other.sent if m["type"] == "hint"]
+            room.close()
+            return answer, [str(a) for a in room.table.view(seat).legal]
+
+    answer, legal = asyncio.run(run(True))
+    assert answer["action"] == legal[-1] and answer["estimate"] == "the last choice is best"
+    assert answer["words"]
+    asyncio.run(run(False))
+
+
+def test_a_bot_whose_move_cannot_be_saved_waits_and_the_room_stays_as_saved(tmp_path, monkeypatch):
+    async def run():
+        with Library.open(tmp_path / "g.sqlite3") as library:
+            room, host, seats = room_with(library, "S", {"N": "basic", "E": "basic", "W": "basic"})
+            saves = []
+            real = library.save
+
+            def flaky(match_id, match):
+                saves.append(1)
+                if len(saves) > 1:
+                    raise LibraryError("the disk is full")
+                real(match_id, match)
+
+            monkeypatch.setattr(library, "save", flaky)
+            room.start(host)
+            for _ in range(20):
+                await asyncio.sleep(0)
+            stored = library.record_text(room.match_id)
+            errors = [m for m in seats["S"].sent if m["type"] == "error"]
+            assert errors and errors[-1]["code"] == "storage" and room.retry_pending
+            # What the room shows is what the library holds.
+            assert room.seq == 1 + len(loads(stored)["deals"][0]["actions"])
+            assert last(seats["S"], "state")["seq"] == room.seq
+            room.close()
+
+    from cinch.record import loads
+
+    asyncio.run(run())
+
+
+def test_the_host_frees_an_absent_persons_seat_between_deals_and_the_record_says_who_sat_when(tmp_path):
+    async def run():
+        with Library.open(tmp_path / "g.sqlite3") as library:
+            room, host, seats = room_with(library, "NS", {"E": "basic", "W": "basic"}, grace=999)
+            with pytest.raises(Refusal) as refused:
+                room.fill(host, "N", "basic")
+            assert refused.value.code == "seat-taken"
+            room.start(host)
+            room.detach(seats["N"])  # N's tab closes and never comes back
+            while room.table.match.current is not None or not room.table.match.summaries:
+                await asyncio.sleep(0)
+                seat = room.table.to_act
+                if seat in (Seat.N, Seat.S) and room.status == "playing":
+                    # N is away but the grace is long: S plays N's cards too, through the table
+                    view = room.table.view(seat)
+                    room.table.act(seat, view.legal[0])
+                    room._changed()
+            room.settings.between_deals = 999
+            room.fill(host, "N", "heuristic")
+            record = loads(library.record_text(room.match_id))
+            room.close()
+            return record
+
+    from cinch.record import loads
+
+    record = asyncio.run(run())
+    assert record["players"]["N"] == "heuristic"
+    assert record["seating"] == [{"seat": "N", "name": "heuristic", "kind": "bot", "from_deal": 2}]

@@ -18,7 +18,7 @@ from cinch.cli.options import db_option
               help="The address to listen on (0.0.0.0 for every interface: only behind a proxy you trust).")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="The TCP port.")
 @click.option("--public-url", default="", metavar="URL",
-              help="The address invite links start with (default: the one each request came to).")
+              help="The address invite links start with (default: the address each request came to).")
 @click.option("--bot-workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Processes for slow bots (the expert), so that the server never waits on them.")
 @click.option("--log-level", default="info", show_default=True,

@@ -17,6 +17,7 @@ import os
 import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ProcessPoolExecutor
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from starlette.applications import Starlette
@@ -31,10 +32,11 @@ from cinch.cards import Seat
 from cinch.library import Library
 from cinch.record import dumps
 from cinch.server.protocol import Refusal
-from cinch.server.rooms import OVER, Room, Settings, new_code, new_token, rules_from, token_hash
+from cinch.server.rooms import OVER, Room, Settings, hint_now, new_code, new_token, rules_from, token_hash
 
 log = logging.getLogger("cinch.server")
 
+KEEP_OVER = 3600  # seconds a room whose match is over stays open (for a rematch) without anyone in it
 MAX_ROOMS = 5000  # rooms not yet over, at most: a flood of creations cannot fill the memory
 SEND_QUEUE = 256  # messages waiting for a slow client before it is cut off (it reconnects to a snapshot)
 
@@ -100,16 +102,22 @@ class Thinker:
         self.workers = workers
         self.pool: ProcessPoolExecutor | None = None
 
-    async def think(self, bot: str, seed: int, view: Any) -> tuple[Action | None, Exception | None]:
+    def _pool(self) -> ProcessPoolExecutor:
         if self.pool is None:
             import multiprocessing
 
             self.pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        return self.pool
+
+    async def think(self, bot: str, seed: int, view: Any) -> tuple[Action | None, Exception | None]:
         try:
-            text = await asyncio.get_running_loop().run_in_executor(self.pool, _think, bot, seed, view)
+            text = await asyncio.get_running_loop().run_in_executor(self._pool(), _think, bot, seed, view)
             return parse_action(text), None
         except Exception as e:
             return None, e
+
+    async def hint(self, bot: str, view: Any) -> tuple[str, str, str]:
+        return await asyncio.get_running_loop().run_in_executor(self._pool(), hint_now, bot, view)
 
     def close(self) -> None:
         if self.pool is not None:
@@ -140,11 +148,15 @@ class Server:
         self.room_defaults = dict(room_defaults or {})
 
     def link(self, code: str, base: str | None = None) -> str:
-        return f"{(base or self.base_url).rstrip('/')}/rooms/{code}"
+        return f"{(self.base_url or base or '').rstrip('/')}/rooms/{code}"
 
     def load(self) -> None:
-        """Every stored room not over, where it stood (people reconnect with their tokens)."""
+        """Every stored room not over (and those over in the last hour, for a rematch), where it stood:
+        people reconnect with their tokens."""
+        recent = (datetime.now(UTC) - timedelta(seconds=KEEP_OVER)).isoformat()
         for row in self.library.rooms(statuses=("waiting", "playing", "between-deals", "over")):
+            if row["status"] == OVER and row["updated"] < recent:
+                continue
             try:
                 room = Room.load(row, self.library, link=self.link(row["code"]), thinker=self.thinker)
             except Exception as e:  # a damaged room must not keep the others from opening
@@ -163,12 +175,13 @@ class Server:
 
     def create(self, body: Any, base: str | None = None) -> dict[str, Any]:
         if not isinstance(body, dict):
-            raise Refusal("bad-request", "send a JSON object: {\"rules\": \"pagat\", \"target\": 21, ...}")
+            raise Refusal("bad-request", "send a JSON object: {\"rules\": \"pagat\", \"grace\": 60, ...}")
         allowed = {"rules", "target", "grace", "between_deals", "bot_delay", "hints", "listed", "substitute"}
         unknown = sorted(set(body) - allowed)
         if unknown:
             raise Refusal("bad-request",
                           f"unknown field {', '.join(unknown)}; the fields are {', '.join(sorted(allowed))}")
+        self.forget_idle()
         live = sum(1 for r in self.rooms.values() if r.status != OVER)
         if live >= MAX_ROOMS:
             raise Refusal("full", f"the server holds {live} rooms already; try later")
@@ -202,6 +215,14 @@ class Server:
         room.save()
         self.rooms[code] = room
         return {"code": code, "link": room.link, "host_token": host_token, "room": room.info()}
+
+    def forget_idle(self) -> None:
+        """Close the rooms whose match has been over for an hour with nobody in them (still in the library)."""
+        now = time.monotonic()
+        for code, room in list(self.rooms.items()):
+            if room.status == OVER and not room.clients and now - room.last_change > KEEP_OVER:
+                room.close()
+                del self.rooms[code]
 
     def room(self, code: str) -> Room:
         room = self.rooms.get(code.strip().upper())
@@ -246,6 +267,8 @@ class Server:
             room.start(conn)
         elif isinstance(msg, protocol.Ready):
             room.ready_now(conn)
+        elif isinstance(msg, protocol.HintRequest):
+            room.hint(conn)
         elif isinstance(msg, protocol.Rematch):
             room.rematch(conn)
         elif isinstance(msg, protocol.Chat):

@@ -116,6 +116,12 @@ class Rematch(_Message):
     type: Literal["rematch"]
 
 
+class HintRequest(_Message):
+    """What would the strongest bot do for me now?  (Only on your turn, and where the host allows hints.)"""
+
+    type: Literal["hint"]
+
+
 class Chat(_Message):
     """A line to the room (spectators included)."""
 
@@ -123,16 +129,17 @@ class Chat(_Message):
     text: Annotated[str, Field(min_length=1, max_length=MAX_CHAT)]
 
 
-ClientMessage = Annotated[Hello | Join | TakeSeat | Leave | Fill | Start | Act | Ready | Rematch | Chat,
+ClientMessage = Annotated[Hello | Join | TakeSeat | Leave | Fill | Start | Act | Ready | Rematch | HintRequest | Chat,
                           Field(discriminator="type")]
-CLIENT_TYPES = ("act", "chat", "fill", "hello", "join", "leave", "ready", "rematch", "start", "take-seat")
+CLIENT_TYPES = ("act", "chat", "fill", "hello", "hint", "join", "leave", "ready", "rematch", "start", "take-seat")
 _CLIENT = TypeAdapter(ClientMessage)
 
 
 def parse_client(text: str | bytes) -> ClientMessage:
     """One client message, checked: a :class:`Refusal` says what was wrong and what is allowed."""
-    if len(text) > MAX_MESSAGE_BYTES:
-        raise Refusal("too-large", f"a message may be at most {MAX_MESSAGE_BYTES} bytes; this one has {len(text)}")
+    size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_MESSAGE_BYTES:
+        raise Refusal("too-large", f"a message may be at most {MAX_MESSAGE_BYTES} bytes; this one has {size}")
     try:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as e:
@@ -200,7 +207,7 @@ class State(_Message):
     type: Literal["state"]
     seq: int  # send it back with ``act``: a stale one is refused
     room: RoomInfo
-    you: dict[str, Any]  # {"seat": "S" or None, "host": bool}
+    you: dict[str, Any]  # {"seat": "S"} (None for a spectator); ``welcome`` says whether you are the host
     match: dict[str, Any] | None  # score, target, deal number, winner, finished deals' summaries
     deal: dict[str, Any] | None  # the running (or last) deal as this seat may know it
     clocks: dict[str, Any]  # by seat: seconds used, whether running
@@ -216,6 +223,18 @@ class ChatLine(_Message):
     at: float
 
 
+class HintReply(_Message):
+    """The answer to ``hint``: the bot's choice for the state ``seq``, in notation and in words."""
+
+    type: Literal["hint"]
+    seq: int
+    bot: str
+    action: str
+    words: str
+    estimate: str
+    detail: str
+
+
 class Error(_Message):
     type: Literal["error"]
     code: str
@@ -224,11 +243,11 @@ class Error(_Message):
 
 
 SERVER_MODELS: dict[str, type[BaseModel]] = {
-    "welcome": Welcome, "seated": Seated, "state": State, "chat": ChatLine, "error": Error,
+    "welcome": Welcome, "seated": Seated, "state": State, "chat": ChatLine, "hint": HintReply, "error": Error,
 }
 CLIENT_MODELS: dict[str, type[BaseModel]] = {
     "hello": Hello, "join": Join, "take-seat": TakeSeat, "leave": Leave, "fill": Fill, "start": Start,
-    "act": Act, "ready": Ready, "rematch": Rematch, "chat": Chat,
+    "act": Act, "ready": Ready, "rematch": Rematch, "hint": HintRequest, "chat": Chat,
 }
 
 

@@ -32,13 +32,14 @@ from cinch.server.views import deal_json, match_json, public_view
 from cinch.shuffle import Shuffle
 from cinch.table import Pending, Saver, Table
 from cinch.table.advice import available_bots
-from cinch.table.narrate import Narrator, result_lines
+from cinch.table.narrate import Narrator, action_words, result_lines
 
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 CODE_LENGTH = 6
 SLOW_BOTS = frozenset({"expert", "openspiel-ismcts"})
 """Bots that think for about a second: they think in the process pool, never on the event loop."""
 LOG_LINES = 60
+RETRY_SECONDS = 3.0  # after a save failed, the bots wait this long before they try again
 WAITING, PLAYING, BETWEEN, OVER = "waiting", "playing", "between-deals", "over"
 
 
@@ -139,6 +140,10 @@ class Thinker(Protocol):
 
     async def think(self, bot: str, seed: int, view: Any) -> tuple[Action | None, Exception | None]: ...
 
+    async def hint(self, bot: str, view: Any) -> tuple[str, str, str]:
+        """The hint bot's (action in record notation, estimate, detail) for the view."""
+        ...
+
 
 @dataclass
 class _Audience:
@@ -176,6 +181,9 @@ class Room:
         self.grace_timers: dict[Seat, asyncio.TimerHandle] = {}
         self.next_deal_timer: asyncio.TimerHandle | None = None
         self.bot_task: asyncio.Task[None] | None = None
+        self.retry_pending = False  # the bots wait after a failed save
+        self.hints_given: dict[Seat, dict[str, Any]] = {}  # the last hint per seat (for its seq)
+        self.hints_pending: set[Seat] = set()
         self.closed = False
         self.last_change = time.monotonic()
 
@@ -319,7 +327,7 @@ class Room:
     def _substitute(self, seat: Seat) -> None:
         self.grace_timers.pop(seat, None)
         place = self.places[seat]
-        if self.table is None or self.connected(seat) or place.kind != "human" or self.closed:
+        if self.table is None or self.connected(seat) or place.kind != "human" or self.closed or self.status == OVER:
             return
         place.bot = self.settings.substitute
         self.table.seat_bot(seat, place.bot, secrets.randbelow(2**31))
@@ -375,10 +383,7 @@ class Room:
         token = new_token()
         place.kind, place.name, place.bot = "human", name, None
         place.token_hash, place.entropy = token_hash(token), entropy
-        if self.table is not None:
-            self.table.seat_person(seat)
-            self.table.match.players[seat] = name
-            self.table.saver.save(self.table.match)
+        self._seat_changed(seat, name)
         self.save()
         client.seat = seat
         client.send({"type": "seated", "room": self.code, "seat": seat.name, "token": token})
@@ -415,9 +420,7 @@ class Room:
             self.places[seat] = Place(seat, "bot", bot, bot)
             if place.away:
                 self._mark_substitute(seat, start=False)
-            self.table.seat_bot(seat, bot, secrets.randbelow(2**31))
-            self.table.match.players[seat] = bot
-            self.table.saver.save(self.table.match)
+            self._seat_changed(seat, bot)
         self.ready.discard(seat)
         self.save()
         self._changed()
@@ -430,17 +433,37 @@ class Room:
         bots = available_bots()
         if bot not in bots:
             raise Refusal("unknown-bot", f"there is no bot {bot!r}; the bots are {', '.join(bots)}")
-        if place.kind == "human":
-            raise Refusal("seat-taken", f"{seat} is taken by {place.name}")
+        if place.kind == "human" and self.connected(seat):
+            raise Refusal("seat-taken", f"{seat} is taken by {place.name}, who is here")
         if self.status not in (WAITING, BETWEEN, OVER):
             raise Refusal("not-between-deals", "seats change before the start or between deals, not during one")
+        # (a person who is away, or lost the token, gives the seat up to the bot for good)
+        timer = self.grace_timers.pop(seat, None)
+        if timer is not None:
+            timer.cancel()
+        if place.away:
+            self._mark_substitute(seat, start=False)
         self.places[seat] = Place(seat, "bot", bot, bot)
-        if self.table is not None:
-            self.table.seat_bot(seat, bot, secrets.randbelow(2**31))
-            self.table.match.players[seat] = bot
-            self.table.saver.save(self.table.match)
+        self._seat_changed(seat, bot)
         self.save()
         self.broadcast()
+
+    def _seat_changed(self, seat: Seat, name: str) -> None:
+        """Someone new plays ``seat`` in the running match: the table, the record's players and its
+        ``seating`` (who sat where from which deal) say so."""
+        table = self.table
+        if table is None:
+            return
+        if self.places[seat].kind == "bot":
+            table.seat_bot(seat, self.places[seat].bot or name, secrets.randbelow(2**31))
+        else:
+            table.seat_person(seat)
+        m = table.match
+        m.players[seat] = name
+        m.metadata.setdefault("seating", []).append(
+            {"seat": seat.name, "name": name, "kind": self.places[seat].kind,
+             "from_deal": len(m.deals) + (0 if m.current is not None else 1)})
+        table.saver.save(m)
 
     def start(self, client: Client) -> None:
         """The host starts the match: every seat must be taken."""
@@ -536,6 +559,48 @@ class Room:
         else:
             self.broadcast()
 
+    def hint(self, client: Client) -> None:
+        """What the hint bot would do for the client's seat now; the answer (a ``hint`` message) may take
+        a second, and goes to that seat's connections if the table has not moved on meanwhile."""
+        seat = self._seated(client)
+        if not self.settings.hints:
+            raise Refusal("hints-off", "the host turned hints off in this room")
+        table = self.table
+        if table is None or self.status != PLAYING or table.to_act != seat or self.places[seat].away:
+            raise Refusal("not-your-turn", "a hint is for your own decision, when it is your turn")
+        cached = self.hints_given.get(seat)
+        if cached is not None and cached["seq"] == self.seq:
+            client.send(cached)
+            return
+        if seat in self.hints_pending:
+            return  # the answer is on its way to every connection of the seat
+        view = table.view(seat)
+        assert view is not None
+        self.hints_pending.add(seat)
+        asyncio.get_running_loop().create_task(self._hint(seat, self.seq, view))
+
+    async def _hint(self, seat: Seat, seq: int, view: Any) -> None:
+        name = hint_bot_name()
+        try:
+            if name in SLOW_BOTS and self.thinker is not None:
+                text, estimate, detail = await self.thinker.hint(name, view)
+            else:
+                text, estimate, detail = hint_now(name, view)
+            action = parse_action(text)
+        except Exception as e:  # the hint bot failed: say so, the game goes on
+            message: dict[str, Any] = {"type": "error", "code": "hint-failed", "message": f"no hint this time ({e})"}
+        else:
+            message = {"type": "hint", "seq": seq, "bot": name, "action": str(action),
+                       "words": action_words(action, view.trump), "estimate": estimate, "detail": detail}
+            self.hints_given[seat] = message
+        finally:
+            self.hints_pending.discard(seat)
+        if self.seq != seq or self.closed:
+            return  # the table has moved on: the hint is of no use now
+        for c in list(self.clients):
+            if c.seat == seat:
+                c.send(message)
+
     def chat(self, client: Client, text: str) -> None:
         text = "".join(ch for ch in text if ch.isprintable()).strip()
         if not text:
@@ -587,6 +652,7 @@ class Room:
             table.acknowledge()
             self.save()
             return
+        self.save()  # (the clocks, and the status the lobby shows)
         if self.next_deal_timer is None:
             self.ready.clear()
             loop = asyncio.get_running_loop()
@@ -617,7 +683,8 @@ class Room:
     def _kick(self) -> None:
         """Start the bots' task if a bot is to act and none is running."""
         table = self.table
-        if self.closed or table is None or self.bot_task is not None or table.bot_turn() is None:
+        if self.closed or self.retry_pending or table is None or self.bot_task is not None \
+                or table.bot_turn() is None:
             return
         self.bot_task = asyncio.get_running_loop().create_task(self._run_bots())
 
@@ -636,18 +703,39 @@ class Room:
                     action, error = await self.thinker.think(turn.bot.name, secrets.randbelow(2**31), turn.view)
                 else:
                     action, error = turn.decide()
-                if self.table is not table or not table.play_bot(turn, action, error):
+                if self.table is not table:
                     continue
-                table.take_notes()
                 try:
+                    if not table.play_bot(turn, action, error):
+                        continue
+                    table.take_notes()
                     self._changed_by_bot()
-                except CinchError:
+                except CinchError as e:  # the library refused the save: back to what it holds, try again later
+                    self._save_failed(e)
                     return
                 await asyncio.sleep(0)  # let the people's messages in between the bots' plays
         finally:
             self.bot_task = None
-            if not self.closed and self.table is not None and self.table.bot_turn() is not None:
+            if not self.closed and not self.retry_pending and self.table is not None \
+                    and self.table.bot_turn() is not None:
                 self._kick()
+
+    def _save_failed(self, error: Exception) -> None:
+        """A bot's action could not be saved: the room goes back to the library's state, says so, and the
+        bots try again in a few seconds."""
+        self._reload()
+        self.broadcast()
+        notice = {"type": "error", "code": "storage",
+                  "message": f"a bot's action could not be saved ({error}); it will try again"}
+        for c in list(self.clients):
+            c.send(notice)
+        self.retry_pending = True
+
+        def retry() -> None:
+            self.retry_pending = False
+            self._kick()
+
+        asyncio.get_running_loop().call_later(RETRY_SECONDS, retry)
 
     def _changed_by_bot(self) -> None:
         table = self.table
@@ -754,6 +842,27 @@ class StrictSaver(Saver):
         assert self.library is not None
         self.match_id = self.library.new_match(match, human_seat=human_seat, seed=seed, frontend=self.frontend,
                                                players=players)
+
+
+_HINT_BOT: str | None = None
+
+
+def hint_bot_name() -> str:
+    """The bot that gives hints: the strongest installed (expert, else heuristic, else basic)."""
+    global _HINT_BOT
+    if _HINT_BOT is None:
+        from cinch.table.advice import hint_bot
+
+        _HINT_BOT = hint_bot()[0]
+    return _HINT_BOT
+
+
+def hint_now(name: str, view: Any) -> tuple[str, str, str]:
+    """(Here, or in a worker process.)  The hint bot's action in record notation, with its reasons."""
+    from cinch.table.advice import ask_hint
+
+    hint = ask_hint(name, _factory(name, 0), view)
+    return str(hint.action), hint.estimate, hint.detail
 
 
 def _make_bot(name: str) -> Bot:
