@@ -48,7 +48,8 @@ def test_a_room_is_created_listed_and_described(srv):
     lobby = srv.http.get("/api/rooms").json()["rooms"]
     assert [r["code"] for r in lobby] == [room["code"]]
     assert srv.http.get(f"/api/rooms/{room['code']}").json()["status"] == "waiting"
-    assert room["code"] in srv.http.get(f"/rooms/{room['code']}").text
+    page = srv.http.get(f"/rooms/{room['code']}")
+    assert page.status_code == 200 and '<main id="main"' in page.text  # the browser table's page
     assert "client" in srv.http.get("/api/protocol").json()
 
 

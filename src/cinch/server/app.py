@@ -18,12 +18,14 @@ import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import cinch.server.protocol as protocol
@@ -35,6 +37,8 @@ from cinch.server.protocol import Refusal
 from cinch.server.rooms import OVER, Room, Settings, hint_now, new_code, new_token, rules_from, token_hash
 
 log = logging.getLogger("cinch.server")
+
+STATIC = Path(__file__).parent / "static"  # the browser table: plain HTML, CSS and JavaScript modules
 
 KEEP_OVER = 3600  # seconds a room whose match is over stays open (for a rematch) without anyone in it
 MAX_ROOMS = 5000  # rooms not yet over, at most: a flood of creations cannot fill the memory
@@ -176,7 +180,8 @@ class Server:
     def create(self, body: Any, base: str | None = None) -> dict[str, Any]:
         if not isinstance(body, dict):
             raise Refusal("bad-request", "send a JSON object: {\"rules\": \"pagat\", \"grace\": 60, ...}")
-        allowed = {"rules", "target", "grace", "between_deals", "bot_delay", "hints", "listed", "substitute"}
+        allowed = {"rules", "options", "target", "grace", "between_deals", "bot_delay", "hints", "listed",
+                   "substitute"}
         unknown = sorted(set(body) - allowed)
         if unknown:
             raise Refusal("bad-request",
@@ -189,7 +194,11 @@ class Server:
         target = spec.get("target")
         if target is not None and (not isinstance(target, int) or isinstance(target, bool)):
             raise Refusal("bad-request", "target must be a whole number of points")
-        rules = rules_from(spec.get("rules", "pagat"), target)
+        options = spec.get("options", {})
+        if not isinstance(options, dict) or not all(isinstance(v, str | int | bool) for v in options.values()):
+            raise Refusal("bad-request", "options must be an object of option names and values, "
+                                         "as in {\"sancho\": \"true\", \"follow\": \"strict\"}")
+        rules = rules_from(spec.get("rules", "pagat"), target, options)
         settings = Settings(rules)
         for key, low, high in (("grace", 0, 3600), ("between_deals", 0, 600), ("bot_delay", 0, 10)):
             if key in spec:
@@ -332,20 +341,15 @@ def create_app(db: str | os.PathLike[str] | None = None, *, base_url: str = "", 
             return error(e, 404)
         return Response(dumps(record), media_type="application/json")
 
-    async def room_page(request: Request) -> Response:
-        try:
-            room = server.room(request.path_params["code"])
-        except Refusal as e:
-            return HTMLResponse(f"<p>{e.message}</p>", status_code=404)
-        return HTMLResponse(_page(room))
+    async def page(request: Request) -> Response:
+        # The lobby and every room are one page: its script reads the address.
+        return FileResponse(STATIC / "index.html", media_type="text/html")
 
     async def schema(request: Request) -> Response:
         return JSONResponse(protocol.json_schema())
 
-    async def home(request: Request) -> Response:
-        return HTMLResponse("<!doctype html><title>cinch</title><h1>cinch serve</h1>"
-                            "<p>Rooms: <a href='/api/rooms'>/api/rooms</a>. Protocol: "
-                            "<a href='/api/protocol'>/api/protocol</a>.</p>")
+    async def presets(request: Request) -> Response:
+        return JSONResponse(presets_json())
 
     async def websocket(ws: WebSocket) -> None:
         await ws.accept()
@@ -380,25 +384,31 @@ def create_app(db: str | os.PathLike[str] | None = None, *, base_url: str = "", 
                 await sender
 
     app = Starlette(routes=[
-        Route("/", home),
+        Route("/", page),
+        Route("/api/presets", presets),
         Route("/api/rooms", create_room, methods=["POST"]),
         Route("/api/rooms", lobby, methods=["GET"]),
         Route("/api/rooms/{code}", room_info),
         Route("/api/protocol", schema),
         Route("/rooms/{code}/record", room_record),
-        Route("/rooms/{code}", room_page),
+        Route("/rooms/{code}", page),
         WebSocketRoute("/ws", websocket),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ], lifespan=lifespan)
     app.state.server = server
     return app
 
 
-def _page(room: Room) -> str:
-    import html
+def presets_json() -> dict[str, Any]:
+    """The presets in plain words, every option with its values, and the bots: what the lobby offers."""
+    from cinch.rules import OPTION_NAMES, PRESET_NAMES, RULE_TEXTS, Rules, option_help, option_values
+    from cinch.table.advice import available_bots
 
-    seats = "".join(f"<li>{s['seat']}: {html.escape(s['name'] or 'empty')} ({s['kind']})</li>" for s in
-                    room.info()["seats"])
-    return (f"<!doctype html><title>cinch room {room.code}</title><h1>Room {room.code}</h1>"
-            f"<p>{html.escape(room.settings.rules.name)}, to {room.settings.rules.target}; {room.status}.</p>"
-            f"<ul>{seats}</ul><p>Connect a client to <code>/ws</code> and send "
-            f"<code>{{\"type\": \"hello\", \"room\": \"{room.code}\"}}</code> (docs/protocol.md).</p>")
+    text_of = {preset: number for number, preset in RULE_TEXTS.items()}
+    return {
+        "presets": [{"name": name, "text": text_of[name], "target": Rules.preset(name).target,
+                     "rules": Rules.preset(name).describe()} for name in PRESET_NAMES],
+        "options": [{"name": key, "values": option_values(key), "help": option_help(key)[0]}
+                    for key in OPTION_NAMES],
+        "bots": available_bots(),
+    }

@@ -895,13 +895,16 @@ def new_code(taken: Callable[[str], bool]) -> str:
             return code
 
 
-def rules_from(spec: Any, target: int | None) -> Rules:
-    """A room's rules: a preset name or ``{"preset": ..., options}`` as in a record, and a target."""
+def rules_from(spec: Any, target: int | None, options: dict[str, Any] | None = None) -> Rules:
+    """A room's rules: a preset name or ``{"preset": ..., options}`` as in a record, then ``options`` given
+    as text or JSON values (``{"sancho": "true"}``), and a target."""
     try:
         rules = Rules.from_json(spec)
+        changes = {k: (str(v).lower() if isinstance(v, bool) else str(v)) for k, v in (options or {}).items()}
         if target is not None:
-            rules = rules.with_options(target=target)
+            changes["target"] = str(target)
+        if changes:
+            rules = rules.with_options(**changes)
     except (RulesError, CinchError, KeyError, TypeError, ValueError) as e:
         raise Refusal("bad-rules", str(e)) from None
     return rules
-

@@ -1,0 +1,94 @@
+// Cards in words and symbols, and what a suit would give as trumps: shared by the table and the lobby.
+
+export const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+export const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+const RANK_NAMES = {
+  A: "ace", K: "king", Q: "queen", J: "jack", T: "10", 9: "9", 8: "8", 7: "7", 6: "6", 5: "5", 4: "4",
+  3: "3", 2: "2",
+};
+const RANK_ORDER = "AKQJT98765432";
+export const PARTNER_SUIT = { S: "C", C: "S", H: "D", D: "H" }; // the same colour: the left Pedro's suit
+export const SEATS = ["N", "E", "S", "W"];
+
+export function rankText(card) {
+  return card[0] === "T" ? "10" : card[0];
+}
+
+/** "10♥" */
+export function cardText(card) {
+  return rankText(card) + SUITS[card[1]];
+}
+
+/** "10 of hearts" (and ", trump" once trumps are named and the card is one). */
+export function cardName(card, trump) {
+  let name = `${RANK_NAMES[card[0]]} of ${SUIT_NAMES[card[1]]}`;
+  if (trump && isTrump(card, trump)) name += ", trump";
+  return name;
+}
+
+export function isTrump(card, trump) {
+  return card[1] === trump || (card[0] === "5" && card[1] === PARTNER_SUIT[trump]);
+}
+
+/** How many trumps, and which Pedros, a hand would hold if `suit` were named. */
+export function trumpsIf(hand, suit) {
+  const trumps = hand.filter((c) => isTrump(c, suit));
+  const pedros = [];
+  if (hand.includes("5" + suit)) pedros.push("right Pedro");
+  if (hand.includes("5" + PARTNER_SUIT[suit])) pedros.push("left Pedro");
+  return { count: trumps.length, pedros };
+}
+
+/** A hand as the table lays it out: trumps first (high to low, the left Pedro below the right), then suits. */
+export function sortHand(hand, trump) {
+  const suitOrder = trump ? [trump, ...["S", "H", "D", "C"].filter((s) => s !== trump)] : ["S", "H", "D", "C"];
+  const key = (c) => {
+    if (trump && isTrump(c, trump)) {
+      const rank = RANK_ORDER.indexOf(c[0]) + (c[0] === "5" && c[1] !== trump ? 0.5 : 0);
+      return [0, rank];
+    }
+    return [1 + suitOrder.indexOf(c[1]), RANK_ORDER.indexOf(c[0])];
+  };
+  return [...hand].sort((a, b) => {
+    const ka = key(a), kb = key(b);
+    return ka[0] - kb[0] || ka[1] - kb[1];
+  });
+}
+
+/** A card as a DOM element (a button when `onClick` is given). */
+export function cardElement(card, { trump = null, button = false, label = null } = {}) {
+  const el = document.createElement(button ? "button" : "span");
+  el.className = `card suit-${card[1]}`;
+  if (trump && isTrump(card, trump)) el.classList.add("trump");
+  el.dataset.card = card;
+  const rank = document.createElement("span");
+  rank.className = "rank";
+  rank.textContent = rankText(card);
+  const suit = document.createElement("span");
+  suit.className = "pip";
+  suit.textContent = SUITS[card[1]];
+  el.append(rank, suit);
+  if (trump && isTrump(card, trump)) {
+    const star = document.createElement("span");
+    star.className = "trump-mark";
+    star.textContent = "★";
+    star.setAttribute("aria-hidden", "true");
+    el.append(star);
+  }
+  if (button) el.type = "button";
+  el.setAttribute(button ? "aria-label" : "title", label || cardName(card, trump));
+  if (!button) {
+    el.setAttribute("role", "img");
+    el.setAttribute("aria-label", label || cardName(card, trump));
+  }
+  return el;
+}
+
+/** The seat on the left of `seat` (clockwise N E S W: the next to play). */
+export function leftOf(seat) {
+  return SEATS[(SEATS.indexOf(seat) + 1) % 4];
+}
+
+export function partnerOf(seat) {
+  return SEATS[(SEATS.indexOf(seat) + 2) % 4];
+}

@@ -1,0 +1,125 @@
+// The lobby: create a room, the open rooms, join by code.
+
+import { store } from "./net.js";
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v === true ? "" : v);
+  }
+  node.append(...children);
+  return node;
+}
+
+export { el };
+
+function parseOptions(text) {
+  const options = {};
+  for (const part of text.split(/[\s,]+/).filter(Boolean)) {
+    const [key, ...rest] = part.split("=");
+    if (!rest.length) throw new Error(`"${part}" is not KEY=VALUE (for example sancho=true)`);
+    options[key] = rest.join("=");
+  }
+  return options;
+}
+
+export async function showLobby(main) {
+  main.dataset.view = "lobby";
+  main.replaceChildren();
+  document.title = "Cinch: lobby";
+  const info = await (await fetch("/api/presets")).json();
+
+  // ---- create a room
+  const preset = el("select", { id: "preset", name: "preset" });
+  for (const p of info.presets) {
+    preset.append(el("option", { value: p.name, text: `${p.name} (rule text ${p.text}, to ${p.target})` }));
+  }
+  const about = el("ul", { id: "preset-rules", class: "rules-words" });
+  const target = el("input", { id: "target", type: "number", min: "1", max: "500", inputmode: "numeric" });
+  const describe = () => {
+    const p = info.presets.find((x) => x.name === preset.value);
+    about.replaceChildren(...p.rules.map((line) => el("li", { text: line })));
+    target.value = p.target;
+  };
+  preset.addEventListener("change", describe);
+  describe();
+  const optionList = el("datalist", { id: "option-names" },
+    ...info.options.map((o) => el("option", { value: `${o.name}=`, text: `${o.values}: ${o.help}` })));
+  const options = el("input", {
+    id: "options", type: "text", list: "option-names", autocomplete: "off",
+    placeholder: "e.g. sancho=true follow=strict",
+  });
+  const optionHelp = el("details", {},
+    el("summary", { text: "Every option" }),
+    el("dl", { class: "options" }, ...info.options.flatMap((o) => [
+      el("dt", {}, el("code", { text: o.name }), ` ${o.values}`), el("dd", { text: o.help })])));
+  const grace = el("input", { id: "grace", type: "number", min: "0", max: "3600", value: "60", inputmode: "numeric" });
+  const hints = el("input", { id: "hints", type: "checkbox", checked: true });
+  const status = el("p", { id: "create-status", role: "status" });
+  const create = el("form", { id: "create", class: "panel", "aria-labelledby": "create-title" },
+    el("h2", { id: "create-title", text: "New room" }),
+    el("label", { for: "preset", text: "Rules (one preset per published rule text)" }), preset, about,
+    el("label", { for: "target", text: "Target (points to win)" }), target,
+    el("label", { for: "options", text: "Option overrides (KEY=VALUE, separated by spaces)" }), options, optionList,
+    optionHelp,
+    el("label", { for: "grace", text: "Seconds before a bot plays for a player who dropped out" }), grace,
+    el("label", { class: "inline" }, hints, " Hints allowed"),
+    el("button", { type: "submit", id: "create-room", text: "Create room" }), status);
+  create.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    status.textContent = "";
+    let body;
+    try {
+      body = { rules: preset.value, options: parseOptions(options.value), target: Number(target.value),
+        grace: Number(grace.value), hints: hints.checked };
+    } catch (e) {
+      status.textContent = e.message;
+      return;
+    }
+    const reply = await fetch("/api/rooms", {
+      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
+    });
+    const made = await reply.json();
+    if (!reply.ok) {
+      status.textContent = made.message;
+      return;
+    }
+    store(made.code, { host_token: made.host_token });
+    location.href = `/rooms/${made.code}`;
+  });
+
+  // ---- join by code
+  const code = el("input", { id: "code", type: "text", maxlength: "8", autocomplete: "off",
+    autocapitalize: "characters", placeholder: "ABC234" });
+  const join = el("form", { id: "join", class: "panel", "aria-labelledby": "join-title" },
+    el("h2", { id: "join-title", text: "Join by code" }),
+    el("label", { for: "code", text: "Room code (from the invite link)" }), code,
+    el("button", { type: "submit", text: "Open room" }));
+  join.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const c = code.value.trim().toUpperCase();
+    if (c) location.href = `/rooms/${encodeURIComponent(c)}`;
+  });
+
+  // ---- the open rooms
+  const list = el("ul", { id: "rooms", class: "rooms" });
+  const rooms = el("section", { class: "panel", "aria-labelledby": "rooms-title" },
+    el("h2", { id: "rooms-title", text: "Open rooms" }), list,
+    el("button", { type: "button", text: "Refresh", onclick: () => refresh() }));
+  async function refresh() {
+    const { rooms: found } = await (await fetch("/api/rooms")).json();
+    list.replaceChildren();
+    if (!found.length) list.append(el("li", { text: "No open rooms: create one." }));
+    for (const r of found) {
+      const seats = r.seats.map((s) => `${s.seat} ${s.kind === "empty" ? "free" : s.name}`).join(", ");
+      list.append(el("li", {},
+        el("a", { href: `/rooms/${r.code}`, text: `Room ${r.code}` }),
+        ` ${r.rules_name} to ${r.target}, ${r.status}: ${seats}`));
+    }
+  }
+  await refresh();
+  main.append(el("h1", { text: "Cinch: play online" }), el("div", { class: "lobby" }, create, join, rooms));
+  main.dataset.ready = "true";
+}
