@@ -24,7 +24,12 @@ under 100 ms on a 2-core machine.  The clients share the machine with the server
 small machine their CPU time is the server's loss, so read the client CPU beside the
 server's.  ``--client-procs K`` splits the tables across K client processes when one
 cannot keep up; ``--no-compression`` turns off permessage-deflate (browsers offer it, so
-it is on by default); ``--json`` prints the figures as one JSON line instead.
+it is on by default); ``--json`` prints the figures as one JSON line instead;
+``--py-spy FILE`` records the server with py-spy (if on the PATH) during the run.
+
+The server is one event loop: it can make at most ``1000 / (server CPU ms an action)``
+actions a second, and its latency grows long before that, so ``tables * pace * ms an
+action`` must stay well under 1000 ms a second (about 700) for the target.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ import os
 import random
 import resource
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -80,7 +86,8 @@ class ServerProcess:
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = os.path.join(folder, "server.log")
         self.log = open(self.log_path, "wb")  # noqa: SIM115 - closed in stop()
-        env = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "src") + os.pathsep + os.environ.get("PYTHONPATH", "")}
+        path = [os.path.join(ROOT, "src"), *filter(None, [os.environ.get("PYTHONPATH")])]
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
         command = [sys.executable, "-m", "cinch", "serve", "--host", "127.0.0.1", "--port", str(self.port),
                    "--db", os.path.join(folder, "games.sqlite3"), "--log-level", "warning"]
         self.proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT,
@@ -232,7 +239,7 @@ class Bench:
     async def expect(ws: ClientConnection, kind: str, timeout: float = 30.0, playing: bool = False) -> dict[str, Any]:
         async with asyncio.timeout(timeout):
             while True:
-                msg = json.loads(await ws.recv())
+                msg: dict[str, Any] = json.loads(await ws.recv())
                 if msg["type"] == "error":
                     raise SetupError(msg["code"])
                 if msg["type"] == kind and (not playing or msg["room"]["status"] == "playing"):
@@ -466,6 +473,46 @@ def pct(values: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(q * len(s)))] if s else float("nan")
 
 
+def machine_cpu() -> tuple[float, float]:
+    """Seconds of CPU the whole machine has been busy, and in all (busy and idle), from ``/proc/stat``."""
+    with open("/proc/stat") as f:
+        ticks = [int(x) for x in f.readline().split()[1:9]]  # user nice system idle iowait irq softirq steal
+    idle = ticks[3] + ticks[4]
+    tick = os.sysconf("SC_CLK_TCK")
+    return (sum(ticks) - idle) / tick, sum(ticks) / tick
+
+
+class Marks:
+    """The server's and the machine's CPU counters at the run's start and end (and py-spy, if asked)."""
+
+    def __init__(self, server: ServerProcess, seconds: float, profile: str | None):
+        self.server, self.seconds, self.profile = server, seconds, profile
+        self.cpu: dict[str, float] = {"ready": server.cpu()}
+        self.machine: dict[str, tuple[float, float]] = {}
+        self.spy: subprocess.Popen[bytes] | None = None
+
+    def __call__(self, name: str) -> None:
+        self.cpu[name], self.machine[name] = self.server.cpu(), machine_cpu()
+        if name == "start" and self.profile:
+            spy = shutil.which("py-spy")
+            if spy is None:
+                raise RuntimeError("--py-spy needs py-spy on the PATH (pip install py-spy)")
+            fmt = "speedscope" if self.profile.endswith(".json") else "raw" if self.profile.endswith(".txt") else (
+                "flamegraph")
+            self.spy = subprocess.Popen([spy, "record", "--pid", str(self.server.proc.pid), "--duration",
+                                         str(max(1, int(self.seconds))), "--rate", "100", "--nonblocking",
+                                         "--format", fmt, "-o", self.profile],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def stop(self) -> None:
+        if self.spy is not None:
+            try:
+                self.spy.wait(30)
+            except subprocess.TimeoutExpired:
+                self.spy.kill()
+                self.spy.wait()
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     procs = max(1, min(args.client_procs, args.tables))
     raise_open_files(4 * args.tables + 1024)
@@ -473,13 +520,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="cinch-bench-") as folder:
         server = ServerProcess(folder, files=4 * args.tables + 1024)
         workers: list[multiprocessing.process.BaseProcess] = []
+        marks: Marks | None = None
         try:
             server.wait_ready()
-            cpu: dict[str, float] = {"ready": server.cpu()}
-
-            def marks(name: str) -> None:
-                cpu[name] = server.cpu()
-
+            marks = Marks(server, args.seconds, args.py_spy)
             plans = [Plan(server.url, n, args.pace, args.seconds, args.rules, args.target, args.batch, setup_timeout,
                           not args.no_compression) for n in split(args.tables, procs)]
             if procs == 1:
@@ -500,7 +544,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 failed = [t["failed"] for t in tallies if "failed" in t]
                 if failed:
                     raise RuntimeError(f"a client process failed: {failed[0]}")
-            cpu["after"] = server.cpu()
+            marks.cpu["after"] = server.cpu()
             memory = server.memory()
             log = server.log_lines()
         finally:
@@ -508,11 +552,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 if w.is_alive():
                     w.terminate()
                 w.join(5)
+            if marks is not None:
+                marks.stop()
             server.stop()
-    return summarize(args, procs, tallies, cpu, memory, log)
+    return summarize(args, procs, tallies, marks, memory, log)
 
 
-def summarize(args: argparse.Namespace, procs: int, tallies: list[dict[str, Any]], cpu: dict[str, float],
+def summarize(args: argparse.Namespace, procs: int, tallies: list[dict[str, Any]], marks: Marks,
               memory: dict[str, float], log: list[str]) -> dict[str, Any]:
     def total(key: str) -> Any:
         return sum(t[key] for t in tallies)
@@ -526,12 +572,16 @@ def summarize(args: argparse.Namespace, procs: int, tallies: list[dict[str, Any]
     latencies = [x * 1000 for t in tallies for x in t["latencies"]]
     lags = [x * 1000 for t in tallies for x in t["lags"]]
     run_s = max(t["run_s"] for t in tallies) or float("nan")
-    states = total("states")
+    states, actions, cpu = total("states"), total("actions"), marks.cpu
+    server_cpu, client_cpu = cpu["end"] - cpu["start"], total("client_cpu")
+    (busy0, all0), (busy1, all1) = marks.machine["start"], marks.machine["end"]
+    cores = round((all1 - all0) / run_s)  # the CPUs this machine lets us see
+    busy = (busy1 - busy0) / run_s
     return {
         "tables": args.tables, "tables_ready": total("tables"), "connections": total("connections"),
         "setup_failures": counts("setup_failures"), "setup_s": round(max(t["setup_s"] for t in tallies), 1),
         "client_procs": procs, "compression": not args.no_compression, "pace": args.pace,
-        "run_s": round(run_s, 1), "actions": total("actions"), "actions_per_s": round(total("actions") / run_s, 1),
+        "run_s": round(run_s, 1), "actions": actions, "actions_per_s": round(actions / run_s, 1),
         "target_per_s": round(total("tables") * args.pace, 1), "rematches": total("rematches"),
         "answered": len(latencies), "unanswered": total("unanswered"),
         "latency_ms": {"p50": round(pct(latencies, 0.5), 1), "p90": round(pct(latencies, 0.9), 1),
@@ -539,14 +589,15 @@ def summarize(args: argparse.Namespace, procs: int, tallies: list[dict[str, Any]
         "states": states, "states_per_s": round(states / run_s, 1),
         "state_kb": round(total("state_bytes") / max(1, states) / 1024, 2),
         "errors": counts("errors"), "disconnects": counts("disconnects"),
-        "server_cpu_run_s": round(cpu["end"] - cpu["start"], 1),
-        "server_cpu_run_share": round((cpu["end"] - cpu["start"]) / run_s, 2),
-        "server_cpu_setup_s": round(cpu["start"] - cpu["ready"], 1),
-        "server_cpu_total_s": round(cpu["after"], 1),
+        "server_cpu_run_s": round(server_cpu, 1), "server_cpu_run_share": round(server_cpu / run_s, 2),
+        "server_cpu_ms_per_action": round(1000 * server_cpu / max(1, actions), 2),
+        "server_cpu_setup_s": round(cpu["start"] - cpu["ready"], 1), "server_cpu_total_s": round(cpu["after"], 1),
         "server_peak_rss_mb": round(memory.get("VmHWM", float("nan")), 1),
-        "client_cpu_run_s": round(total("client_cpu"), 1),
-        "client_cpu_run_share": round(total("client_cpu") / run_s, 2),
+        "client_cpu_run_s": round(client_cpu, 1), "client_cpu_run_share": round(client_cpu / run_s, 2),
+        "client_cpu_ms_per_action": round(1000 * client_cpu / max(1, actions), 2),
         "client_lag_ms": {"p99": round(pct(lags, 0.99), 1), "max": round(max(lags, default=float("nan")), 1)},
+        "machine_cores": cores, "machine_busy_cores": round(busy, 2),
+        "other_processes_cores": round(max(0.0, busy - (server_cpu + client_cpu) / run_s), 2),
         "server_log_lines": len(log), "server_log_first": log[0] if log else None,
     }
 
@@ -569,11 +620,13 @@ def report(r: dict[str, Any]) -> str:
         f"  states          {r['states']} received, {r['states_per_s']}/s, {r['state_kb']} KB each on average",
         f"  errors          {named(r['errors'])}",
         f"  disconnects     {named(r['disconnects'])}",
-        f"  server CPU      {r['server_cpu_run_s']} s in the run ({r['server_cpu_run_share']:.0%} of a core), "
-        f"{r['server_cpu_setup_s']} s in the setup, {r['server_cpu_total_s']} s in all; "
-        f"peak RSS {r['server_peak_rss_mb']} MB",
-        f"  client CPU      {r['client_cpu_run_s']} s in the run ({r['client_cpu_run_share']:.0%} of a core); "
-        f"event-loop lag p99 {lag['p99']} ms, max {lag['max']} ms",
+        f"  server CPU      {r['server_cpu_run_s']} s in the run ({r['server_cpu_run_share']:.0%} of a core, "
+        f"{r['server_cpu_ms_per_action']} ms an action), {r['server_cpu_setup_s']} s in the setup, "
+        f"{r['server_cpu_total_s']} s in all; peak RSS {r['server_peak_rss_mb']} MB",
+        f"  client CPU      {r['client_cpu_run_s']} s in the run ({r['client_cpu_run_share']:.0%} of a core, "
+        f"{r['client_cpu_ms_per_action']} ms an action); event-loop lag p99 {lag['p99']} ms, max {lag['max']} ms",
+        f"  machine         {r['machine_busy_cores']} of {r['machine_cores']} cores busy in the run; "
+        f"other processes {r['other_processes_cores']} cores",
     ]
     if r["server_log_lines"]:
         lines.append(f"  server log      {r['server_log_lines']} lines; the first: {r['server_log_first']}")
@@ -602,11 +655,17 @@ def main() -> None:
     parser.add_argument("--client-procs", type=int, default=1, help="client processes (default 1)")
     parser.add_argument("--no-compression", action="store_true", help="no permessage-deflate on the websockets")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON line")
+    parser.add_argument("--py-spy", metavar="FILE", default=None,
+                        help="record the server with py-spy during the run (FILE .svg: a flame graph, "
+                             ".json: speedscope, .txt: collapsed stacks)")
     args = parser.parse_args()
     if args.tables < 1 or args.pace <= 0 or args.seconds <= 0:
         parser.error("--tables, --pace and --seconds must be positive")
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so that the server is stopped on SIGTERM too
-    result = run(args)
+    try:
+        result = run(args)
+    except KeyboardInterrupt:
+        sys.exit("interrupted: the server and the clients were stopped")
     print(json.dumps(result) if args.json else report(result))
 
 

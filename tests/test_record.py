@@ -393,3 +393,23 @@ def test_a_malformed_shuffle_is_refused_naming_the_deal_and_the_field():
     assert message.startswith('deal 2: "shuffle": "salt" must be 32 lower-case hex digits (0-9, a-f)')
     message = tampered(lambda e: e.update(shuffle="0123"))
     assert message == 'deal 2: "shuffle": a shuffle is an object with commitment, salt and entropy, not a string'
+
+
+def test_record_text_writes_what_dumps_of_to_record_writes_as_the_match_goes_on():
+    from cinch.record import record_text
+    from cinch.shuffle import Shuffle
+
+    m = Match(Rules.preset("additive"), players={s: s.name.lower() for s in Seat}, rng=5)
+    m.metadata["server"] = {"room": "ABC234"}
+    rng = random.Random(2)
+    seen = 0
+    while not m.is_over and len(m.deals) < 6:
+        if m.current is None:
+            m.start_deal(shuffle=Shuffle.new(("", "aa", "", "bb"), len(m.deals) + 1))
+        elif m.current.to_act is None:
+            m.resolve_chance()
+        else:
+            m.apply(rng.choice(m.current.legal_actions()))
+        assert record_text(m) == dumps(to_record(m))
+        seen += 1
+    assert seen > 100 and record_text(m) == record_text(m)

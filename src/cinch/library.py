@@ -40,7 +40,7 @@ from typing import Any
 from cinch.cards import Seat, Team
 from cinch.errors import CinchError, RecordError, RulesError
 from cinch.match import Match
-from cinch.record import dumps, loads, replay, to_record
+from cinch.record import loads, record_text, replay
 
 SCHEMA_VERSION = 2
 ENV_VAR = "CINCH_DB"
@@ -527,7 +527,7 @@ class Library:
             "score_ns": match.score[0], "score_ew": match.score[1],
             "winner": None if match.winner is None else match.winner.name,
             "deals": len(match.deals), "deal_number": deal, "action_number": action,
-            "record": dumps(to_record(match)),
+            "record": record_text(match),
         }
 
     def _update(self, match_id: int, row: dict[str, Any]) -> None:

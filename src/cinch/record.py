@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import json
+import weakref
 from collections.abc import Iterable
 from typing import Any
 
@@ -34,22 +35,47 @@ _DEAL_KEYS = {"dealer", "deck", "restock", "shuffle", "actions"}
 
 def to_record(match: Match, **metadata: Any) -> dict[str, Any]:
     """A match (finished or not) as a ``cinch/1`` record."""
+    record = _header(match)
+    record.update(metadata)
+    record["deals"] = [_deal_entry(match, index, deal) for index, deal in enumerate(match.deals)]
+    return record
+
+
+def _deal_entry(match: Match, index: int, deal: Deal) -> dict[str, Any]:
+    entry: dict[str, Any] = {"dealer": deal.dealer.name, "deck": _deck_text(deal.deck)}
+    if deal.restock is not None:
+        entry["restock"] = " ".join(str(c) for c in deal.restock)
+    shuffle = match.shuffles.get(index)
+    if shuffle is not None:
+        entry["shuffle"] = shuffle.to_json()
+    entry["actions"] = [str(a) for a in deal.history]
+    return entry
+
+
+_WRITTEN: weakref.WeakKeyDictionary[Deal, str] = weakref.WeakKeyDictionary()
+
+
+def record_text(match: Match) -> str:
+    """``dumps(to_record(match))``, the same text, with each finished deal written out only once: a server
+    rewrites the record after every action, and a match's old deals do not change."""
+    head = _header(match)
+    written = []
+    for index, deal in enumerate(match.deals):
+        line = _WRITTEN.get(deal) if deal.is_over else None
+        if line is None:
+            line = _deal_line(_deal_entry(match, index, deal))
+            if deal.is_over:
+                _WRITTEN[deal] = line
+        written.append(line)
+    return _dumps(head, written)
+
+
+def _header(match: Match) -> dict[str, Any]:
+    """The record without its deals."""
     record: dict[str, Any] = {"format": FORMAT, "rules": match.rules.to_json()}
     if match.players:
         record["players"] = {s.name: match.players[s] for s in Seat if s in match.players}
     record.update({k: v for k, v in match.metadata.items() if k not in _KEYS})
-    record.update(metadata)
-    deals = []
-    for index, deal in enumerate(match.deals):
-        entry: dict[str, Any] = {"dealer": deal.dealer.name, "deck": _deck_text(deal.deck)}
-        if deal.restock is not None:
-            entry["restock"] = " ".join(str(c) for c in deal.restock)
-        shuffle = match.shuffles.get(index)
-        if shuffle is not None:
-            entry["shuffle"] = shuffle.to_json()
-        entry["actions"] = [str(a) for a in deal.history]
-        deals.append(entry)
-    record["deals"] = deals
     return record
 
 
@@ -61,19 +87,28 @@ def _deck_text(deck: tuple[Card, ...]) -> str:
 
 def dumps(record: dict[str, Any]) -> str:
     """JSON text with one line per field and each deal's actions on one line."""
+    head = {k: v for k, v in record.items() if k != "deals"}
+    deals = None if "deals" not in record else [_deal_line(d) for d in record["deals"]]
+    return _dumps(head, deals, order=list(record))
+
+
+def _deal_line(deal: dict[str, Any]) -> str:
+    parts = [f"{json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in deal.items()]
+    return "    {" + ",\n     ".join(parts) + "}"
+
+
+def _dumps(head: dict[str, Any], deals: list[str] | None, order: list[str] | None = None) -> str:
+    keys = order if order is not None else [*head, "deals"]
     lines = ["{"]
-    items = list(record.items())
-    for i, (key, value) in enumerate(items):
-        comma = "," if i < len(items) - 1 else ""
+    for i, key in enumerate(keys):
+        comma = "," if i < len(keys) - 1 else ""
         if key == "deals":
+            assert deals is not None
             lines.append('  "deals": [')
-            for j, deal in enumerate(value):
-                parts = [f"{json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in deal.items()]
-                tail = "," if j < len(value) - 1 else ""
-                lines.append("    {" + ",\n     ".join(parts) + "}" + tail)
+            lines.extend(line + ("," if j < len(deals) - 1 else "") for j, line in enumerate(deals))
             lines.append("  ]" + comma)
         else:
-            lines.append(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}{comma}")
+            lines.append(f"  {json.dumps(key)}: {json.dumps(head[key], ensure_ascii=False)}{comma}")
     lines.append("}")
     return "\n".join(lines) + "\n"
 

@@ -113,6 +113,9 @@ def test_a_reload_mid_trick_returns_to_the_same_seat_and_hand(srv):
     play_until(players, lambda: players[0].state["deal"]["phase"] == "play"
                and len(players[0].state["deal"]["trick"]["plays"]) == 1)
     south = players[2]
+    seq = players[0].state["seq"]
+    if south.state["seq"] != seq:
+        south.until(lambda m: m["type"] == "state" and m["seq"] == seq)
     hand = south.state["deal"]["hand"]
     south.close()
     again = srv.player(room["code"], token=south.token)

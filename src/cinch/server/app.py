@@ -2,8 +2,8 @@
 
 >>> import tempfile, os
 >>> app = create_app(os.path.join(tempfile.mkdtemp(), "games.sqlite3"))
->>> [route.path for route in app.routes][:3]
-['/', '/api/rooms', '/api/rooms']
+>>> "/ws" in [route.path for route in app.routes]
+True
 >>> app.state.server.rooms
 {}
 """
@@ -34,6 +34,7 @@ from cinch.cards import Seat
 from cinch.library import Library
 from cinch.record import dumps
 from cinch.server.protocol import Refusal
+from cinch.server.replays import add_replay_routes
 from cinch.server.rooms import OVER, Room, Settings, hint_now, new_code, new_token, rules_from, token_hash
 
 log = logging.getLogger("cinch.server")
@@ -383,7 +384,7 @@ def create_app(db: str | os.PathLike[str] | None = None, *, base_url: str = "", 
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sender
 
-    app = Starlette(routes=[
+    routes: list[Any] = [
         Route("/", page),
         Route("/api/presets", presets),
         Route("/api/rooms", create_room, methods=["POST"]),
@@ -394,7 +395,9 @@ def create_app(db: str | os.PathLike[str] | None = None, *, base_url: str = "", 
         Route("/rooms/{code}", page),
         WebSocketRoute("/ws", websocket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ], lifespan=lifespan)
+    ]
+    add_replay_routes(routes, server)
+    app = Starlette(routes=routes, lifespan=lifespan)
     app.state.server = server
     return app
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
 MAX_MESSAGE_BYTES = 4096
 """The largest message a client may send (a longer one is refused unread)."""
@@ -28,7 +28,10 @@ MAX_CHAT = 300
 SeatName = Literal["N", "E", "S", "W"]
 Hex = Annotated[str, Field(pattern=r"^[0-9a-f]{0,64}$")]
 Token = Annotated[str, Field(min_length=16, max_length=128, pattern=r"^[A-Za-z0-9_-]+$")]
-Name = Annotated[str, Field(min_length=1, max_length=40)]
+_INVISIBLE = r"\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069"
+Name = Annotated[str, Field(min_length=1, max_length=40, pattern=f"^[^{_INVISIBLE}]+$")]
+"""A player's name: no control characters, no invisible or bidi-override marks (they would garble every
+list of players)."""
 
 
 class Refusal(Exception):
@@ -100,7 +103,7 @@ class Act(_Message):
     """Your decision, in the record notation, for the state numbered ``seq``."""
 
     type: Literal["act"]
-    seq: int
+    seq: StrictInt
     action: Annotated[str, Field(min_length=1, max_length=200)]
 
 
@@ -144,6 +147,8 @@ def parse_client(text: str | bytes) -> ClientMessage:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as e:
         raise Refusal("bad-json", f"a message must be one JSON object: {e}") from None
+    except RecursionError:
+        raise Refusal("bad-json", "a message must be one JSON object, not nested this deep") from None
     if not isinstance(data, dict):
         raise Refusal("bad-json", f"a message must be a JSON object, not {type(data).__name__}")
     kind = data.get("type")

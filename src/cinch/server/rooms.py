@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 import secrets
 import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+import orjson
 
 from cinch.actions import Action, parse_action
 from cinch.bots.base import Bot
@@ -28,11 +29,12 @@ from cinch.match import Match
 from cinch.record import to_record
 from cinch.rules import Rules
 from cinch.server.protocol import Refusal
-from cinch.server.views import deal_json, match_json, public_view
+from cinch.server.views import match_json, private_deal_json, public_deal_json, public_view
 from cinch.shuffle import Shuffle
 from cinch.table import Pending, Saver, Table
 from cinch.table.advice import available_bots
 from cinch.table.narrate import Narrator, action_words, result_lines
+from cinch.view import Phase, SeatView
 
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 CODE_LENGTH = 6
@@ -41,6 +43,14 @@ SLOW_BOTS = frozenset({"expert", "openspiel-ismcts"})
 LOG_LINES = 60
 RETRY_SECONDS = 3.0  # after a save failed, the bots wait this long before they try again
 WAITING, PLAYING, BETWEEN, OVER = "waiting", "playing", "between-deals", "over"
+
+
+FULL_LOG = True  # every state carries the recent log (the page reads it)
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A message as JSON text (orjson: the server writes thousands a second)."""
+    return orjson.dumps(message).decode()
 
 
 def token_hash(token: str) -> str:
@@ -182,6 +192,7 @@ class Room:
         self.next_deal_timer: asyncio.TimerHandle | None = None
         self.bot_task: asyncio.Task[None] | None = None
         self.retry_pending = False  # the bots wait after a failed save
+        self._seq_cache: tuple[Match | None, int, int] = (None, 0, 0)
         self.hints_given: dict[Seat, dict[str, Any]] = {}  # the last hint per seat (for its seq)
         self.hints_pending: set[Seat] = set()
         self.closed = False
@@ -204,7 +215,10 @@ class Room:
         if self.table is None:
             return self.seq_base
         m = self.table.match
-        return self.seq_base + len(m.deals) + sum(len(d.history) for d in m.deals)
+        n = len(m.deals)
+        if self._seq_cache[0] is not m or self._seq_cache[1] != n:  # (the earlier deals' actions, counted once)
+            self._seq_cache = (m, n, sum(len(d.history) for d in m.deals[:-1]))
+        return self.seq_base + n + self._seq_cache[2] + (len(m.deals[-1].history) if n else 0)
 
     def seat_of(self, token: str) -> Seat | None:
         digest = token_hash(token)
@@ -261,7 +275,7 @@ class Room:
         if room.match_id is not None:
             room.table = room._resume_table(room.match_id)
             room._reset_audiences()
-            room._tell()
+            room._tell(room._views())
         return room
 
     def _resume_table(self, match_id: int) -> Table:
@@ -751,17 +765,24 @@ class Room:
         self.audiences = {s: _Audience(s, Narrator(s)) for s in (*Seat, None)}
         self._summary_cache: dict[tuple[int, Seat | None], dict[str, Any]] = {}
 
-    def _tell(self) -> None:
-        """Narrate what each seat and the spectators have not been told yet."""
+    def _views(self) -> dict[Seat | None, SeatView]:
+        """Every seat's view of the current (or last) deal, and the spectators' (None): made once a change."""
         table = self.table
         if table is None or not table.match.deals:
-            return
+            return {}
         m = table.match
+        views: dict[Seat | None, SeatView] = {s: m.view(s) for s in Seat}
+        views[None] = public_view(views[Seat.N])
+        return views
+
+    def _tell(self, views: dict[Seat | None, SeatView]) -> None:
+        """Narrate what each seat and the spectators have not been told yet."""
+        if not views:
+            return
+        assert self.table is not None
+        m = self.table.match
         for seat, audience in self.audiences.items():
-            view = m.view(Seat.N if seat is None else seat)
-            if seat is None:
-                view = public_view(view)
-            lines = audience.narrator.update(view)
+            lines = audience.narrator.update(views[seat])
             while audience.told_deals < len(m.summaries):
                 summary = m.summaries[audience.told_deals]
                 lines += result_lines(summary, seat, m.rules, summary.score)
@@ -770,42 +791,59 @@ class Room:
             audience.new = lines
             audience.log.extend(lines)
 
-    def state(self, seat: Seat | None, info: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The ``state`` message for ``seat`` (None: a spectator)."""
-        audience = self.audiences[seat]
+    def _shared(self, views: dict[Seat | None, SeatView], info: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The parts of a state that every connection gets alike: the room, the clocks, the public deal."""
         now = time.monotonic()
-        out: dict[str, Any] = {"type": "state", "seq": self.seq, "room": info or self.info(),
-                               "you": {"seat": None if seat is None else seat.name},
-                               "match": None, "deal": None,
-                               "clocks": {s.name: self.clocks[s].to_json(now) for s in Seat},
-                               "narration": list(audience.new), "log": list(audience.log)}
-        table = self.table
-        if table is not None and table.match.deals:
-            m = table.match
-            view = m.view(Seat.N if seat is None else seat)
-            if seat is None:
-                view = public_view(view)
-            suggestion = None
-            if seat is not None and view.legal and view.phase.value in ("discard", "rob") and len(view.legal) > 1:
-                suggestion = table.suggestion(seat)
+        shared: dict[str, Any] = {"room": info or self.info(),
+                                  "clocks": {s.name: self.clocks[s].to_json(now) for s in Seat}, "deal": None}
+        if views:
+            assert self.table is not None
+            m = self.table.match
             shuffle = m.shuffles.get(len(m.deals) - 1)
-            out["match"] = match_json(m, seat, self._summary_cache)
-            out["deal"] = deal_json(view, seated=seat is not None, suggestion=suggestion,
-                                    commitment=None if shuffle is None else shuffle.commitment)
+            deal = public_deal_json(views[None], None if shuffle is None else shuffle.commitment)
             if m.deals[-1].is_over and shuffle is not None:
-                out["deal"]["reveal"] = {"deck": " ".join(map(str, m.deals[-1].deck)), **shuffle.to_json()}
+                deal["reveal"] = {"deck": " ".join(map(str, m.deals[-1].deck)), **shuffle.to_json()}
+            shared["deal"] = deal
+        return shared
+
+    def state(self, seat: Seat | None, *, views: dict[Seat | None, SeatView] | None = None,
+              shared: dict[str, Any] | None = None, full: bool = True) -> dict[str, Any]:
+        """The ``state`` message for ``seat`` (None: a spectator); ``full`` adds the recent ``log``, which a
+        connection gets with its first state (afterwards each state's ``narration`` adds to it)."""
+        audience = self.audiences[seat]
+        views = self._views() if views is None else views
+        shared = self._shared(views) if shared is None else shared
+        out: dict[str, Any] = {"type": "state", "seq": self.seq, "room": shared["room"],
+                               "you": {"seat": None if seat is None else seat.name},
+                               "match": None, "deal": None, "clocks": shared["clocks"],
+                               "narration": list(audience.new)}
+        if full:
+            out["log"] = list(audience.log)
+        table = self.table
+        if views and table is not None:
+            out["match"] = match_json(table.match, seat, self._summary_cache)
+            deal = dict(shared["deal"])
+            if seat is not None:
+                view = views[seat]
+                suggestion = None
+                if view.legal and view.phase in (Phase.DISCARD, Phase.ROB) and len(view.legal) > 1:
+                    suggestion = table.suggestion(seat)
+                deal.update(private_deal_json(view, suggestion))
+            out["deal"] = deal
         return out
 
     def broadcast(self) -> None:
         """Send every connection its state (one JSON text per seat, shared by that seat's connections)."""
-        self._tell()
-        texts: dict[Seat | None, str] = {}
-        info = self.info()
-        for client in list(self.clients):
-            seat = client.seat
-            if seat not in texts:
-                texts[seat] = json.dumps(self.state(seat, info), ensure_ascii=False)
-            client.send(texts[seat])
+        views = self._views()
+        self._tell(views)
+        if self.clients:
+            texts: dict[Seat | None, str] = {}
+            shared = self._shared(views)
+            for client in list(self.clients):
+                seat = client.seat
+                if seat not in texts:
+                    texts[seat] = encode(self.state(seat, views=views, shared=shared, full=FULL_LOG))
+                client.send(texts[seat])
         for audience in self.audiences.values():
             audience.new = []
 

@@ -48,8 +48,16 @@ def _plays(plays: tuple[PlayedCard, ...]) -> list[dict[str, Any]]:
 def deal_json(view: SeatView, *, seated: bool, suggestion: Action | None = None,
               commitment: str | None = None) -> dict[str, Any]:
     """The deal as ``view`` knows it; ``seated`` is False for a spectator (a :func:`public_view`)."""
+    out = public_deal_json(view, commitment)
+    if seated:
+        out.update(private_deal_json(view, suggestion))
+    return out
+
+
+def public_deal_json(view: SeatView, commitment: str | None = None) -> dict[str, Any]:
+    """What everyone at the table sees of the deal (the same from every seat's view)."""
     trump: Suit | None = view.trump
-    out: dict[str, Any] = {
+    return {
         "number": view.deal_number,
         "dealer": view.dealer.name,
         "phase": view.phase.value,
@@ -68,13 +76,17 @@ def deal_json(view: SeatView, *, seated: bool, suggestion: Action | None = None,
         "commitment": commitment,
         "bidder_goes_out": view.bidder_goes_out,
     }
-    if seated:
-        out["hand"] = cards(view.hand)
-        out["own_discards"] = cards(view.own_discards)
-        out["own_drawn"] = cards(view.own_drawn)
-        out["stock_seen"] = cards(view.stock_seen)
-        out.update(legal_json(view, suggestion))
-    return out
+
+
+def private_deal_json(view: SeatView, suggestion: Action | None = None) -> dict[str, Any]:
+    """What only the seat knows: its hand, its own discards and draws, the stock it robbed, its choices."""
+    return {
+        "hand": cards(view.hand),
+        "own_discards": cards(view.own_discards),
+        "own_drawn": cards(view.own_drawn),
+        "stock_seen": cards(view.stock_seen),
+        **legal_json(view, suggestion),
+    }
 
 
 def legal_json(view: SeatView, suggestion: Action | None) -> dict[str, Any]:

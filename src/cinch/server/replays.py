@@ -1,0 +1,540 @@
+"""The replay viewer of the browser table: a ``cinch/1`` record as frames, and its routes.
+
+:func:`frames` replays a record with the engine and gives, for every deal, one frame
+before the first action and one after each action, every hand open (it is a replay),
+with the narration in words and, beside each deal's result, the par of the double-dummy
+solver.  :func:`add_replay_routes` adds the page (``GET /replay``), the upload
+(``POST /api/replay``) and the game library (``GET /api/library`` ...) to the server.
+
+>>> from cinch.deal import EXAMPLE_DECK
+>>> record = {"format": "cinch/1", "rules": "pagat",
+...           "deals": [{"dealer": "W", "deck": EXAMPLE_DECK, "actions": ["bid 7", "pass", "pass", "pass"]}]}
+>>> data = frames(record, solve=False)
+>>> deal = data["deals"][0]
+>>> len(deal["frames"]), deal["frames"][1]["action"]["words"], deal["frames"][1]["narration"]
+(5, 'bid 7', 'N bids 7.')
+>>> deal["frames"][0]["hands"]["N"][:3], deal["frames"][-1]["to_act"], deal["result"] is None
+(['9S', '8S', '7S'], 'N', True)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import time
+import weakref
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from cinch.actions import Action, Keep
+from cinch.cards import CardSet, Seat, Suit
+from cinch.deal import Deal
+from cinch.errors import CinchError, RecordError
+from cinch.library import FINISHED, IN_PROGRESS, LibraryError, StoredMatch, UnknownMatch
+from cinch.match import DealSummary, Match
+from cinch.record import FORMAT, dumps, loads, replay
+from cinch.rules import Rules
+from cinch.table.narrate import Narrator, action_words, cards_text, hand_order, result_lines
+from cinch.view import Phase, PlayedCard, Trick
+
+log = logging.getLogger("cinch.server")
+
+MAX_UPLOAD = 2 * 1024 * 1024  # bytes: the largest record POST /api/replay takes
+MAX_DEALS = 200  # deals in one record, at most: a real match has a few dozen
+PAR_TIMEOUT = 5.0  # seconds the solver may take on one deal before its par is "not computed"
+PAR_BUDGET = 30.0  # seconds all the deals of one request may take together
+LIBRARY_LIMIT = 50  # matches GET /api/library lists by default ...
+LIBRARY_MAX = 200  # ... and at most
+STATIC = Path(__file__).parent / "static" / "replay"
+
+# A par job: what the solver needs of a deal, in plain (picklable, hashable) values:
+# (rules as the record writes them, dealer, deck, restock or None, the actions up to the first lead).
+ParJob = tuple[Any, str, str, str | None, tuple[str, ...]]
+# A par as the solver gives it: points (NS, EW), made, settlement (NS, EW) or None.
+ParValue = tuple[tuple[int, int], bool | None, tuple[int, int] | None]
+
+
+# ---- frames ----------------------------------------------------------------------------------------------
+def frames(record: dict[str, Any], *, solve: bool = True) -> dict[str, Any]:
+    """The viewer's JSON of a record: every deal's frames, its result and (``solve``) its par.
+
+    Raises :class:`RecordError` (deal and action number, what was wrong, what was legal) for a
+    record that does not replay.  Without ``solve`` each par is ``{"status": "pending"}``; the
+    server fills them in its process pool (:func:`fill_pars`).
+    """
+    data, jobs = build(record)
+    if solve:
+        for deal, job in zip(data["deals"], jobs, strict=True):
+            deal["par"] = no_par(deal) if job is None else par_json(solve_par(job), deal)
+    return data
+
+
+def build(record: dict[str, Any]) -> tuple[dict[str, Any], list[ParJob | None]]:
+    """The frames of a record with every par pending, and each deal's par job (None: no play, no par)."""
+    deals = record.get("deals") if isinstance(record, dict) else None
+    if isinstance(deals, list) and len(deals) > MAX_DEALS:
+        raise RecordError(f"the record holds {len(deals)} deals; the viewer shows records of at most {MAX_DEALS}")
+    match = replay(record).match
+    rules = match.rules
+    names = tuple(match.players.get(s, "") for s in Seat) if match.players else None
+    out: dict[str, Any] = {
+        "format": FORMAT,
+        "rules": {"name": rules.name, "record": rules.to_json(), "target": rules.target},
+        "players": {s.name: match.players.get(s, "") for s in Seat},
+        "metadata": {k: v for k, v in record.items() if k not in ("format", "rules", "players", "deals")},
+        "score": _teams(match.score),
+        "winner": None if match.winner is None else match.winner.name,
+        "deals": [],
+    }
+    jobs: list[ParJob | None] = []
+    for index, played in enumerate(match.deals):
+        summary = match.summaries[index] if index < len(match.summaries) else None
+        before = match.summaries[index - 1].score if index else (0, 0)
+        bgo = summary.bidder_goes_out if summary is not None else match.bidder_goes_out_applies()
+        context = {"score": before, "target": rules.target, "deal_number": index + 1, "bidder_goes_out": bgo,
+                   "players": names}
+        out["deals"].append(_deal_json(match, played, summary, before, context))
+        jobs.append(_par_job(played))
+    return out, jobs
+
+
+def _deal_json(match: Match, played: Deal, summary: DealSummary | None, before: tuple[int, int],
+               context: dict[str, Any]) -> dict[str, Any]:
+    rules = match.rules
+    deal = Deal(rules, played.dealer, played.deck, restock=played.restock)
+    narrator = Narrator(None)
+    header = [line.strip("= ") for line in narrator.update(deal.view(Seat.N, **context)) if line]
+    shown = [_frame(deal, 0, None, None, " ".join(header), before)]
+    for step, action in enumerate(played.history, start=1):
+        seat = deal.to_act
+        assert seat is not None
+        lead = _keep_words(deal, seat, action)
+        deal.apply(action)
+        lines = [line for line in narrator.update(deal.view(Seat.N, **context)) if line]
+        if lead:
+            lines = [lead] + [line for line in lines if not line.startswith(f"{seat} throws face up")]
+        lines = [line if line.endswith((".", "!", "?", ":")) else line + "." for line in lines]
+        score = before
+        if deal.is_over and summary is not None:
+            assert deal.result is not None
+            lines.append(deal.result.describe().rstrip(".") + ".")
+            score = summary.score
+            if match.winner is not None and summary is match.summaries[-1]:
+                w = match.winner
+                lines.append(f"{w} win the match, {score[w]} to {score[w.other]}.")
+        shown.append(_frame(deal, step, seat, action, " ".join(lines), score))
+    result = None
+    if summary is not None:
+        result = summary.to_json()
+        result["number"] = summary.number
+        result["bidder_goes_out"] = summary.bidder_goes_out
+        result["lines"] = result_lines(summary, None, rules, summary.score)
+    return {
+        "number": context["deal_number"],
+        "dealer": played.dealer.name,
+        "bidder_goes_out": context["bidder_goes_out"],
+        "restock": None if played.restock is None else [str(c) for c in played.restock],
+        "frames": shown,
+        "result": result,
+        "par": {"status": "pending", "text": "Par: being worked out."},
+    }
+
+
+def _keep_words(deal: Deal, seat: Seat, action: Action) -> str:
+    """A keep in words, for a replay where every card is open: what was kept and what was thrown."""
+    if not isinstance(action, Keep) or deal.phase not in (Phase.DISCARD, Phase.ROB):
+        return ""
+    legal = deal.legal_actions()
+    pool = int(getattr(legal, "pool", deal.hands[seat]))
+    kept = int(action.cards)
+    thrown = pool & ~kept
+    trump = deal.trump
+    text = f"{seat} keeps {cards_text(kept, trump)}"
+    if deal.phase is Phase.ROB:
+        text += " of the hand and the stock"
+    return text + (f", throwing {cards_text(thrown, trump)}." if thrown else ".")
+
+
+def _frame(deal: Deal, step: int, seat: Seat | None, action: Action | None, narration: str,
+           score: tuple[int, int]) -> dict[str, Any]:
+    trump = deal.trump
+    last = deal.tricks[-1] if deal.tricks else None
+    won = [0, 0]
+    for t in deal.tricks:
+        won[t.winner & 1] += 1
+    return {
+        "step": step,
+        "phase": deal.phase.value,
+        "to_act": None if deal.to_act is None else deal.to_act.name,
+        "hands": {s.name: [str(c) for c in hand_order(deal.hands[s], trump)] for s in Seat},
+        "auction": [{"seat": s.name, "call": str(c)} for s, c in deal.auction],
+        "maker": None if deal.maker is None or deal.phase is Phase.BIDDING else deal.maker.name,
+        "bid": deal.high_bid if deal.maker is not None and deal.phase is not Phase.BIDDING else None,
+        "trump": None if trump is None else trump.letter,
+        "discards": {s.name: _cards(deal.discards[s] & ~deal.shown[s], trump) for s in Seat},
+        "shown": {s.name: _cards(deal.shown[s], trump) for s in Seat},
+        "stock": len(deal.stock),
+        "trick": {"number": len(deal.tricks) + 1, "leader": None if not deal.trick else deal.trick[0].seat.name,
+                  "plays": _plays(deal.trick)},
+        "tricks": len(deal.tricks),
+        "won": _teams((won[0], won[1])),
+        "last_trick": None if last is None else _trick(last, len(deal.tricks)),
+        "action": None if action is None or seat is None else {
+            "seat": seat.name, "text": str(action),
+            "words": action_words(action, trump),
+        },
+        "narration": narration,
+        "score": _teams(score),
+    }
+
+
+def _cards(mask: int, trump: Suit | None) -> list[str]:
+    return [str(c) for c in hand_order(mask, trump)]
+
+
+def _plays(plays: Sequence[PlayedCard]) -> list[dict[str, Any]]:
+    out = []
+    for p in plays:
+        entry: dict[str, Any] = {"seat": p.seat.name, "card": str(p.card)}
+        if p.buried:
+            entry["buried"] = [str(c) for c in CardSet(p.buried)]
+        out.append(entry)
+    return out
+
+
+def _trick(trick: Trick, number: int) -> dict[str, Any]:
+    return {"number": number, "leader": trick.leader.name, "plays": _plays(trick.plays),
+            "winner": trick.winner.name}
+
+
+def _teams(pair: tuple[int, int]) -> dict[str, int]:
+    return {"NS": pair[0], "EW": pair[1]}
+
+
+# ---- the par -------------------------------------------------------------------------------------------
+def _par_job(played: Deal) -> ParJob | None:
+    """What the solver needs to find the par of a deal from its first lead (None: the play never began)."""
+    if played.trump is None:
+        return None
+    probe = Deal(played.rules, played.dealer, played.deck, restock=played.restock)
+    upto: list[str] = []
+    for action in played.history:
+        if probe.phase is Phase.PLAY:
+            break
+        probe.apply(action)
+        upto.append(str(action))
+    if probe.phase is not Phase.PLAY:
+        return None
+    restock = None if played.restock is None else " ".join(str(c) for c in played.restock)
+    return (_key(played.rules.to_json()), played.dealer.name, " ".join(str(c) for c in played.deck), restock,
+            tuple(upto))
+
+
+@functools.lru_cache(maxsize=512)
+def solve_par(job: ParJob) -> ParValue | None:
+    """(Also in a worker process.)  The par of a deal from its first lead, or None if the solver fails."""
+    from cinch.table.summary import par_of
+
+    rules_key, dealer, deck, restock, actions = job
+    rules = Rules.from_json(_unkey(rules_key))
+    start = Deal.from_actions(rules, Seat.parse(dealer), deck, actions, restock=restock)
+    par = par_of(start)
+    if par is None:
+        return None
+    return par.points, par.made, par.score_change
+
+
+def _key(value: Any) -> Any:
+    """The rules' JSON (a preset name or an object of options) as a hashable value."""
+    if isinstance(value, dict):
+        return tuple(sorted(value.items()))
+    return value
+
+
+def _unkey(value: Any) -> Any:
+    """The rules' JSON back from :func:`_key`."""
+    if isinstance(value, tuple):
+        return dict(value)
+    return value
+
+
+def par_json(par: ParValue | None, deal: dict[str, Any], status: str = "") -> dict[str, Any]:
+    """The par of a deal, next to what each side took, in words."""
+    if par is None:
+        why = status or "the solver could not solve the deal"
+        return {"status": "not computed", "text": f"Par not computed: {why}."}
+    points, made, change = par
+    text = f"Par with every card open, from the first lead: NS {points[0]}, EW {points[1]}"
+    if made is not None:
+        text += f" (the bid {'is made' if made else 'is set'})"
+    text += "."
+    result = deal.get("result")
+    took = None
+    if result is not None and result.get("points") is not None:
+        took = result["points"]
+        parts = []
+        for i, team in enumerate(("NS", "EW")):
+            diff = took[team] - points[i]
+            parts.append(f"{team} took {took[team]}" + (" (par)" if diff == 0 else
+                                                         f" ({abs(diff)} {'above' if diff > 0 else 'below'} par)"))
+        text += " " + "; ".join(parts) + "."
+    return {"status": "solved", "points": _teams(points), "made": made,
+            "score_change": None if change is None else _teams(change), "took": took, "text": text}
+
+
+def no_par(deal: dict[str, Any]) -> dict[str, Any]:
+    result = deal.get("result")
+    if result is not None and result.get("thrown_in"):
+        why = "the deal was thrown in"
+    else:
+        why = "the play has not begun"
+    return {"status": "none", "text": f"No par: {why}."}
+
+
+async def fill_pars(data: dict[str, Any], jobs: Sequence[ParJob | None], executor: Executor | None,
+                    timeout: float = PAR_TIMEOUT, budget: float = PAR_BUDGET) -> None:
+    """Work out each deal's par, one deal at a time (so a bot's move waits for at most one), in
+    ``executor`` (a process pool) or a thread; a deal that takes longer than ``timeout`` seconds, or
+    comes after ``budget`` seconds in all, says "not computed"."""
+    loop = asyncio.get_running_loop()
+    if executor is not None and any(job is not None and _cached(job) is _MISSING for job in jobs):
+        executor = await _warm(executor)
+    deadline = time.monotonic() + budget
+    for deal, job in zip(data["deals"], jobs, strict=True):
+        if job is None:
+            deal["par"] = no_par(deal)
+            continue
+        cached = _cached(job)
+        if cached is not _MISSING:
+            deal["par"] = par_json(cached, deal)  # type: ignore[arg-type]
+            continue
+        left = deadline - time.monotonic()
+        if left <= 0:
+            deal["par"] = par_json(None, deal, f"the solver had no time left ({budget:g} s for the whole game)")
+            continue
+        try:
+            if executor is not None:
+                value = await asyncio.wait_for(loop.run_in_executor(executor, solve_par, job), min(timeout, left))
+            else:
+                value = await asyncio.wait_for(asyncio.to_thread(solve_par, job), min(timeout, left))
+        except TimeoutError:
+            deal["par"] = par_json(None, deal, f"the solver took longer than {min(timeout, left):g} s")
+            continue
+        except Exception as e:  # a broken pool, a solver bug: the replay shows without the par
+            log.warning("par of a replayed deal failed: %r", e)
+            deal["par"] = par_json(None, deal, "the solver failed")
+            continue
+        _remember(job, value)
+        deal["par"] = par_json(value, deal)
+
+
+_MISSING = object()
+_WARM: weakref.WeakSet[Executor] = weakref.WeakSet()  # the pools whose worker has loaded the solver
+
+
+async def _warm(executor: Executor) -> Executor | None:
+    """The pool, once a worker has started and loaded the solver (a spawned worker takes seconds, which
+    must not count against a deal's par); None, for a thread, if it does not start within a minute."""
+    if executor in _WARM:
+        return executor
+    try:
+        await asyncio.wait_for(asyncio.get_running_loop().run_in_executor(executor, _load_solver), 60)
+    except Exception as e:
+        log.warning("the process pool did not start for the par: %r", e)
+        return None
+    _WARM.add(executor)
+    return executor
+
+
+def _load_solver() -> None:
+    """(In a worker process.)  Import the solver before the first par is timed."""
+    import cinch.solver  # noqa: F401
+    import cinch.table.summary  # noqa: F401
+
+
+_PARS: dict[ParJob, ParValue | None] = {}  # the pars worked out in a pool, by deal (a process's cache)
+
+
+def _cached(job: ParJob) -> object:
+    return _PARS.get(job, _MISSING)
+
+
+def _remember(job: ParJob, value: ParValue | None) -> None:
+    if len(_PARS) >= 2048:
+        _PARS.pop(next(iter(_PARS)))
+    _PARS[job] = value
+
+
+# ---- the routes ------------------------------------------------------------------------------------------
+def add_replay_routes(routes: list[Any], server: Any) -> None:
+    """Add the replay viewer's routes to ``routes`` (the app's route list), over ``server``'s library."""
+    def error(code: str, message: str, status: int) -> JSONResponse:
+        return JSONResponse({"type": "error", "code": code, "message": message}, status_code=status)
+
+    def executor() -> Executor | None:
+        pool = getattr(getattr(server, "thinker", None), "_pool", None)
+        if not callable(pool):
+            return None
+        try:
+            made = pool()
+        except Exception:
+            return None
+        return made if isinstance(made, Executor) else None
+
+    async def answer(record: dict[str, Any]) -> Response:
+        try:
+            data, jobs = await asyncio.to_thread(build, record)
+        except CinchError as e:
+            return error("bad-record", str(e), 400)
+        except Exception as e:  # a record no check foresaw: still one clear line, never a traceback
+            log.exception("a replayed record failed")
+            return error("bad-record", f"the record could not be replayed ({type(e).__name__}: {e})", 400)
+        await fill_pars(data, jobs, executor())
+        return JSONResponse(data)
+
+    async def page(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8", headers=_HEADERS)
+
+    def asset(name: str, media_type: str) -> Callable[[Request], Any]:
+        async def serve(request: Request) -> Response:
+            return FileResponse(STATIC / name, media_type=media_type, headers={"Cache-Control": "no-cache"})
+        return serve
+
+    async def upload(request: Request) -> Response:
+        size = request.headers.get("content-length", "")
+        if size.isdigit() and int(size) > MAX_UPLOAD:
+            return _too_large(error)
+        body = bytearray()
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_UPLOAD:
+                return _too_large(error)
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError as e:
+            return error("bad-record", f"the record is not UTF-8 text (byte {e.start + 1})", 400)
+        try:
+            record = loads(text)
+        except RecordError as e:
+            return error("bad-record", str(e), 400)
+        return await answer(record)
+
+    def stored(request: Request) -> tuple[StoredMatch, dict[str, Any]] | Response:
+        """The match the path names and its record, without a running deal of a live match."""
+        raw = request.path_params["id"]
+        text = raw[1:] if raw.startswith("#") else raw
+        if not text.isdigit() or len(text) > 18:
+            return error("unknown-match", f"{raw!r} is not a match id (a number, as 12)", 404)
+        try:
+            match = server.library.get(int(text))
+            record = match.record
+        except UnknownMatch:
+            return error("unknown-match", f"there is no match {text} in the game library", 404)
+        except LibraryError as e:
+            return error("damaged-record", str(e), 500)
+        if _may_be_running(server, match):
+            record = _finished_deals(record)
+        return match, _without_room_code(record)
+
+    async def library(request: Request) -> Response:
+        raw = request.query_params.get("limit", "")
+        limit = int(raw) if raw.isdigit() else LIBRARY_LIMIT
+        limit = max(1, min(limit, LIBRARY_MAX))
+        try:
+            matches = server.library.list(limit=limit)
+        except LibraryError as e:
+            return error("library", str(e), 500)
+        return JSONResponse({"matches": [_listing(server, m) for m in matches], "limit": limit})
+
+    async def library_replay(request: Request) -> Response:
+        found = stored(request)
+        if isinstance(found, Response):
+            return found
+        return await answer(found[1])
+
+    async def library_record(request: Request) -> Response:
+        found = stored(request)
+        if isinstance(found, Response):
+            return found
+        return Response(dumps(found[1]), media_type="application/json")
+
+    routes.extend([
+        Route("/replay", page),
+        Route("/replay/replay.js", asset("replay.js", "text/javascript; charset=utf-8")),
+        Route("/replay/replay.css", asset("replay.css", "text/css; charset=utf-8")),
+        Route("/api/replay", upload, methods=["POST"]),
+        Route("/api/library", library),
+        Route("/api/library/{id}/replay", library_replay),
+        Route("/api/library/{id}/record", library_record),
+    ])
+
+
+_HEADERS = {
+    "Cache-Control": "no-cache",
+    "Content-Security-Policy": ("default-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; "
+                                "frame-ancestors 'none'"),
+}
+
+
+def _too_large(error: Callable[[str, str, int], Any]) -> Any:
+    return error("too-large", f"the record is larger than {MAX_UPLOAD // (1024 * 1024)} MB, the most the viewer "
+                              "takes", 413)
+
+
+def _may_be_running(server: Any, stored: StoredMatch) -> bool:
+    """Whether someone may be playing the match's last deal now: a server room's match, or any match
+    stored in progress (its running deal's cards are never shown)."""
+    if stored.status == FINISHED:
+        return False
+    if stored.status == IN_PROGRESS or stored.frontend == "server":
+        return True
+    rooms = getattr(server, "rooms", {})
+    return any(getattr(room, "match_id", None) == stored.id for room in rooms.values())
+
+
+def _finished_deals(record: dict[str, Any]) -> dict[str, Any]:
+    """The record without its last deal if that deal is not over."""
+    deals = record.get("deals")
+    if not isinstance(deals, list) or not deals:
+        return record
+    try:
+        running = replay(record).match.current is not None
+    except CinchError:
+        running = True  # a record that does not replay: its last deal is not shown either way
+    return {**record, "deals": deals[:-1]} if running else record
+
+
+def _without_room_code(record: dict[str, Any]) -> dict[str, Any]:
+    """The record without the code of the server room it was played in: the code of a private room is its
+    invitation, not for whoever browses the library."""
+    meta = record.get("server")
+    if isinstance(meta, dict) and "room" in meta:
+        return {**record, "server": {k: v for k, v in meta.items() if k != "room"}}
+    return record
+
+
+def _listing(server: Any, stored: StoredMatch) -> dict[str, Any]:
+    live = _may_be_running(server, stored)
+    return {
+        "id": stored.id,
+        "date": stored.created.isoformat(),
+        "updated": stored.updated.isoformat(),
+        "rules": stored.rules,
+        "players": {s.name: stored.players[s] for s in Seat if s in stored.players},
+        "score": _teams(stored.score),
+        "winner": None if stored.winner is None else stored.winner.name,
+        "status": stored.status,
+        "frontend": stored.frontend,
+        "deals": stored.deals,
+        "live": live,
+    }
+
+
+__all__ = ["MAX_UPLOAD", "add_replay_routes", "build", "fill_pars", "frames", "par_json", "solve_par"]
