@@ -23,8 +23,8 @@ The target: 500 tables (2,000 connections) at one action per table per second wi
 under 100 ms on a 2-core machine.  The clients share the machine with the server: on a
 small machine their CPU time is the server's loss, so read the client CPU beside the
 server's.  ``--client-procs K`` splits the tables across K client processes when one
-cannot keep up; ``--no-compression`` turns off permessage-deflate (browsers offer it, so
-it is on by default); ``--json`` prints the figures as one JSON line instead;
+cannot keep up; ``--compression`` turns on permessage-deflate (browsers offer it, so
+the server leaves it off unless `cinch serve --ws-compression`); ``--json`` prints the figures as one JSON line instead;
 ``--py-spy FILE`` records the server with py-spy (if on the PATH) during the run.
 
 The server is one event loop: it can make at most ``1000 / (server CPU ms an action)``
@@ -81,7 +81,7 @@ def free_port() -> int:
 class ServerProcess:
     """``python -m cinch serve`` on a loopback port, its CPU time and memory read from ``/proc``."""
 
-    def __init__(self, folder: str, files: int):
+    def __init__(self, folder: str, files: int, compression: bool = False):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = os.path.join(folder, "server.log")
@@ -89,7 +89,8 @@ class ServerProcess:
         path = [os.path.join(ROOT, "src"), *filter(None, [os.environ.get("PYTHONPATH")])]
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
         command = [sys.executable, "-m", "cinch", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                   "--db", os.path.join(folder, "games.sqlite3"), "--log-level", "warning"]
+                   "--db", os.path.join(folder, "games.sqlite3"), "--log-level", "warning",
+                   "--ws-compression" if compression else "--no-ws-compression"]
         self.proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT,
                                      env=env, start_new_session=True,  # Ctrl-C reaches us, and we stop it
                                      preexec_fn=lambda: raise_open_files(files))
@@ -518,14 +519,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     raise_open_files(4 * args.tables + 1024)
     setup_timeout = args.setup_timeout or max(60.0, 0.4 * args.tables)
     with tempfile.TemporaryDirectory(prefix="cinch-bench-") as folder:
-        server = ServerProcess(folder, files=4 * args.tables + 1024)
+        server = ServerProcess(folder, files=4 * args.tables + 1024, compression=args.compression)
         workers: list[multiprocessing.process.BaseProcess] = []
         marks: Marks | None = None
         try:
             server.wait_ready()
             marks = Marks(server, args.seconds, args.py_spy)
             plans = [Plan(server.url, n, args.pace, args.seconds, args.rules, args.target, args.batch, setup_timeout,
-                          not args.no_compression) for n in split(args.tables, procs)]
+                          args.compression) for n in split(args.tables, procs)]
             if procs == 1:
                 tallies = [asdict(asyncio.run(Bench(plans[0]).play(marks=marks)))]
             else:
@@ -580,7 +581,7 @@ def summarize(args: argparse.Namespace, procs: int, tallies: list[dict[str, Any]
     return {
         "tables": args.tables, "tables_ready": total("tables"), "connections": total("connections"),
         "setup_failures": counts("setup_failures"), "setup_s": round(max(t["setup_s"] for t in tallies), 1),
-        "client_procs": procs, "compression": not args.no_compression, "pace": args.pace,
+        "client_procs": procs, "compression": args.compression, "pace": args.pace,
         "run_s": round(run_s, 1), "actions": actions, "actions_per_s": round(actions / run_s, 1),
         "target_per_s": round(total("tables") * args.pace, 1), "rematches": total("rematches"),
         "answered": len(latencies), "unanswered": total("unanswered"),
@@ -653,7 +654,8 @@ def main() -> None:
     parser.add_argument("--setup-timeout", type=float, default=None,
                         help="seconds the setup may take (default: 0.4 per table, at least 60)")
     parser.add_argument("--client-procs", type=int, default=1, help="client processes (default 1)")
-    parser.add_argument("--no-compression", action="store_true", help="no permessage-deflate on the websockets")
+    parser.add_argument("--compression", action="store_true",
+                        help="permessage-deflate on the websockets (off by default, as in `cinch serve`)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON line")
     parser.add_argument("--py-spy", metavar="FILE", default=None,
                         help="record the server with py-spy during the run (FILE .svg: a flame graph, "

@@ -72,11 +72,21 @@ def record_text(match: Match) -> str:
 
 def _header(match: Match) -> dict[str, Any]:
     """The record without its deals."""
-    record: dict[str, Any] = {"format": FORMAT, "rules": match.rules.to_json()}
+    record: dict[str, Any] = {"format": FORMAT, "rules": _rules_json(match.rules)}
     if match.players:
         record["players"] = {s.name: match.players[s] for s in Seat if s in match.players}
     record.update({k: v for k, v in match.metadata.items() if k not in _KEYS})
     return record
+
+
+def _rules_json(rules: Rules) -> Any:
+    spec = _rules_spec(rules)
+    return dict(spec) if isinstance(spec, dict) else spec  # (a copy: a record's reader may change its dict)
+
+
+@functools.lru_cache(maxsize=64)
+def _rules_spec(rules: Rules) -> Any:
+    return rules.to_json()
 
 
 @functools.lru_cache(maxsize=1024)

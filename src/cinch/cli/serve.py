@@ -23,8 +23,11 @@ from cinch.cli.options import db_option
               help="Processes for slow bots (the expert), so that the server never waits on them.")
 @click.option("--log-level", default="info", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]))
+@click.option("--ws-compression/--no-ws-compression", default=False, show_default=True,
+              help="Compress websocket messages (less bandwidth, more CPU and memory per connection).")
 @db_option
-def serve_command(host: str, port: int, public_url: str, bot_workers: int, log_level: str, db: str | None) -> None:
+def serve_command(host: str, port: int, public_url: str, bot_workers: int, log_level: str, ws_compression: bool,
+                  db: str | None) -> None:
     """Serve online play: create a room, share its link, fill empty seats with bots.
 
     The protocol (JSON over one websocket per client) is in docs/protocol.md.
@@ -38,4 +41,4 @@ def serve_command(host: str, port: int, public_url: str, bot_workers: int, log_l
     app = create_app(path, base_url=public_url, thinker=Thinker(bot_workers))
     click.echo(f"cinch serve: http://{host}:{port}/ (game library {os.fspath(path)}); Ctrl-C stops it.")
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=65536, ws_ping_interval=20,
-                ws_ping_timeout=20, timeout_graceful_shutdown=5)
+                ws_ping_timeout=20, ws_per_message_deflate=ws_compression, timeout_graceful_shutdown=5)

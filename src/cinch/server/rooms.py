@@ -178,6 +178,7 @@ class Room:
         self.link = link
         self.thinker = thinker
         self.places = {s: Place(s) for s in Seat}
+        self._rules_json = settings.rules.to_json()
         self.table: Table | None = None
         self.match_id: int | None = None
         self.matches: list[int] = []  # every match played here, oldest first
@@ -238,7 +239,7 @@ class Room:
     def info(self) -> dict[str, Any]:
         rules = self.settings.rules
         return {
-            "code": self.code, "link": self.link, "status": self.status, "rules": rules.to_json(),
+            "code": self.code, "link": self.link, "status": self.status, "rules": self._rules_json,
             "rules_name": rules.name, "target": rules.target,
             "seats": [self.seat_info(self.places[s]) for s in Seat],
             "spectators": sum(1 for c in self.clients if c.seat is None),
@@ -781,7 +782,12 @@ class Room:
             return
         assert self.table is not None
         m = self.table.match
+        listening = {c.seat for c in self.clients}
+        listening |= {s for s, p in self.places.items() if p.kind == "human"}  # (back soon: keep their log)
+        deal_over = m.deals[-1].is_over
         for seat, audience in self.audiences.items():
+            if seat not in listening and not deal_over:
+                continue  # nobody to tell: a narrator catches up on the whole deal when next asked
             lines = audience.narrator.update(views[seat])
             while audience.told_deals < len(m.summaries):
                 summary = m.summaries[audience.told_deals]

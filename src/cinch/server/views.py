@@ -8,6 +8,7 @@ from a seat's view with everything that seat alone knows taken out
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Any
 
 from cinch.actions import Action
@@ -27,8 +28,10 @@ def public_view(view: SeatView) -> SeatView:
                                stock_seen=_NOTHING, legal=())
 
 
-def cards(mask: int) -> list[str]:
-    return [str(c) for c in CardSet(mask)]
+@functools.lru_cache(maxsize=1 << 16)
+def cards(mask: int) -> tuple[str, ...]:
+    """The cards of a mask in record notation (the same hands recur in every state: written out once)."""
+    return tuple(str(c) for c in CardSet(mask))
 
 
 def _by_seat(values: tuple[Any, ...], convert: Any = None) -> dict[str, Any]:
