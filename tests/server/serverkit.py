@@ -76,6 +76,7 @@ class Player:
         self.code = code
         self.messages: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None
+        self.log: list[str] = []
         self.token: str | None = hello.get("token")
         self.seat: str | None = None
         self.send({"type": "hello", "room": code, **hello})
@@ -93,6 +94,8 @@ class Player:
         self.messages.append(message)
         if message["type"] == "state":
             self.state = message
+            # the first state brings the recent log; each later one adds its narration
+            self.log = list(message["log"]) if message.get("log") is not None else self.log + message["narration"]
         return message
 
     def until(self, done: Callable[[dict[str, Any]], bool], timeout: float = WAIT) -> dict[str, Any]:

@@ -74,7 +74,7 @@ def test_four_people_play_a_whole_match_while_a_spectator_watches(srv, tmp_path)
     assert final["room"]["status"] == "over" and final["match"]["winner"] in ("NS", "EW")
     assert "hand" not in final["deal"] and "legal" not in final["deal"]
     # Every state a seat got named the same seq sequence the others saw, and the log told the deals in words.
-    assert any("wins trick" in line for line in players[0].state["log"])
+    assert any("wins trick" in line for line in players[0].log)
     # The record of the finished match: every deal, the shuffles revealed, verified by replay.
     text = srv.http.get(f"/rooms/{code}/record").text
     record = loads(text)

@@ -68,7 +68,7 @@ def check(client: Connection, room: Room) -> int:
         view = match.view(client.seat if seated else Seat.N)
         allowed = knowable(view, seated)
         shown = cards_in({k: v for k, v in deal.items() if k != "reveal"})
-        shown |= cards_in(this_deal(message["narration"])) | cards_in(this_deal(message["log"]))
+        shown |= cards_in(this_deal(message["narration"])) | cards_in(this_deal(message.get("log") or []))
         leaked = CardSet(sum(1 << c for c in shown) & ~int(allowed))
         assert not leaked, f"{client.seat or 'a spectator'} was shown {leaked} in deal {deal['number']}"
     return len(messages)

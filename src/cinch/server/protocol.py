@@ -217,7 +217,7 @@ class State(_Message):
     deal: dict[str, Any] | None  # the running (or last) deal as this seat may know it
     clocks: dict[str, Any]  # by seat: seconds used, whether running
     narration: list[str]  # the lines new since the last state
-    log: list[str]  # the recent narration
+    log: list[str] | None = None  # the recent narration: in a connection's first state only (then add narration)
 
 
 class ChatLine(_Message):

@@ -45,9 +45,6 @@ RETRY_SECONDS = 3.0  # after a save failed, the bots wait this long before they 
 WAITING, PLAYING, BETWEEN, OVER = "waiting", "playing", "between-deals", "over"
 
 
-FULL_LOG = True  # every state carries the recent log (the page reads it)
-
-
 def encode(message: dict[str, Any]) -> str:
     """A message as JSON text (orjson: the server writes thousands a second)."""
     return orjson.dumps(message).decode()
@@ -313,7 +310,7 @@ class Room:
         client.send({"type": "welcome", "room": self.code, "seat": None if seat is None else seat.name, "host": host})
         if seat is not None:
             self._returned(seat)
-        self.broadcast()
+        self.broadcast(newcomer=client)
 
     def detach(self, client: Client) -> None:
         """A connection closes (or moves to another room)."""
@@ -403,7 +400,7 @@ class Room:
         client.seat = seat
         client.send({"type": "seated", "room": self.code, "seat": seat.name, "token": token})
         self._returned(seat)
-        self.broadcast()
+        self.broadcast(newcomer=client)
 
     def _describe(self, place: Place) -> str:
         if place.kind == "empty":
@@ -838,8 +835,9 @@ class Room:
             out["deal"] = deal
         return out
 
-    def broadcast(self) -> None:
-        """Send every connection its state (one JSON text per seat, shared by that seat's connections)."""
+    def broadcast(self, newcomer: Client | None = None) -> None:
+        """Send every connection its state (one JSON text per seat, shared by that seat's connections); a
+        ``newcomer`` (a connection that just opened the room or sat down) gets its seat's log as well."""
         views = self._views()
         self._tell(views)
         if self.clients:
@@ -847,8 +845,11 @@ class Room:
             shared = self._shared(views)
             for client in list(self.clients):
                 seat = client.seat
+                if client is newcomer:
+                    client.send(encode(self.state(seat, views=views, shared=shared, full=True)))
+                    continue
                 if seat not in texts:
-                    texts[seat] = encode(self.state(seat, views=views, shared=shared, full=FULL_LOG))
+                    texts[seat] = encode(self.state(seat, views=views, shared=shared, full=False))
                 client.send(texts[seat])
         for audience in self.audiences.values():
             audience.new = []

@@ -33,6 +33,7 @@ class TableView {
     this.bidText = "";
     this.showLast = false;
     this.hint = null;
+    this.promised = null; // the running deal's commitment, as this page first saw it
     this.build();
     this.link = new Link(code, { onMessage: (m) => this.receive(m), onStatus: (s) => this.status(s) });
     document.addEventListener("keydown", (e) => this.key(e));
@@ -49,7 +50,7 @@ class TableView {
     this.decision = el("section", { id: "decision", class: "decision", "aria-label": "Your decision" });
     this.handBox = el("section", { id: "hand", class: "hand", "aria-label": "Your hand" });
     this.side = el("aside", { id: "side", class: "side" });
-    this.logBox = el("ol", { id: "log", class: "log", "aria-label": "What happened" });
+    this.logBox = el("ol", { id: "log", class: "log", "aria-label": "What happened", tabindex: "0" });
     this.live = el("div", { id: "narration", class: "sr-only", "aria-live": "polite" });
     this.overlay = el("section", { id: "deal-end", class: "deal-end", hidden: true, "aria-label": "End of the deal" });
     this.message = el("p", { id: "message", class: "message", role: "alert" });
@@ -65,7 +66,7 @@ class TableView {
     const input = el("input", { id: "chat-text", type: "text", maxlength: "300", autocomplete: "off" });
     const form = el("form", { id: "chat", class: "chat" },
       el("label", { for: "chat-text", text: "Chat" }), input, el("button", { type: "submit", text: "Send" }));
-    this.chatLines = el("ol", { class: "chat-lines", "aria-label": "Chat" });
+    this.chatLines = el("ol", { class: "chat-lines", "aria-label": "Chat", tabindex: "0" });
     form.addEventListener("submit", (e) => {
       e.preventDefault();
       if (input.value.trim()) this.link.send({ type: "chat", text: input.value.trim() });
@@ -96,12 +97,19 @@ class TableView {
     } else if (m.type === "state") {
       const before = this.state;
       this.state = m;
+      // The first state after opening the room brings the recent log; each later one adds its narration.
+      this.logLines = (m.log ? m.log : [...(this.logLines || []), ...m.narration]).filter(Boolean).slice(-200);
       if (!before || before.seq !== m.seq) {
         this.selected = null;
         this.keep = null;
         this.bidText = "";
         this.hint = null;
         this.say("");
+      }
+      const d = m.deal;
+      if (d && d.commitment && d.phase !== "done" && !this.sameDeal(this.promised, m)) {
+        // The commitment as first seen during the deal: the end of the deal is checked against it.
+        this.promised = { match: m.room.match_id, number: d.number, commitment: d.commitment };
       }
       if (m.narration.length) this.live.textContent = m.narration.filter(Boolean).slice(-3).join(" ");
       this.render();
@@ -116,9 +124,14 @@ class TableView {
       this.chatLines.scrollTop = this.chatLines.scrollHeight;
     } else if (m.type === "hint") {
       this.hint = m;
+      if (m.action.startsWith("keep ")) this.keep = null; // the keep chooser marks the hinted hand
       this.say(`Hint (${m.bot}): ${m.words}${m.estimate ? `: ${m.estimate}` : ""}`);
       this.render();
     }
+  }
+
+  sameDeal(kept, m) {
+    return !!(kept && m.deal && kept.match === m.room.match_id && kept.number === m.deal.number);
   }
 
   act(action) {
@@ -249,7 +262,7 @@ class TableView {
       if (d && d.to_act === seat && s.room.status === "playing") bits.push(el("span", { class: "turn", text: "▶ to play" }));
       return el("div", { class: cls.join(" "), "data-seat": seat }, ...bits);
     };
-    const trick = el("div", { class: "trick", id: "trick", "aria-label": "The trick" });
+    const trick = el("div", { class: "trick", id: "trick", role: "group", "aria-label": "The trick" });
     if (d) {
       const shown = this.showLast && d.tricks.length ? d.tricks[d.tricks.length - 1] : null;
       const plays = shown ? shown.plays : d.trick.plays;
@@ -328,7 +341,7 @@ class TableView {
     // Trick 1 under the buried excess: the card, then which cards go under it.
     this.selected = card;
     this.decision.replaceChildren(el("p", { text: `Play ${cardText(card)} and bury:` }),
-      ...choices.map((a) => el("button", { type: "button", class: "choice", text: a.replace(/^play \S+ bury /, "bury "),
+      ...choices.map((a) => el("button", { type: "button", class: "choice", "data-action": a, text: a.replace(/^play \S+ bury /, "bury "),
         onclick: () => this.act(a) })));
   }
 
@@ -433,7 +446,7 @@ class TableView {
     } else {
       score.replaceChildren(el("p", { text: "The match has not started." }));
     }
-    this.logBox.replaceChildren(...s.log.filter(Boolean).map((line) => el("li", { text: line })));
+    this.logBox.replaceChildren(...this.logLines.map((line) => el("li", { text: line })));
     this.logBox.scrollTop = this.logBox.scrollHeight;
   }
 
@@ -455,7 +468,8 @@ class TableView {
       table, words];
     if (s.deal.reveal) {
       bits.push(el("p", { class: "fair", id: "fairness", text: "Checking the shuffle…" }));
-      verify(s.deal).then((ok) => {
+      const promised = this.sameDeal(this.promised, s) ? this.promised.commitment : s.deal.commitment;
+      verify({ ...s.deal, commitment: promised }).then((ok) => {
         const p = this.overlay.querySelector("#fairness");
         if (!p) return;
         p.dataset.verified = String(ok);
@@ -479,7 +493,8 @@ class TableView {
     if (!this.state || e.target.closest("input, select, textarea")) return;
     const d = this.state.deal;
     const legal = this.legal();
-    if (e.key === "?" && this.state.room.hints && legal.length) {
+    const keeping = d && d.keep && this.seat && d.to_act === this.seat && this.state.room.status === "playing";
+    if (e.key === "?" && this.state.room.hints && (legal.length || keeping)) {
       this.link.send({ type: "hint" });
     } else if (e.key === "l" && d && d.tricks.length) {
       this.showLast = !this.showLast;
