@@ -163,6 +163,7 @@ class Plan:
     batch: int
     setup_timeout: float
     compression: bool
+    spread: int = 40
     drain: float = 3.0
 
 
@@ -185,6 +186,8 @@ class Tally:
     disconnects: dict[str, int] = field(default_factory=dict)
     client_cpu: float = 0.0
     lags: list[float] = field(default_factory=list)
+    warm_s: float = 0.0
+    warm_states: int = 0
 
 
 class SetupError(Exception):
@@ -211,6 +214,7 @@ class Table:
         self.host_token = ""
         self.players = [Player(self, s) for s in SEATS]
         self.next_at = 0.0
+        self.warm_left = 0  # actions still to make, unpaced, before the measured run
         self.rematched: Any = None  # the match_id a rematch was asked for
 
 
@@ -222,6 +226,7 @@ class Bench:
         self.tally = Tally()
         self.tables: list[Table] = []
         self.acting = False
+        self.warming = False
         self.stopping = False
         self.tasks: set[asyncio.Task[Any]] = set()
         self.errors: Counter[str] = Counter()
@@ -340,9 +345,11 @@ class Bench:
         msg = json.loads(text)
         kind = msg["type"]
         if kind == "state":
-            if self.acting:
+            if self.acting and not self.warming:
                 self.tally.states += 1
                 self.tally.state_bytes += len(text)
+            if self.warming:
+                self.tally.warm_states += 1
             if p.sent_seq is not None and msg["seq"] > p.sent_seq:
                 self.tally.latencies.append(now - p.sent_at)
                 p.sent_seq = None
@@ -377,6 +384,13 @@ class Bench:
     async def act(self, p: Player, seq: int, choice: str) -> None:
         loop = asyncio.get_running_loop()
         table = p.table
+        if self.warming:
+            if table.warm_left <= 0:
+                p.acted_seq = -1  # (the measured run starts here)
+                return
+            table.warm_left -= 1
+            await self.send(p, {"type": "act", "seq": seq, "action": choice})
+            return
         delay = table.next_at - loop.time()
         if delay > 0:
             await asyncio.sleep(delay)
@@ -428,8 +442,29 @@ class Bench:
         self.tally.disconnects = dict(self.disconnects)
         return self.tally
 
+    async def warm_up(self) -> None:
+        """Each table first plays a random number of actions unpaced, so that the tables stand at different
+        points of their deals when the run starts, as on a server whose tables began at different times
+        (started together, all their deals would end in the same second)."""
+        if not self.plan.spread:
+            return
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        self.warming = self.acting = True
+        for table in self.tables:
+            table.warm_left = random.randint(0, self.plan.spread)
+            for p in table.players:
+                self.consider(p)
+        deadline = start + 300
+        while loop.time() < deadline and any(t.warm_left > 0 for t in self.tables):
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(0.5)  # the last answers arrive
+        self.warming = self.acting = False
+        self.tally.warm_s = loop.time() - start
+
     async def run(self, marks: Any) -> None:
         loop = asyncio.get_running_loop()
+        await self.warm_up()
         if marks is not None:
             marks("start")
         watcher = asyncio.create_task(self.watch_loop())
@@ -441,6 +476,7 @@ class Bench:
         for table in self.tables:  # the tables' first actions spread over one interval
             table.next_at = start + random.uniform(0, self.interval)
             for p in table.players:
+                p.acted_seq = -1
                 self.consider(p)
         await asyncio.sleep(self.plan.seconds)
         self.acting = False
@@ -526,7 +562,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             server.wait_ready()
             marks = Marks(server, args.seconds, args.py_spy)
             plans = [Plan(server.url, n, args.pace, args.seconds, args.rules, args.target, args.batch, setup_timeout,
-                          args.compression) for n in split(args.tables, procs)]
+                          args.compression, args.spread) for n in split(args.tables, procs)]
             if procs == 1:
                 tallies = [asdict(asyncio.run(Bench(plans[0]).play(marks=marks)))]
             else:
@@ -581,6 +617,7 @@ def summarize(args: argparse.Namespace, procs: int, tallies: list[dict[str, Any]
     return {
         "tables": args.tables, "tables_ready": total("tables"), "connections": total("connections"),
         "setup_failures": counts("setup_failures"), "setup_s": round(max(t["setup_s"] for t in tallies), 1),
+        "warm_s": round(max(t["warm_s"] for t in tallies), 1), "spread": args.spread,
         "client_procs": procs, "compression": args.compression, "pace": args.pace,
         "run_s": round(run_s, 1), "actions": actions, "actions_per_s": round(actions / run_s, 1),
         "target_per_s": round(total("tables") * args.pace, 1), "rematches": total("rematches"),
@@ -611,7 +648,8 @@ def report(r: dict[str, Any]) -> str:
     lines = [
         "cinch serve under load",
         f"  tables          {r['tables_ready']} of {r['tables']} ready, {r['connections']} connections "
-        f"(setup {r['setup_s']} s; failures: {named(r['setup_failures'])})",
+        f"(setup {r['setup_s']} s; failures: {named(r['setup_failures'])}); "
+        f"spread over their deals by 0 to {r['spread']} actions each ({r['warm_s']} s)",
         f"  clients         {r['client_procs']} process(es), compression {'on' if r['compression'] else 'off'}",
         f"  run             {r['run_s']} s at {r['pace']} action/s per table",
         f"  actions         {r['actions']} in all, {r['actions_per_s']}/s (target {r['target_per_s']}/s); "
@@ -654,6 +692,9 @@ def main() -> None:
     parser.add_argument("--setup-timeout", type=float, default=None,
                         help="seconds the setup may take (default: 0.4 per table, at least 60)")
     parser.add_argument("--client-procs", type=int, default=1, help="client processes (default 1)")
+    parser.add_argument("--spread", type=int, default=40, metavar="N",
+                        help="before the run, each table plays 0 to N actions unpaced, so that the tables are at "
+                             "different points of their deals, as on a real server (default 40; 0: all start together)")
     parser.add_argument("--compression", action="store_true",
                         help="permessage-deflate on the websockets (off by default, as in `cinch serve`)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON line")

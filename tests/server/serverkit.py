@@ -7,8 +7,11 @@ instead of hanging.
 
 from __future__ import annotations
 
+import base64
 import contextlib
+import hmac
 import json
+import random
 import socket
 import threading
 import time
@@ -47,6 +50,21 @@ def served(db: Any, **room_defaults: Any) -> Iterator[Served]:
         server.should_exit = True
         thread.join(WAIT)
         sock.close()
+
+
+class Secrets(random.Random):
+    """``secrets`` from a seed, for ``monkeypatch``: the same test deals the same cards every run."""
+
+    compare_digest = staticmethod(hmac.compare_digest)
+
+    def randbelow(self, n: int) -> int:
+        return self.randrange(n)
+
+    def token_hex(self, n: int) -> str:
+        return self.randbytes(n).hex()
+
+    def token_urlsafe(self, n: int) -> str:
+        return base64.urlsafe_b64encode(self.randbytes(n)).rstrip(b"=").decode()
 
 
 class Served:

@@ -15,9 +15,7 @@ same stored record, byte for byte.
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
-import hmac
 import json
 import random
 import sqlite3
@@ -29,6 +27,7 @@ from typing import Any, NamedTuple
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from serverkit import Secrets
 
 import cinch.server.app as app_module
 import cinch.server.rooms as rooms_module
@@ -240,21 +239,6 @@ class Table:
     @property
     def everyone(self) -> list[Connection]:
         return [*self.people, self.spectator, self.host]
-
-
-class Secrets(random.Random):
-    """``secrets`` from a seed: the same example deals the same cards (Hypothesis replays it exactly)."""
-
-    compare_digest = staticmethod(hmac.compare_digest)
-
-    def randbelow(self, n: int) -> int:
-        return self.randrange(n)
-
-    def token_hex(self, n: int) -> str:
-        return self.randbytes(n).hex()
-
-    def token_urlsafe(self, n: int) -> str:
-        return base64.urlsafe_b64encode(self.randbytes(n)).rstrip(b"=").decode()
 
 
 class Thinker:
