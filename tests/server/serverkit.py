@@ -30,8 +30,8 @@ WAIT = 20.0  # seconds any one wait may take before the test fails
 
 
 @contextlib.contextmanager
-def served(db: Any, **room_defaults: Any) -> Iterator[Served]:
-    app = create_app(db, room_defaults=room_defaults)
+def served(db: Any, share_library: bool = True, **room_defaults: Any) -> Iterator[Served]:
+    app = create_app(db, room_defaults=room_defaults, share_library=share_library)
     config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", ws_max_size=65536,
                             lifespan="on")
     server = uvicorn.Server(config)

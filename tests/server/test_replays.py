@@ -219,3 +219,15 @@ def test_a_match_being_played_shows_only_its_finished_deals(db):
         assert running["deck"] not in reply.text
         assert "SECRET" not in record and "SECRET" not in reply.text and loads(record)["server"] == {}
         assert dumps(loads(record)) == record
+
+
+def test_a_server_that_does_not_share_the_library_shows_only_its_rooms_matches(db):
+    record = json.loads((RECORDS / "official-match.json").read_text(encoding="utf-8"))
+    local = store(db, record, frontend="plain")
+    online = store(db, record, frontend="server")
+    with served(db, share_library=False) as srv:
+        listed = [m["id"] for m in srv.http.get("/api/library").json()["matches"]]
+        assert listed == [online]
+        refused = srv.http.get(f"/api/library/{local}/record")
+        assert refused.status_code == 404 and "share-library" in refused.json()["message"]
+        assert srv.http.get(f"/api/library/{online}/record").status_code == 200

@@ -271,4 +271,8 @@ def test_the_host_frees_an_absent_persons_seat_between_deals_and_the_record_says
 
     record = asyncio.run(run())
     assert record["players"]["N"] == "heuristic"
-    assert record["seating"] == [{"seat": "N", "name": "heuristic", "kind": "bot", "from_deal": 2}]
+    assert record["seating"][:4] == [{"seat": "N", "name": "player N", "kind": "human", "from_deal": 1},
+                                      {"seat": "E", "name": "basic", "kind": "bot", "from_deal": 1},
+                                      {"seat": "S", "name": "player S", "kind": "human", "from_deal": 1},
+                                      {"seat": "W", "name": "basic", "kind": "bot", "from_deal": 1}]
+    assert record["seating"][4:] == [{"seat": "N", "name": "heuristic", "kind": "bot", "from_deal": 2}]

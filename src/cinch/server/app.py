@@ -41,6 +41,7 @@ log = logging.getLogger("cinch.server")
 
 STATIC = Path(__file__).parent / "static"  # the browser table: plain HTML, CSS and JavaScript modules
 
+KEEP_WAITING = 24 * 3600  # seconds a room nobody has started stays open
 KEEP_OVER = 3600  # seconds a room whose match is over stays open (for a rematch) without anyone in it
 MAX_ROOMS = 5000  # rooms not yet over, at most: a flood of creations cannot fill the memory
 SEND_QUEUE = 256  # messages waiting for a slow client before it is cut off (it reconnects to a snapshot)
@@ -145,8 +146,9 @@ class Server:
     """The rooms of one server process and the library they are saved in."""
 
     def __init__(self, library: Library, *, base_url: str = "", thinker: Thinker | None = None,
-                 room_defaults: dict[str, Any] | None = None):
+                 room_defaults: dict[str, Any] | None = None, share_library: bool = True):
         self.library = library
+        self.share_library = share_library  # the terminal's games too (not only the rooms'), in /api/library
         self.base_url = base_url.rstrip("/")
         self.thinker = thinker if thinker is not None else Thinker()
         self.rooms: dict[str, Room] = {}
@@ -158,9 +160,12 @@ class Server:
     def load(self) -> None:
         """Every stored room not over (and those over in the last hour, for a rematch), where it stood:
         people reconnect with their tokens."""
-        recent = (datetime.now(UTC) - timedelta(seconds=KEEP_OVER)).isoformat()
+        now = datetime.now(UTC)
+        recent = (now - timedelta(seconds=KEEP_OVER)).isoformat()
+        today = (now - timedelta(seconds=KEEP_WAITING)).isoformat()
         for row in self.library.rooms(statuses=("waiting", "playing", "between-deals", "over")):
-            if row["status"] == OVER and row["updated"] < recent:
+            if (row["status"] == OVER and row["updated"] < recent) or (row["status"] == "waiting"
+                                                                       and row["updated"] < today):
                 continue
             try:
                 room = Room.load(row, self.library, link=self.link(row["code"]), thinker=self.thinker)
@@ -227,12 +232,19 @@ class Server:
         return {"code": code, "link": room.link, "host_token": host_token, "room": room.info()}
 
     def forget_idle(self) -> None:
-        """Close the rooms whose match has been over for an hour with nobody in them (still in the library)."""
+        """Close the rooms whose match has been over for an hour, and those still waiting for players after a
+        day, with nobody in them (their matches stay in the library)."""
         now = time.monotonic()
         for code, room in list(self.rooms.items()):
-            if room.status == OVER and not room.clients and now - room.last_change > KEEP_OVER:
-                room.close()
-                del self.rooms[code]
+            idle = now - room.last_change
+            if room.clients or not ((room.status == OVER and idle > KEEP_OVER) or
+                                    (room.status == "waiting" and idle > KEEP_WAITING)):
+                continue
+            room.close()
+            del self.rooms[code]
+            if room.status == "waiting":
+                with contextlib.suppress(Exception):
+                    self.library.save_room(code, status="closed", match_id=None, data=room.to_json())
 
     def room(self, code: str) -> Room:
         room = self.rooms.get(code.strip().upper())
@@ -242,6 +254,7 @@ class Server:
         return room
 
     def lobby(self) -> list[dict[str, Any]]:
+        self.forget_idle()
         return [r.info() for r in self.rooms.values() if r.settings.listed and r.status != OVER]
 
     # ---- a client's message ---------------------------------------------------------------------------------
@@ -322,10 +335,11 @@ async def keep_garbage_collection_short() -> None:
         gc.freeze()
 
 def create_app(db: str | os.PathLike[str] | None = None, *, base_url: str = "", thinker: Thinker | None = None,
-               room_defaults: dict[str, Any] | None = None) -> Starlette:
+               room_defaults: dict[str, Any] | None = None, share_library: bool = True) -> Starlette:
     """The ASGI app over the game library at ``db`` (``$CINCH_DB`` or the default library if None)."""
     library = Library.open(db)
-    server = Server(library, base_url=base_url, thinker=thinker, room_defaults=room_defaults)
+    server = Server(library, base_url=base_url, thinker=thinker, room_defaults=room_defaults,
+                    share_library=share_library)
     server.load()
 
     @contextlib.asynccontextmanager

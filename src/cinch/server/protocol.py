@@ -28,7 +28,8 @@ MAX_CHAT = 300
 SeatName = Literal["N", "E", "S", "W"]
 Hex = Annotated[str, Field(pattern=r"^[0-9a-f]{0,64}$")]
 Token = Annotated[str, Field(min_length=16, max_length=128, pattern=r"^[A-Za-z0-9_-]+$")]
-_INVISIBLE = r"\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069"
+_INVISIBLE = (r"\x00-\x1f\x7f-\x9f\xad\u061c\u115f\u1160\u200b-\u200f\u2028-\u202e\u2060-\u2069"
+              r"\u3164\ufeff\uffa0")
 Name = Annotated[str, Field(min_length=1, max_length=40, pattern=f"^[^{_INVISIBLE}]+$")]
 """A player's name: no control characters, no invisible or bidi-override marks (they would garble every
 list of players)."""

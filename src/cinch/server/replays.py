@@ -439,6 +439,9 @@ def add_replay_routes(routes: list[Any], server: Any) -> None:
             return error("unknown-match", f"there is no match {text} in the game library", 404)
         except LibraryError as e:
             return error("damaged-record", str(e), 500)
+        if not _shared(server, match):
+            return error("unknown-match", f"match {text} is not one this server shares (only its rooms' matches: "
+                                          "`cinch serve --share-library` shares the whole library)", 404)
         if _may_be_running(server, match):
             record = _finished_deals(record)
         return match, _without_room_code(record)
@@ -448,7 +451,7 @@ def add_replay_routes(routes: list[Any], server: Any) -> None:
         limit = int(raw) if raw.isdigit() else LIBRARY_LIMIT
         limit = max(1, min(limit, LIBRARY_MAX))
         try:
-            matches = server.library.list(limit=limit)
+            matches = [m for m in server.library.list(limit=limit) if _shared(server, m)]
         except LibraryError as e:
             return error("library", str(e), 500)
         return JSONResponse({"matches": [_listing(server, m) for m in matches], "limit": limit})
@@ -486,6 +489,12 @@ _HEADERS = {
 def _too_large(error: Callable[[str, str, int], Any]) -> Any:
     return error("too-large", f"the record is larger than {MAX_UPLOAD // (1024 * 1024)} MB, the most the viewer "
                               "takes", 413)
+
+
+def _shared(server: Any, stored: StoredMatch) -> bool:
+    """Whether the server shows this match: its rooms' matches always; the terminal's own games only when
+    the library is shared (by default only on this machine's loopback address)."""
+    return stored.frontend == "server" or bool(getattr(server, "share_library", True))
 
 
 def _may_be_running(server: Any, stored: StoredMatch) -> bool:

@@ -370,7 +370,7 @@ class Room:
                                      self.settings.substitute, "from": where, "until": None})
         else:
             for entry in reversed(self.substitutes):
-                if entry["seat"] == seat.name and entry["until"] is None:
+                if entry["seat"] == seat.name and entry["until"] is None and entry["match"] == self.match_id:
                     entry["until"] = where
                     break
         m.metadata["substitutes"] = [s for s in self.substitutes if s["match"] == self.match_id]
@@ -515,6 +515,11 @@ class Room:
         self.clocks = {s: Clock() for s in Seat}
         self.ready.clear()
         self._reset_audiences()
+        match.metadata["seating"] = [{"seat": s.name, "name": players[s], "kind": p.kind, "from_deal": 1}
+                                     for s, p in self.places.items()]
+        for seat, place in self.places.items():
+            if place.away:  # a substitute goes on playing for a person still away
+                self._mark_substitute(seat, start=True)
         self.save()
         for seat, place in self.places.items():
             if place.kind == "human" and not self.connected(seat):
@@ -638,8 +643,7 @@ class Room:
     def _reload(self) -> None:
         """Back to what the library holds (a save failed, so the match in memory is ahead of it)."""
         if self.match_id is not None:
-            self.table = self._resume_table(self.match_id)
-            self._reset_audiences()
+            self.table = self._resume_table(self.match_id)  # (the narrators go on: nothing is told twice)
 
     def _changed(self) -> None:
         """After every change of the game: deal on, run the clocks, start the bots, tell everyone."""
@@ -647,9 +651,9 @@ class Room:
         if table is not None:
             try:
                 pending = table.advance()
-            except CinchError:
-                self._reload()
-                raise
+            except CinchError as e:  # dealing on could not be saved: what was saved stands, and it tries again
+                self._save_failed(e, "the next step of the game")
+                return
             if pending is Pending.DEAL_OVER:
                 self._deal_over()
         self._run_clocks()
@@ -732,20 +736,23 @@ class Room:
                     and self.table.bot_turn() is not None:
                 self._kick()
 
-    def _save_failed(self, error: Exception) -> None:
-        """A bot's action could not be saved: the room goes back to the library's state, says so, and the
-        bots try again in a few seconds."""
+    def _save_failed(self, error: Exception, what: str = "a bot's action") -> None:
+        """Something the room did by itself (a bot's action, dealing on) could not be saved: the room goes
+        back to the library's state, says so, and tries again in a few seconds."""
         self._reload()
         self.broadcast()
         notice = {"type": "error", "code": "storage",
-                  "message": f"a bot's action could not be saved ({error}); it will try again"}
+                  "message": f"{what} could not be saved ({error}); the room tries again in a few seconds"}
         for c in list(self.clients):
             c.send(notice)
+        if self.retry_pending:
+            return
         self.retry_pending = True
 
         def retry() -> None:
             self.retry_pending = False
-            self._kick()
+            if not self.closed:
+                self._changed()
 
         asyncio.get_running_loop().call_later(RETRY_SECONDS, retry)
 
@@ -756,6 +763,7 @@ class Room:
         if pending is Pending.DEAL_OVER:
             self._deal_over()
         self._run_clocks()
+        self.last_change = time.monotonic()
         self.broadcast()
 
     # ---- telling everyone ----------------------------------------------------------------------------------

@@ -35,6 +35,7 @@ class TableView {
     this.hint = null;
     this.promised = null; // the running deal's commitment, as this page first saw it
     this.build();
+    fetch("/api/presets").then((r) => r.json()).then((info) => { this.bots = info.bots; }).catch(() => {});
     this.link = new Link(code, { onMessage: (m) => this.receive(m), onStatus: (s) => this.status(s) });
     document.addEventListener("keydown", (e) => this.key(e));
   }
@@ -195,7 +196,7 @@ class TableView {
           text: p.connected ? " · connected" : " · away" }) : "");
       if (!this.seat && p.kind === "empty" && r.status === "waiting") li.append(this.sitForm(p.seat, "join"));
       if (!this.seat && p.kind === "bot" && canChange) li.append(this.sitForm(p.seat, "take-seat"));
-      if (this.host && canChange && (p.kind === "empty" || p.kind === "bot" || (p.kind !== "human" ? false : !p.connected))) {
+      if (this.host && canChange && (p.kind === "empty" || p.kind === "bot" || p.kind === "substitute" || (p.kind === "human" && !p.connected))) {
         li.append(this.fillForm(p.seat));
       }
       if (this.seat === p.seat && r.status !== "playing") {
@@ -225,7 +226,7 @@ class TableView {
 
   fillForm(seat) {
     const id = `bot-${seat}`;
-    const pick = el("select", { id }, ...["random", "basic", "heuristic", "expert"].map((b) =>
+    const pick = el("select", { id }, ...(this.bots || ["random", "basic", "heuristic", "expert"]).map((b) =>
       el("option", { value: b, text: b, selected: b === "heuristic" })));
     const form = el("form", { class: "fill", "data-fill": seat },
       el("label", { for: id, text: `Bot for ${seat}` }), pick, el("button", { type: "submit", text: "Seat bot" }));
