@@ -532,13 +532,14 @@ class Library:
 
     def _update(self, match_id: int, row: dict[str, Any]) -> None:
         with self._write() as conn:
-            self._status(conn, match_id)
-            conn.execute(
+            done = conn.execute(
                 "UPDATE matches SET updated = ?, players = ?, status = ?, score_ns = ?, score_ew = ?, winner = ?, "
                 "deals = ?, deal_number = ?, action_number = ?, record = ? WHERE id = ?",
                 (_now(), row["players"], row["status"], row["score_ns"], row["score_ew"], row["winner"], row["deals"],
-                 row["deal_number"], row["action_number"], row["record"], match_id),
+                 row["deal_number"], row["action_number"], row["record"], _id(match_id)),
             )
+            if done.rowcount == 0:
+                raise UnknownMatch(f"no match {match_id} in the game library {self.path}")
 
     # ---- the server's rooms -------------------------------------------------------------------------------
     def save_room(self, code: str, *, status: str, match_id: int | None, data: Mapping[str, Any]) -> None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cinch.actions import Action
-from cinch.cards import Seat, Team
+from cinch.cards import SEATS, Seat, Team
 from cinch.deal import Deal, DealResult
 from cinch.errors import IllegalAction
 from cinch.rules import Rules
@@ -220,7 +220,7 @@ class Match:
         deal = self.deals[-1]
         score = self.summaries[-2].score if deal.is_over and len(self.summaries) > 1 else (
             (0, 0) if deal.is_over else self.score)
-        names = tuple(self.players.get(s, "") for s in Seat) if self.players else None
+        names = tuple(self.players.get(s, "") for s in SEATS) if self.players else None
         return deal.view(
             seat, score=score, target=self.rules.target, deal_number=len(self.deals),
             bidder_goes_out=self._bgo_now, players=names,

@@ -310,7 +310,8 @@ class Server:
 
 
 # ---- the app ---------------------------------------------------------------------------------------------
-FREEZE_EVERY = 60.0  # seconds
+FIRST_FREEZE = 10.0  # seconds after the start (the stored rooms are loaded by then)
+FREEZE_EVERY = 60.0
 UNFREEZE_EVERY = 6 * 3600.0
 
 
@@ -326,13 +327,14 @@ async def keep_garbage_collection_short() -> None:
     import gc
 
     thawed = time.monotonic()
+    await asyncio.sleep(FIRST_FREEZE)
     while True:
-        await asyncio.sleep(FREEZE_EVERY)
         if time.monotonic() - thawed > UNFREEZE_EVERY:
             gc.unfreeze()
             gc.collect()
             thawed = time.monotonic()
         gc.freeze()
+        await asyncio.sleep(FREEZE_EVERY)
 
 def create_app(db: str | os.PathLike[str] | None = None, *, base_url: str = "", thinker: Thinker | None = None,
                room_defaults: dict[str, Any] | None = None, share_library: bool = True) -> Starlette:

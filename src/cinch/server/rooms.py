@@ -22,7 +22,7 @@ import orjson
 
 from cinch.actions import Action, parse_action
 from cinch.bots.base import Bot
-from cinch.cards import Seat
+from cinch.cards import SEATS, Seat
 from cinch.errors import CinchError, IllegalAction, NotationError, RulesError
 from cinch.library import Library
 from cinch.match import Match
@@ -176,6 +176,7 @@ class Room:
         self.thinker = thinker
         self.places = {s: Place(s) for s in Seat}
         self._rules_json = settings.rules.to_json()
+        self._rules_name = settings.rules.name
         self.table: Table | None = None
         self.match_id: int | None = None
         self.matches: list[int] = []  # every match played here, oldest first
@@ -228,17 +229,19 @@ class Room:
     def connected(self, seat: Seat) -> bool:
         return any(c.seat == seat for c in self.clients)
 
-    def seat_info(self, place: Place) -> dict[str, Any]:
+    def seat_info(self, place: Place, here: set[Seat | None] | None = None) -> dict[str, Any]:
         kind = "substitute" if place.away else place.kind
+        connected = place.kind == "bot" or (place.seat in here if here is not None else self.connected(place.seat))
         return {"seat": place.seat.name, "name": place.name, "kind": kind, "bot": place.bot,
-                "connected": place.kind == "bot" or self.connected(place.seat), "entropy": place.entropy}
+                "connected": connected, "entropy": place.entropy}
 
     def info(self) -> dict[str, Any]:
         rules = self.settings.rules
+        here = {c.seat for c in self.clients}
         return {
             "code": self.code, "link": self.link, "status": self.status, "rules": self._rules_json,
-            "rules_name": rules.name, "target": rules.target,
-            "seats": [self.seat_info(self.places[s]) for s in Seat],
+            "rules_name": self._rules_name, "target": rules.target,
+            "seats": [self.seat_info(self.places[s], here) for s in SEATS],
             "spectators": sum(1 for c in self.clients if c.seat is None),
             "grace": self.settings.grace, "between_deals": self.settings.between_deals,
             "hints": self.settings.hints, "match_id": self.match_id,
@@ -547,18 +550,17 @@ class Room:
             raise Refusal("not-your-turn", f"it is {who}'s turn, not yours ({seat})")
         if self.places[seat].away:
             raise Refusal("not-your-turn", "a bot plays for you while you are away")
-        view = table.view(seat)
-        assert view is not None
-        legal = _legal_summary(view.legal)
         try:
             action = parse_action(text)
         except NotationError as e:
-            raise Refusal("bad-action", f"{e}; legal now: {legal}", legal=_legal_list(view.legal)) from None
+            legal = deal.legal_actions()
+            raise Refusal("bad-action", f"{e}; legal now: {_legal_summary(legal)}", legal=_legal_list(legal)) from None
         try:
             table.act(seat, action)
         except IllegalAction as e:
-            raise Refusal("illegal", f"{action} is not allowed: {e.rule}; legal now: {legal}",
-                          legal=_legal_list(view.legal)) from None
+            legal = deal.legal_actions()
+            raise Refusal("illegal", f"{action} is not allowed: {e.rule}; legal now: {_legal_summary(legal)}",
+                          legal=_legal_list(legal)) from None
         except CinchError as e:  # the library refused the save: the action is taken back
             self._reload()
             raise Refusal("storage", f"the action could not be saved ({e}); it was not taken") from None
@@ -688,9 +690,10 @@ class Room:
     def _run_clocks(self) -> None:
         now = time.monotonic()
         to_act = self.table.to_act if self.table is not None and self.status == PLAYING else None
+        here = {c.seat for c in self.clients}
         for seat, clock in self.clocks.items():
             place = self.places[seat]
-            running = seat == to_act and (place.kind == "bot" or place.away or self.connected(seat))
+            running = seat == to_act and (place.kind == "bot" or place.away or seat in here)
             if running:
                 clock.run(now)
             else:
@@ -777,8 +780,9 @@ class Room:
         if table is None or not table.match.deals:
             return {}
         m = table.match
-        views: dict[Seat | None, SeatView] = {s: m.view(s) for s in Seat}
-        views[None] = public_view(views[Seat.N])
+        views: dict[Seat | None, SeatView] = {s: m.view(s) for s in SEATS}
+        if any(c.seat is None for c in self.clients) or m.deals[-1].is_over:  # (a spectator's view: when needed)
+            views[None] = public_view(views[Seat.N])
         return views
 
     def _tell(self, views: dict[Seat | None, SeatView]) -> None:
@@ -791,7 +795,7 @@ class Room:
         listening |= {s for s, p in self.places.items() if p.kind == "human"}  # (back soon: keep their log)
         deal_over = m.deals[-1].is_over
         for seat, audience in self.audiences.items():
-            if seat not in listening and not deal_over:
+            if (seat not in listening and not deal_over) or seat not in views:
                 continue  # nobody to tell: a narrator catches up on the whole deal when next asked
             lines = audience.narrator.update(views[seat])
             while audience.told_deals < len(m.summaries):
@@ -811,7 +815,7 @@ class Room:
             assert self.table is not None
             m = self.table.match
             shuffle = m.shuffles.get(len(m.deals) - 1)
-            deal = public_deal_json(views[None], None if shuffle is None else shuffle.commitment)
+            deal = public_deal_json(views[Seat.N], None if shuffle is None else shuffle.commitment)  # (public part)
             if m.deals[-1].is_over and shuffle is not None:
                 deal["reveal"] = {"deck": " ".join(map(str, m.deals[-1].deck)), **shuffle.to_json()}
             shared["deal"] = deal

@@ -34,8 +34,13 @@ def cards(mask: int) -> tuple[str, ...]:
     return tuple(str(c) for c in CardSet(mask))
 
 
+_SEAT_NAMES = tuple(s.name for s in Seat)
+
+
 def _by_seat(values: tuple[Any, ...], convert: Any = None) -> dict[str, Any]:
-    return {s.name: (convert(values[s]) if convert else values[s]) for s in Seat}
+    if convert is None:
+        return dict(zip(_SEAT_NAMES, values))
+    return {name: convert(v) for name, v in zip(_SEAT_NAMES, values)}
 
 
 def _plays(plays: tuple[PlayedCard, ...]) -> list[dict[str, Any]]:
