@@ -1,6 +1,6 @@
 """Load on ``cinch serve``: many tables of four websocket clients playing at a set pace.
 
-    .venv/bin/python benchmarks/server.py [--tables 500] [--pace 1.0] [--seconds 60] [--client-procs 1] [--json]
+    .venv/bin/python benchmarks/server.py [--tables 500] [--pace 1.0] [--seconds 60] [--client-procs 2] [--json]
 
 Starts the real server as a subprocess (``python -m cinch serve`` on a free loopback port,
 a fresh game library in a temporary folder), creates ``--tables`` rooms over HTTP (no bot
@@ -22,10 +22,12 @@ It measures, over the ``--seconds`` of play:
 The target: 500 tables (2,000 connections) at one action per table per second with p99
 under 100 ms on a 2-core machine.  The clients share the machine with the server: on a
 small machine their CPU time is the server's loss, so read the client CPU beside the
-server's.  ``--client-procs K`` splits the tables across K client processes when one
-cannot keep up; ``--compression`` turns on permessage-deflate (browsers offer it, so
-the server leaves it off unless `cinch serve --ws-compression`); ``--json`` prints the figures as one JSON line instead;
-``--py-spy FILE`` records the server with py-spy (if on the PATH) during the run.
+server's.  ``--client-procs K`` splits the tables across K client processes (2 by
+default: one cannot keep up with 2,000 connections); ``--spread N`` first plays 0 to N
+actions at each table, so that the tables stand at different points of their deals;
+``--compression`` turns on permessage-deflate (off unless ``cinch serve
+--ws-compression``); ``--json`` prints the figures as one JSON line instead; ``--py-spy
+FILE`` records the server with py-spy (if on the PATH) during the run.
 
 The server is one event loop: it can make at most ``1000 / (server CPU ms an action)``
 actions a second, and its latency grows long before that, so ``tables * pace * ms an
@@ -691,7 +693,7 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=20, help="tables set up at once (default 20)")
     parser.add_argument("--setup-timeout", type=float, default=None,
                         help="seconds the setup may take (default: 0.4 per table, at least 60)")
-    parser.add_argument("--client-procs", type=int, default=1, help="client processes (default 1)")
+    parser.add_argument("--client-procs", type=int, default=2, help="client processes (default 2)")
     parser.add_argument("--spread", type=int, default=40, metavar="N",
                         help="before the run, each table plays 0 to N actions unpaced, so that the tables are at "
                              "different points of their deals, as on a real server (default 40; 0: all start together)")
