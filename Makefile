@@ -23,7 +23,7 @@ serve: $(STAMP)
 	$(BIN)/cinch serve
 
 test: $(STAMP) lint
-	$(BIN)/python -m pytest -q -n auto src tests
+	$(BIN)/python -m pytest -q -n auto --dist loadfile src tests
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py

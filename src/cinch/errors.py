@@ -53,3 +53,19 @@ class RecordError(CinchError, ValueError):
         if action is not None:
             where.append(f"action {action}")
         super().__init__((", ".join(where) + ": " if where else "") + message)
+
+
+def json_kind(value: object) -> str:
+    """What a JSON value is, in the words of JSON, for messages about a malformed record.
+
+    >>> json_kind([1]), json_kind(2.5), json_kind(None), json_kind("x")
+    ('a list', 'a number', 'null', 'a string')
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    kinds: dict[type, str] = {list: "a list", dict: "an object", str: "a string"}
+    return kinds.get(type(value), type(value).__name__)

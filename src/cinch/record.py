@@ -21,7 +21,7 @@ from typing import Any
 from cinch.actions import parse_action
 from cinch.cards import Card, Seat
 from cinch.deal import Deal
-from cinch.errors import CinchError, IllegalAction, NotationError, RecordError, RulesError
+from cinch.errors import CinchError, IllegalAction, NotationError, RecordError, RulesError, json_kind
 from cinch.keep import KeepOptions
 from cinch.match import Match
 from cinch.rules import Rules
@@ -276,23 +276,11 @@ def _cards(value: Any, field: str, number: int) -> list[Card]:
     if not isinstance(value, str):
         # A list would do as well, but the format has one spelling, so every reader reads every record.
         raise RecordError(f'"{field}" must be cards in one string, separated by spaces (as "AH KH QH ..."), '
-                          f"not {_json_kind(value)}", deal=number)
+                          f"not {json_kind(value)}", deal=number)
     try:
         return [Card.parse(c) for c in value.split()]
     except NotationError as e:
         raise RecordError(f'"{field}": {e}', deal=number) from None
-
-
-def _json_kind(value: Any) -> str:
-    """What a JSON value is, in the words of JSON: ``a list``, ``a number``, ``null``."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return "a number"
-    kinds: dict[type, str] = {list: "a list", dict: "an object"}
-    return kinds.get(type(value), type(value).__name__)
 
 
 def _replay_deal(match: Match, entry: Any, number: int, *, is_last: bool) -> None:

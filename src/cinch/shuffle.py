@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cinch.cards import CARDS, Card, mask_of
-from cinch.errors import RecordError
+from cinch.errors import RecordError, json_kind
 
 SEED_TAG = "cinch/1 shuffle\n"
 COMMITMENT_TAG = "cinch/1 commitment\n"
@@ -113,7 +113,7 @@ def _shown(value: str, limit: int = 70) -> str:
 
 def _salt_problem(salt: object) -> str | None:
     if not isinstance(salt, str):
-        return f'"salt" must be a string of {SALT_DIGITS} lower-case hex digits (0-9, a-f), not {_kind(salt)}'
+        return f'"salt" must be a string of {SALT_DIGITS} lower-case hex digits (0-9, a-f), not {json_kind(salt)}'
     if len(salt) != SALT_DIGITS or not _HEX.fullmatch(salt):
         return (f'"salt" must be {SALT_DIGITS} lower-case hex digits (0-9, a-f), not {_shown(salt)} '
                 f"({len(salt)} characters)")
@@ -122,7 +122,7 @@ def _salt_problem(salt: object) -> str | None:
 
 def _entropy_problem(seat: str, value: object) -> str | None:
     if not isinstance(value, str):
-        return f'"entropy" of {seat} must be a string of hex digits, not {_kind(value)}'
+        return f'"entropy" of {seat} must be a string of hex digits, not {json_kind(value)}'
     if len(value) > ENTROPY_DIGITS or not _HEX.fullmatch(value):
         return (f'"entropy" of {seat} must be lower-case hex digits (0-9, a-f), at most {ENTROPY_DIGITS} of '
                 f"them, or empty; not {_shown(value)}")
@@ -133,18 +133,6 @@ def _number_problem(number: object) -> str | None:
     if isinstance(number, bool) or not isinstance(number, int) or number < 1:
         return f"a shuffle's deal number counts from 1 (the match's first deal), not {number!r}"
     return None
-
-
-def _kind(value: object) -> str:
-    """What a JSON value is, in the words of JSON."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return "a number"
-    kinds: dict[type, str] = {list: "a list", dict: "an object", str: "a string"}
-    return kinds.get(type(value), type(value).__name__)
 
 
 @dataclass(frozen=True)
@@ -225,7 +213,7 @@ class Shuffle:
         The commitment read is kept (``written_commitment``) for :meth:`verify`.
         """
         if not isinstance(obj, Mapping):
-            raise RecordError(f"a shuffle is an object with commitment, salt and entropy, not {_kind(obj)}")
+            raise RecordError(f"a shuffle is an object with commitment, salt and entropy, not {json_kind(obj)}")
         unknown = sorted(str(k) for k in obj if k not in _KEYS)
         if unknown:
             raise RecordError(f"unknown field {unknown[0]!r}; a shuffle has commitment, salt and entropy")
@@ -234,13 +222,13 @@ class Shuffle:
                 raise RecordError(f'the shuffle has no "{key}"')
         written = obj["commitment"]
         if not isinstance(written, str) or len(written) != COMMITMENT_DIGITS or not _HEX.fullmatch(written):
-            shown = _shown(written) if isinstance(written, str) else _kind(written)
+            shown = _shown(written) if isinstance(written, str) else json_kind(written)
             raise RecordError(f'"commitment" must be {COMMITMENT_DIGITS} lower-case hex digits (0-9, a-f), '
                               f"a SHA-256 digest; not {shown}")
         entropy = obj["entropy"]
         if not isinstance(entropy, Mapping):
             raise RecordError('"entropy" must be an object with one string per seat, as '
-                              f'{{"N": "", "E": "9f0c", "S": "", "W": ""}}, not {_kind(entropy)}')
+                              f'{{"N": "", "E": "9f0c", "S": "", "W": ""}}, not {json_kind(entropy)}')
         odd = sorted(str(k) for k in entropy if k not in SEAT_NAMES)
         if odd:
             raise RecordError(f'"entropy" has {odd[0]!r}, which is not a seat; it has N, E, S and W, each a '

@@ -24,8 +24,10 @@ def chromium_path() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    # Module-scoped: Playwright's sync API keeps an event loop running while it is open, and the other
+    # test modules (the Textual table, the server) run loops of their own in the same worker.
     path = chromium_path()
     if path is None:
         pytest.skip("no Chromium: `apt-get install chromium` (Debian) or set CINCH_CHROMIUM")

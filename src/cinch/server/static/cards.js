@@ -92,3 +92,15 @@ export function leftOf(seat) {
 export function partnerOf(seat) {
   return SEATS[(SEATS.indexOf(seat) + 2) % 4];
 }
+
+/** The four-colour deck (clubs green, diamonds blue): the checkbox, kept in this browser for every page. */
+export function fourColour(box) {
+  const key = "cinch:four-colour";
+  const on = localStorage.getItem(key) === "true";
+  box.checked = on;
+  document.body.classList.toggle("four-colour", on);
+  box.addEventListener("change", () => {
+    localStorage.setItem(key, String(box.checked));
+    document.body.classList.toggle("four-colour", box.checked);
+  });
+}

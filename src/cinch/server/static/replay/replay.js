@@ -4,16 +4,12 @@
 // frame: one before the first action of each deal and one after every action, all hands open.
 // The position lives in the URL: ?game=ID&deal=D&step=S for a library game, #deal=D&step=S for a file.
 
-const FOUR = "cinch:four-colour"; // shared with the table page
+import {
+  PARTNER_SUIT, SEATS, SUITS, SUIT_NAMES, cardElement as tableCard, cardText, fourColour,
+} from "/static/cards.js";
+
 const MAX_UPLOAD = 2 * 1024 * 1024;
-const SEATS = ["N", "E", "S", "W"];
 const SEAT_NAMES = { N: "North", E: "East", S: "South", W: "West" };
-const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
-const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
-const PARTNER_SUIT = { S: "C", C: "S", H: "D", D: "H" };
-const RANK_NAMES = {
-  A: "ace", K: "king", Q: "queen", J: "jack", T: "10", 9: "9", 8: "8", 7: "7", 6: "6", 5: "5", 4: "4", 3: "3", 2: "2",
-};
 
 const $ = (id) => document.getElementById(id);
 const main = $("main");
@@ -23,64 +19,12 @@ let source = null; // {kind: "library", id} or {kind: "file", name}
 let pos = { d: 0, s: 0 }; // deal index, step (0: before the first action)
 
 // ---- cards -------------------------------------------------------------------------------------
-function isTrump(card, trump) {
-  return !!trump && (card[1] === trump || (card[0] === "5" && card[1] === PARTNER_SUIT[trump]));
-}
-
-function rankText(card) {
-  return card[0] === "T" ? "10" : card[0];
-}
-
-function cardText(card) {
-  return rankText(card) + SUITS[card[1]];
-}
-
-/** "10 of hearts" (", trump" once trumps are named and the card is one, as on the table page). */
-function cardName(card, trump) {
-  return `${RANK_NAMES[card[0]]} of ${SUIT_NAMES[card[1]]}` + (isTrump(card, trump) ? ", trump" : "");
-}
-
-function cardElement(card, trump) {
-  const el = document.createElement("span");
-  el.className = `card suit-${card[1]}`;
-  if (isTrump(card, trump)) el.classList.add("trump");
-  el.dataset.card = card;
-  el.setAttribute("role", "img");
-  el.setAttribute("aria-label", cardName(card, trump));
-  el.title = cardName(card, trump);
-  const rank = document.createElement("span");
-  rank.className = "rank";
-  rank.textContent = rankText(card);
-  const pip = document.createElement("span");
-  pip.className = "pip";
-  pip.textContent = SUITS[card[1]];
-  rank.setAttribute("aria-hidden", "true");
-  pip.setAttribute("aria-hidden", "true");
-  el.append(rank, pip);
-  if (isTrump(card, trump)) {
-    const star = document.createElement("span");
-    star.className = "trump-mark";
-    star.textContent = "★";
-    star.setAttribute("aria-hidden", "true");
-    el.append(star);
-  }
-  return el;
+function cardElement(c, trump) {
+  return tableCard(c, { trump });
 }
 
 function cardsWords(cards) {
   return cards.map(cardText).join(" ");
-}
-
-// ---- four colours --------------------------------------------------------------------------------
-function setupFourColour() {
-  const box = $("four-colour");
-  const on = localStorage.getItem(FOUR) === "true";
-  box.checked = on;
-  document.body.classList.toggle("four-colour", on);
-  box.addEventListener("change", () => {
-    localStorage.setItem(FOUR, String(box.checked));
-    document.body.classList.toggle("four-colour", box.checked);
-  });
 }
 
 // ---- messages ------------------------------------------------------------------------------------
@@ -545,7 +489,7 @@ function applyHash() {
 }
 
 async function start() {
-  setupFourColour();
+  fourColour(document.getElementById("four-colour"));
   for (const b of document.querySelectorAll(".controls button")) {
     b.addEventListener("click", () => {
       if (b.getAttribute("aria-disabled") === "true") return;
