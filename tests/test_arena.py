@@ -320,7 +320,7 @@ def test_throw_ins_and_new_stocks(tmp_path):
 # ---------------------------------------------------------------------------
 @pytest.mark.usefixtures("test_bots")
 def test_bot_options_go_to_the_bots_that_take_them():
-    assert bot_accepts(Budgeted, "time_budget") and not bot_accepts(BOTS["basic"], "time_budget")
+    assert bot_accepts(Budgeted, "time_budget") and not bot_accepts(bot_class("basic"), "time_budget")
     a, b, notes = split_bot_options("test-budgeted", "basic", {"simulations": 5}, time_budget=0.5)
     assert a == {"simulations": 5, "time_budget": 0.5} and b == {}
     assert notes == ["--bot-option simulations=5 goes to test-budgeted (A); basic (B) does not take it and plays "
@@ -493,6 +493,8 @@ def test_cli_default_out_folder(tmp_path, monkeypatch):
      "cinch: bot option time_budget=abc: expert takes a number or none for time_budget"),
     (["expert", "heuristic", "--deals", "1", "--workers", "1", "--time-per-decision", "0.01", "--bot-option",
       "trump_base=x"], "heuristic takes a number for trump_base"),
+    (["expert", "heuristic", "--deals", "1", "--workers", "1", "--bot-option", "no_such=3"],
+     "bot option 'no_such' is accepted by neither expert nor heuristic (expert takes time_budget, worlds"),
     (["basic"], "Missing argument"),
 ])
 def test_cli_errors_are_one_line(tmp_path, args, message):

@@ -347,3 +347,24 @@ def test_the_bot_rejects_unknown_parameters():
     with pytest.raises(ValueError):
         make_bot("heuristic", seed=1, no_such_knob=1)
 
+
+
+
+# The position (pagat, hearts trumps, W deals, E makes it).  Every trump is dealt, none is
+# in the stock.  Trick 1: E leads the QH, all follow (N with the 2H).  Trick 2: E leads the KH; S
+# holds AH 7H 6H and N's only trump is the 5H, which must fall.  Ducking with the 6H hands E's king
+# the Pedro (6-8 becomes 1-13); the ace takes it: the follow counts what later players must add.
+FOLLOW_DECK = table(W, E="KH QH JH TH 9H 2S 3S 4S 2C", S="AH 7H 6H 4H 5S 6S 7S 8S 9S",
+                    W="8H 3H 5D AS KS QS JS AC KC", N="5H 2H 2D 3D 4D 6D 7D 8D 9D")
+
+
+def test_the_ace_takes_the_king_when_the_partner_must_drop_a_pedro():
+    d = deal("pagat", W, FOLLOW_DECK, "pass", "bid 7", "pass", "pass", "trump H")
+    while d.phase is not Phase.PLAY:
+        d.apply(bot().choose(d.view(d.to_act)))
+    assert d.to_act == E
+    play(d, "play QH", "play 4H", "play 3H", "play 2H", "play KH")
+    assert d.hand(S) & CardSet.parse("AH 7H 6H") == CardSet.parse("AH 7H 6H")
+    trumps = CardSet.parse("AH KH QH JH TH 9H 8H 7H 6H 5H 5D 4H 3H 2H")
+    assert d.hand(N) & trumps == CardSet.parse("5H")
+    assert bot().choose(d.view(S)) == Play(Card.parse("AH"))

@@ -28,7 +28,8 @@ trumps, face-up and own discards, the stock the dealer saw, voids shown in play 
 trumps a player must still hold.  Leading, the bot draws trumps with the boss trump while
 an opponent may hold one, cashes a Pedro once it is the boss, and otherwise leads where
 its point cards are not exposed.  Following, each legal card is scored by what the trick
-is worth times the chance the partnership wins it, less what the card would be worth kept:
+is worth (with, on a trump lead, the point trumps later players must add) times the chance
+the partnership wins it, less what the card would be worth kept:
 so it feeds a Pedro to a trick its partner has won for sure, never drops a point card
 under an opponent's winning card when it has anything else, wins a trick holding points
 as cheaply as it safely can, brings the Low home where it scores for its capturer, and
@@ -48,7 +49,7 @@ import math
 from cinch.actions import PASS as PASS_ACTION
 from cinch.actions import Action, Bid, Keep, NameTrump, Pass, Play
 from cinch.bots.base import Bot, register
-from cinch.bots.knowledge import Knowledge, capture_values, seat_order_after
+from cinch.bots.knowledge import Knowledge, _p_none, capture_values, seat_order_after
 from cinch.cards import SUITS, TRUMP_TABLES, CardSet, Seat, Suit, bit_list
 from cinch.keep import KeepOptions
 from cinch.rules import Bidding, High, Low, Rules, ThrownPoints
@@ -317,6 +318,10 @@ PARAMS: dict[str, float] = {
     "lead_draw": 0,
     "lead_draw_above": 99,  # ... with a trump no more than this many unseen trumps beat
     "partner_rescue": 0.9,  # following: how far to count on a partner still to play to beat the trick
+    # Following: weight of the point cards later players must add to a trump lead (0: only the
+    # trick's points count).  Measured against 0 by duplicate deals (1000 pairs): 0.5 is even
+    # (+0.02 pagat, -0.05 difference, within the noise); 1.0 costs about 0.08 a deal.
+    "later_points": 0.5,
     "ace_over_draw": 0.1,  # choose-concealed: keep a side ace when a draw is a trump less often than this
     "pass_partner": 2.0,  # bidding: the value of passing when the partner holds the bid
     "pass_opponent": -1.0,  # ... when an opponent holds it
@@ -644,6 +649,9 @@ class _Table:
         values = self.values
         later_opps = [s for s in self.later if (s - self.seat) & 1]
         partner_later = self.partner in self.later
+        # The points the later players must add, whoever wins (a partner's only trump a Pedro).
+        weight = self.p["later_points"]
+        forced = weight * sum(self.forced_points(s) for s in self.later) if weight else 0.0
         scored = []
         for c in cards:
             if strength[c] > best:
@@ -658,7 +666,7 @@ class _Table:
             else:
                 p_ours = 0.0
             v = values[c]
-            ev = (2 * p_ours - 1) * (self.pts + v) - self.future(c)
+            ev = (2 * p_ours - 1) * (self.pts + v + forced) - self.future(c)
             scored.append((ev, -v, c, p_ours))
         scored.sort(reverse=True)
         choice = scored[0]
@@ -668,6 +676,20 @@ class _Table:
             if rest:
                 choice = rest[0]
         return choice[2]
+
+    def forced_points(self, seat: int) -> float:
+        """The points ``seat`` must add to this trick whoever wins it: on a trump lead, a point trump
+        it holds with no plain trump to play instead (it follows with the least valuable)."""
+        if self.led != self.t.suit or not self.unseen_points:
+            return 0.0
+        k = self.k
+        n_ut = k.n_unseen_trumps
+        plain_trumps = n_ut - len(self.unseen_points)
+        others = max(0.0, k.exp_trumps[seat] - 1)  # the trumps it holds besides the point card
+        p_only_points = _p_none(n_ut - 1, plain_trumps, others)
+        if not p_only_points:
+            return 0.0
+        return p_only_points * sum(v * p for _, v, p in self.p_point[seat])
 
     def _may_trump(self, seat: int, led: int) -> float:
         """The chance ``seat`` may play a trump to a trick led in ``led`` (strict following: only when void)."""
