@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from cheater import CheaterBot, play_duplicate  # noqa: E402
 
 N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
-SMALL = {"worlds": 2, "playouts": 4}
+SMALL = {"worlds": 2, "playouts": 4, "max_seconds": 60.0}  # (no cap: the same seed plays the same, however busy)
 
 
 def expert(seed: int = 1, **options) -> ExpertBot:
@@ -293,3 +293,15 @@ def test_the_cheater_plays_legal_actions():
         a = bot.choose_full(d, d.to_act)
         assert d.is_legal(a)
         d.apply(a)
+
+
+def test_a_decision_stops_at_the_hard_cap_in_every_mode():
+    d = Deal.shuffled(Rules.preset("pagat"), dealer=Seat.W, rng=5)
+    for mode in ({"worlds": 100_000}, {"time_budget": 100.0}):
+        bot = make_bot("expert", seed=1, max_seconds=0.3, **mode)
+        started = time.perf_counter()
+        decision = bot.explain(d.view(d.to_act))
+        assert time.perf_counter() - started < 2.0, mode  # (the cap, and one world or playout past it)
+        assert decision.action in d.view(d.to_act).legal and decision.samples >= 1
+    with pytest.raises(ValueError, match="max_seconds"):
+        make_bot("expert", max_seconds=0)

@@ -78,16 +78,20 @@ class Decision:
 class _Budget:
     """How many worlds one decision may use: a fixed number, or as many as fit in the time."""
 
-    def __init__(self, seconds: float, count: int | None, maximum: int, minimum: int = 1):
+    def __init__(self, seconds: float, count: int | None, maximum: int, minimum: int = 1,
+                 deadline: float | None = None):
         self.seconds = seconds
         self.count = count
         self.maximum = maximum
         self.minimum = minimum
         self.start = time.perf_counter()
+        self.deadline = deadline  # (perf_counter) the hard cap of the whole decision, in every mode
         self.done = 0
 
     def more(self) -> bool:
         n = self.done
+        if self.deadline is not None and n >= self.minimum and time.perf_counter() >= self.deadline:
+            return False
         if self.count is not None:
             return n < self.count
         if n < self.minimum:
@@ -112,7 +116,8 @@ class ExpertBot(Bot):
     per card another player chose that the heuristic would not have (1 turns it off);
     ``caution``: standard errors a candidate must gain over the default; ``solver_tricks``: the
     most tricks left for the solver (longer hands, without the draw, use playouts);
-    ``max_candidates``: keeps searched; ``max_worlds``: the most worlds a timed decision uses; ``search``: the
+    ``max_candidates``: keeps searched; ``max_worlds``: the most worlds a timed decision uses;
+    ``max_seconds``: the hard cap of one decision in every mode (default twice ``time_budget``); ``search``: the
     decisions searched, of ``bid,trump,keep,play`` (the others are the heuristic's; for
     experiments).
     """
@@ -120,8 +125,10 @@ class ExpertBot(Bot):
     def __init__(self, seed: int | None = None, time_budget: float | None = 1.0, worlds: int | None = None,
                  playouts: int | None = None, inference: float = 1.0, max_candidates: int = 16,
                  max_worlds: int = 400, search: str = "bid,trump,keep,play", caution: float = 1.0,
-                 play_inference: float = 0.3, solver_tricks: int = 6):
+                 play_inference: float = 0.3, solver_tricks: int = 6, max_seconds: float | None = None):
         super().__init__(seed)
+        if max_seconds is not None and max_seconds <= 0:
+            raise ValueError("max_seconds must be positive")
         if time_budget is not None and time_budget <= 0:
             raise ValueError("time_budget must be positive")
         if worlds is not None and worlds < 1:
@@ -129,6 +136,10 @@ class ExpertBot(Bot):
         if playouts is not None and playouts < 1:
             raise ValueError("playouts must be at least 1")
         self.time_budget = 1.0 if time_budget is None else time_budget
+        # The hard cap of one decision in every mode (a fixed number of worlds too): it stops searching
+        # once this is spent, with what it has (at least the minimum of worlds).
+        self.max_seconds = max_seconds if max_seconds is not None else 2 * self.time_budget
+        self._deadline: float | None = None
         self.worlds = worlds
         self.playouts = playouts if playouts is not None else (max(16, 4 * worlds) if worlds else None)
         self.inference = inference
@@ -158,6 +169,7 @@ class ExpertBot(Bot):
         if len(legal) == 1:
             return Decision(legal[0], None, 0, "the only legal action", "the only legal choice")
         rng = random.Random(self.rng.getrandbits(64))  # this decision's worlds, whatever the budget
+        self._deadline = time.perf_counter() + self.max_seconds
         phase = view.phase
         try:
             search = self.search
@@ -178,10 +190,10 @@ class ExpertBot(Bot):
 
     # ---- budgets ---------------------------------------------------------------------------------
     def _play_budget(self) -> _Budget:
-        return _Budget(self.time_budget, self.worlds, self.max_worlds)
+        return _Budget(self.time_budget, self.worlds, self.max_worlds, deadline=self._deadline)
 
     def _sim_budget(self) -> _Budget:
-        return _Budget(self.time_budget, self.playouts, self.max_worlds, minimum=4)
+        return _Budget(self.time_budget, self.playouts, self.max_worlds, minimum=4, deadline=self._deadline)
 
     # ---- helpers -----------------------------------------------------------------------------------
     @staticmethod
