@@ -41,14 +41,15 @@ class DealSummary:
             "maker": None if r.maker is None else r.maker.name,
             "bid": r.bid,
             "trump": None if r.trump is None else r.trump.letter,
-            "points": None if r.points is None else _teams(r.points),
+            "points": None if r.points is None else teams_json(r.points),
             "made": r.made,
-            "score_change": _teams(r.score_change),
-            "score": _teams(self.score),
+            "score_change": teams_json(r.score_change),
+            "score": teams_json(self.score),
         }
 
 
-def _teams(pair: tuple[int, int]) -> dict[str, int]:
+def teams_json(pair: tuple[int, int]) -> dict[str, int]:
+    """A pair by side, as records and reports write it: ``{"NS": 13, "EW": 1}``."""
     return {"NS": pair[0], "EW": pair[1]}
 
 

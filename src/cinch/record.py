@@ -123,6 +123,20 @@ def _dumps(head: dict[str, Any], deals: list[str] | None, order: list[str] | Non
     return "\n".join(lines) + "\n"
 
 
+def finished_deals(record: dict[str, Any], match: Match | None = None) -> dict[str, Any]:
+    """The record without its last deal while that deal is being played (``match``: the record's match,
+    else it is replayed to tell): what a live table may show of its match, never the running deal's cards."""
+    deals = record.get("deals")
+    if not isinstance(deals, list) or not deals:
+        return record
+    if match is None:
+        try:
+            match = replay(record).match
+        except CinchError:  # a record that does not replay: its last deal is not shown either way
+            return {**record, "deals": deals[:-1]}
+    return {**record, "deals": deals[:-1]} if match.current is not None else record
+
+
 class Replay:
     """The outcome of replaying a record: the match and where it stands."""
 

@@ -49,7 +49,7 @@ import math
 from cinch.actions import PASS as PASS_ACTION
 from cinch.actions import Action, Bid, Keep, NameTrump, Pass, Play
 from cinch.bots.base import Bot, register
-from cinch.bots.knowledge import Knowledge, _p_none, capture_values, seat_order_after
+from cinch.bots.knowledge import Knowledge, capture_values, chance_of_none, seat_order_after
 from cinch.cards import SUITS, TRUMP_TABLES, CardSet, Seat, Suit, bit_list
 from cinch.keep import KeepOptions
 from cinch.rules import Bidding, High, Low, Rules, ThrownPoints
@@ -686,7 +686,7 @@ class _Table:
         n_ut = k.n_unseen_trumps
         plain_trumps = n_ut - len(self.unseen_points)
         others = max(0.0, k.exp_trumps[seat] - 1)  # the trumps it holds besides the point card
-        p_only_points = _p_none(n_ut - 1, plain_trumps, others)
+        p_only_points = chance_of_none(n_ut - 1, plain_trumps, others)
         if not p_only_points:
             return 0.0
         return p_only_points * sum(v * p for _, v, p in self.p_point[seat])

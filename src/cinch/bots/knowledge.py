@@ -48,7 +48,7 @@ def capture_values(rules, trump) -> list[int]:
     return list(PointTable.of(rules, trump).value)
 
 
-def _p_none(total: int, bad: int, drawn: float) -> float:
+def chance_of_none(total: int, bad: int, drawn: float) -> float:
     """Chance that ``drawn`` cards taken from ``total`` (``bad`` of them marked) hold no marked card.
 
     A fractional ``drawn`` is interpolated between its neighbours.
@@ -200,7 +200,7 @@ class Knowledge:
             if self.void[seat] >> self.t.suit & 1:
                 pass
             else:
-                p_none *= _p_none(self.n_unseen_trumps, t_cards.bit_count(), self.exp_trumps[seat])
+                p_none *= chance_of_none(self.n_unseen_trumps, t_cards.bit_count(), self.exp_trumps[seat])
         plain = cards & ~self.trumps
         while plain:
             low = plain & -plain

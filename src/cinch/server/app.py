@@ -72,7 +72,6 @@ class Connection:
         self.seat: Seat | None = None
         self.host = False
         self.room: Room | None = None
-        self.ready_at = 0.0
         self.queue: asyncio.Queue[str | None] | None = None
         self.sent: list[dict[str, Any]] | None = None  # (tests) messages kept instead of sent
         self.messages = Bucket(rate=20, burst=40)

@@ -38,8 +38,8 @@ from cinch.cards import CardSet, Seat, Suit
 from cinch.deal import Deal
 from cinch.errors import CinchError, RecordError
 from cinch.library import FINISHED, IN_PROGRESS, LibraryError, StoredMatch, UnknownMatch
-from cinch.match import DealSummary, Match
-from cinch.record import FORMAT, dumps, loads, replay
+from cinch.match import DealSummary, Match, teams_json
+from cinch.record import FORMAT, dumps, finished_deals, loads, replay
 from cinch.rules import Rules
 from cinch.table.narrate import Narrator, action_words, cards_text, hand_order, result_lines
 from cinch.view import Phase, PlayedCard, Trick
@@ -89,7 +89,7 @@ def build(record: dict[str, Any]) -> tuple[dict[str, Any], list[ParJob | None]]:
         "rules": {"name": rules.name, "record": rules.to_json(), "target": rules.target},
         "players": {s.name: match.players.get(s, "") for s in Seat},
         "metadata": {k: v for k, v in record.items() if k not in ("format", "rules", "players", "deals")},
-        "score": _teams(match.score),
+        "score": teams_json(match.score),
         "winner": None if match.winner is None else match.winner.name,
         "deals": [],
     }
@@ -184,14 +184,14 @@ def _frame(deal: Deal, step: int, seat: Seat | None, action: Action | None, narr
         "trick": {"number": len(deal.tricks) + 1, "leader": None if not deal.trick else deal.trick[0].seat.name,
                   "plays": _plays(deal.trick)},
         "tricks": len(deal.tricks),
-        "won": _teams((won[0], won[1])),
+        "won": teams_json((won[0], won[1])),
         "last_trick": None if last is None else _trick(last, len(deal.tricks)),
         "action": None if action is None or seat is None else {
             "seat": seat.name, "text": str(action),
             "words": action_words(action, trump),
         },
         "narration": narration,
-        "score": _teams(score),
+        "score": teams_json(score),
     }
 
 
@@ -212,10 +212,6 @@ def _plays(plays: Sequence[PlayedCard]) -> list[dict[str, Any]]:
 def _trick(trick: Trick, number: int) -> dict[str, Any]:
     return {"number": number, "leader": trick.leader.name, "plays": _plays(trick.plays),
             "winner": trick.winner.name}
-
-
-def _teams(pair: tuple[int, int]) -> dict[str, int]:
-    return {"NS": pair[0], "EW": pair[1]}
 
 
 # ---- the par -------------------------------------------------------------------------------------------
@@ -285,8 +281,8 @@ def par_json(par: ParValue | None, deal: dict[str, Any], status: str = "") -> di
             parts.append(f"{team} took {took[team]}" + (" (par)" if diff == 0 else
                                                          f" ({abs(diff)} {'above' if diff > 0 else 'below'} par)"))
         text += " " + "; ".join(parts) + "."
-    return {"status": "solved", "points": _teams(points), "made": made,
-            "score_change": None if change is None else _teams(change), "took": took, "text": text}
+    return {"status": "solved", "points": teams_json(points), "made": made,
+            "score_change": None if change is None else teams_json(change), "took": took, "text": text}
 
 
 def no_par(deal: dict[str, Any]) -> dict[str, Any]:
@@ -443,7 +439,7 @@ def add_replay_routes(routes: list[Any], server: Any) -> None:
             return error("unknown-match", f"match {text} is not one this server shares (only its rooms' matches: "
                                           "`cinch serve --share-library` shares the whole library)", 404)
         if _may_be_running(server, match):
-            record = _finished_deals(record)
+            record = finished_deals(record)
         return match, _without_room_code(record)
 
     async def library(request: Request) -> Response:
@@ -508,18 +504,6 @@ def _may_be_running(server: Any, stored: StoredMatch) -> bool:
     return any(getattr(room, "match_id", None) == stored.id for room in rooms.values())
 
 
-def _finished_deals(record: dict[str, Any]) -> dict[str, Any]:
-    """The record without its last deal if that deal is not over."""
-    deals = record.get("deals")
-    if not isinstance(deals, list) or not deals:
-        return record
-    try:
-        running = replay(record).match.current is not None
-    except CinchError:
-        running = True  # a record that does not replay: its last deal is not shown either way
-    return {**record, "deals": deals[:-1]} if running else record
-
-
 def _without_room_code(record: dict[str, Any]) -> dict[str, Any]:
     """The record without the code of the server room it was played in: the code of a private room is its
     invitation, not for whoever browses the library."""
@@ -537,7 +521,7 @@ def _listing(server: Any, stored: StoredMatch) -> dict[str, Any]:
         "updated": stored.updated.isoformat(),
         "rules": stored.rules,
         "players": {s.name: stored.players[s] for s in Seat if s in stored.players},
-        "score": _teams(stored.score),
+        "score": teams_json(stored.score),
         "winner": None if stored.winner is None else stored.winner.name,
         "status": stored.status,
         "frontend": stored.frontend,

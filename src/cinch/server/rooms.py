@@ -26,7 +26,7 @@ from cinch.cards import SEATS, Seat
 from cinch.errors import CinchError, IllegalAction, NotationError, RulesError
 from cinch.library import Library
 from cinch.match import Match
-from cinch.record import to_record
+from cinch.record import finished_deals, to_record
 from cinch.rules import Rules
 from cinch.server.protocol import Refusal
 from cinch.server.views import match_json, private_deal_json, public_deal_json, public_view
@@ -66,7 +66,6 @@ class Client(Protocol):
     seat: Seat | None
     host: bool
     room: Room | None
-    ready_at: float
 
     def send(self, message: dict[str, Any] | str) -> None: ...
 
@@ -728,7 +727,7 @@ class Room:
                     if not table.play_bot(turn, action, error):
                         continue
                     table.take_notes()
-                    self._changed_by_bot()
+                    self._changed()  # (its _kick waits: this task is the bots')
                 except CinchError as e:  # the library refused the save: back to what it holds, try again later
                     self._save_failed(e)
                     return
@@ -758,16 +757,6 @@ class Room:
                 self._changed()
 
         asyncio.get_running_loop().call_later(RETRY_SECONDS, retry)
-
-    def _changed_by_bot(self) -> None:
-        table = self.table
-        assert table is not None
-        pending = table.advance()
-        if pending is Pending.DEAL_OVER:
-            self._deal_over()
-        self._run_clocks()
-        self.last_change = time.monotonic()
-        self.broadcast()
 
     # ---- telling everyone ----------------------------------------------------------------------------------
     def _reset_audiences(self) -> None:
@@ -881,10 +870,7 @@ class Room:
         if self.table is None:
             raise Refusal("no-record", f"room {self.code} has not started a match yet")
         m = self.table.match
-        record = to_record(m)
-        if m.current is not None:
-            record["deals"] = record["deals"][:-1]
-        return record
+        return finished_deals(to_record(m), m)
 
 
 class StrictSaver(Saver):

@@ -14,7 +14,7 @@ from typing import Any
 from cinch.actions import Action
 from cinch.cards import CardSet, Seat, Suit
 from cinch.keep import KeepOptions
-from cinch.match import DealSummary, Match
+from cinch.match import DealSummary, Match, teams_json
 from cinch.table.narrate import keep_words, result_lines
 from cinch.view import PlayedCard, SeatView
 
@@ -50,15 +50,6 @@ def _plays(plays: tuple[PlayedCard, ...]) -> list[dict[str, Any]]:
         if p.buried:
             entry["buried"] = cards(p.buried)
         out.append(entry)
-    return out
-
-
-def deal_json(view: SeatView, *, seated: bool, suggestion: Action | None = None,
-              commitment: str | None = None) -> dict[str, Any]:
-    """The deal as ``view`` knows it; ``seated`` is False for a spectator (a :func:`public_view`)."""
-    out = public_deal_json(view, commitment)
-    if seated:
-        out.update(private_deal_json(view, suggestion))
     return out
 
 
@@ -132,7 +123,7 @@ def match_json(match: Match, me: Seat | None,
             if cache is not None:
                 cache[key] = last
     return {
-        "score": {"NS": score[0], "EW": score[1]},
+        "score": teams_json(score),
         "target": match.rules.target,
         "deals": len(match.deals),
         "winner": None if match.winner is None else match.winner.name,
