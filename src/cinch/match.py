@@ -48,6 +48,41 @@ class DealSummary:
         }
 
 
+def decide(rules: Rules, score: tuple[int, int], makers: Team, made: bool,
+           bidder_goes_out: bool) -> tuple[Team | None, bool]:
+    """Who has won once a deal is scored, and whether both sides reached the target together.
+
+    ``score`` is the running score after the deal (NS, EW); ``makers`` bid it and ``made`` says
+    whether they made it; ``bidder_goes_out`` whether the deal was played under that rule.  A tie
+    at the target under the bidder-goes-out rule (second value True) is decided by
+    bidder-goes-out deals.  This
+    is the match's one home for going out (the target, makers count first, bidder goes out,
+    the negative floor), which the bots' match equity reads too.
+
+    >>> from cinch import Rules
+    >>> decide(Rules.preset("pagat"), (63, 40), Team.EW, False, False)  # NS reached 62
+    (Team.NS, False)
+    """
+    if bidder_goes_out and made:
+        return makers, False  # bidder goes out: makers who make their bid win outright
+    over = [s >= rules.target for s in score]
+    winner: Team | None = None
+    if all(over):
+        if rules.makers_count_first:
+            winner = makers if made else makers.other
+        elif rules.bidder_goes_out is not None:
+            return None, True  # bidder-goes-out deals decide it
+        elif score[0] != score[1]:
+            winner = Team.NS if score[0] > score[1] else Team.EW
+    elif any(over):
+        winner = Team.NS if over[0] else Team.EW
+    if winner is None and rules.negative_floor is not None:
+        low = [s <= rules.negative_floor for s in score]
+        if any(low) and not all(low):
+            winner = Team.EW if low[0] else Team.NS
+    return winner, False
+
+
 def teams_json(pair: tuple[int, int]) -> dict[str, int]:
     """A pair by side, as records and reports write it: ``{"NS": 13, "EW": 1}``."""
     return {"NS": pair[0], "EW": pair[1]}
@@ -191,29 +226,13 @@ class Match:
         self.summaries.append(DealSummary(len(self.deals), deal.dealer, r, bgo, self.score))
 
     def _decide(self, r: DealResult, bgo: bool) -> Team | None:
-        rules = self.rules
         makers = r.makers
         assert makers is not None
-        if bgo and r.made:
-            self._decider_pending = False
-            return makers  # bidder goes out: makers who make their bid win outright
-        over = [s >= rules.target for s in self._score]
-        winner: Team | None = None
-        if all(over):
-            if rules.makers_count_first:
-                winner = makers if r.made else makers.other
-            elif rules.bidder_goes_out is not None:
-                self._decider_pending = True  # play bidder-goes-out deals until decided
-            elif self._score[0] != self._score[1]:
-                winner = Team.NS if self._score[0] > self._score[1] else Team.EW
-        elif any(over):
-            winner = Team.NS if over[0] else Team.EW
-        if winner is None and rules.negative_floor is not None:
-            low = [s <= rules.negative_floor for s in self._score]
-            if any(low) and not all(low):
-                winner = Team.EW if low[0] else Team.NS
+        winner, tied = decide(self.rules, self.score, makers, bool(r.made), bgo)
         if winner is not None:
             self._decider_pending = False
+        elif tied:
+            self._decider_pending = True
         return winner
 
     def view(self, seat: Seat) -> SeatView:

@@ -305,3 +305,86 @@ def test_a_decision_stops_at_the_hard_cap_in_every_mode():
         assert decision.action in d.view(d.to_act).legal and decision.samples >= 1
     with pytest.raises(ValueError, match="max_seconds"):
         make_bot("expert", max_seconds=0)
+
+
+# =============================================================================
+# Deciding: few candidates, margins that count them, time where it matters
+# =============================================================================
+def test_asking_again_gives_the_same_answer():
+    # A hint asked twice on the same cards searches the same worlds: the same call and figures.
+    d = deal("difference", N, PLAY_DECK)
+    bot = expert(playouts=12)
+    first, second = bot.explain(d.view(E)), bot.explain(d.view(E))
+    assert (first.action, first.estimate, first.detail) == (second.action, second.estimate, second.detail)
+
+
+def test_with_a_score_it_judges_by_the_chance_to_win_the_match():
+    d = deal("difference", N, PLAY_DECK, *PLAY_START, "play AH", "play 7H")
+    view = d.view(W, score=(40, 48), target=51)
+    decision = expert(worlds=4).explain(view)
+    assert decision.unit == "%" and 0 <= decision.estimate <= 100
+    assert "chance for EW to win the match" in decision.detail and "from 40-48" in decision.detail
+    assert "chance to win the match is about" in decision.text
+    plain = expert(worlds=4, match_equity=False).explain(view)
+    assert plain.unit == "points" and "points for EW against NS" in plain.detail
+
+
+def test_the_margin_grows_with_the_number_of_candidates():
+    from cinch.bots.expert import _margin
+
+    assert _margin(1.0, 2) == 1.0
+    assert 1.0 < _margin(1.0, 3) < _margin(1.0, 6) < _margin(1.0, 16)
+
+
+def test_a_race_drops_a_clearly_worse_candidate_and_keeps_the_default_on_noise():
+    from cinch.bots.expert import _Race
+
+    rng = random.Random(4)
+    race = _Race(3, 0, 1.0, eliminate=True)
+    for _ in range(40):
+        noise = rng.gauss(0, 3)
+        # 0: the default; 1: the same plus noise of its own; 2: ten points worse.
+        world = {0: noise, 1: noise + rng.gauss(0, 1), 2: noise - 10}
+        race.add({i: world[i] for i in race.alive})
+    assert 2 not in race.alive and 0 in race.alive
+    assert race.pick()[0] == 0
+
+
+def test_a_race_takes_a_clear_gain_over_the_default():
+    from cinch.bots.expert import _Race
+
+    rng = random.Random(5)
+    race = _Race(4, 0, 1.0, eliminate=True)
+    while race.worlds < 60 and not race.settled:
+        noise = rng.gauss(0, 3)
+        race.add({i: noise + (4 if i == 3 else 0) + rng.gauss(0, 0.5) for i in race.alive})
+    assert race.pick()[0] == 3
+    assert race.settled and race.worlds < 60  # the others dropped out: the decision ended early
+
+
+def test_the_play_search_ends_early_on_an_obvious_card():
+    from cinch.bots.expert import _EarlyStop
+
+    stop = _EarlyStop(3, 1.0)
+    same = [[1.0] * 8, [1.0] * 8, [1.0] * 8]
+    assert stop.done(same, [1.0] * 8)  # every card scores the same
+    rng = random.Random(1)
+    worlds = [rng.gauss(0, 2) for _ in range(8)]
+    clear = [[w + 6 for w in worlds], worlds, [w - 3 for w in worlds]]
+    assert stop.done(clear, [1.0] * 8)
+    close = [[w + rng.gauss(0, 2) for w in worlds], worlds, worlds]
+    assert not stop.done(close, [1.0] * 8)
+    assert not stop.done([v[:7] for v in clear], [1.0] * 7)  # too few worlds to tell
+
+
+def test_bid_candidates_are_few_the_heuristics_call_first():
+    for preset in ("pagat", "difference"):
+        for seed in range(6):
+            d = Deal.shuffled(Rules.preset(preset), Seat(seed % 4), random.Random(seed))
+            view = d.view(d.to_act)
+            heuristic = make_bot("heuristic", seed=0).choose(view)
+            cands = ExpertBot._bid_candidates(view, heuristic)
+            assert cands[0] == heuristic and len(cands) == len(set(cands)) <= 6
+            assert all(c in view.legal for c in cands)
+            bids = [a for a in view.legal if isinstance(a, Bid)]
+            assert Pass() in cands and min(bids, key=lambda b: b.amount) in cands

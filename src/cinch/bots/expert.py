@@ -43,7 +43,9 @@ seat's side less the other side's), for the hint key of the table.
 
 from __future__ import annotations
 
+import hashlib
 import random
+import statistics
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -51,8 +53,10 @@ from typing import cast
 
 from cinch.actions import PLAYS, TRUMPS, Action, Bid, Keep, NameTrump, Play
 from cinch.bots.base import Bot, make_bot, register
+from cinch.bots.equity import MatchEquity
+from cinch.bots.heuristic import best_suit
 from cinch.bots.inference import BidLikelihood, PlayLikelihood
-from cinch.cards import TRUMP_TABLES, CardSet, Suit, bit_list
+from cinch.cards import TRUMP_TABLES, CardSet, Suit, Team, bit_list
 from cinch.deal import Deal, DealResult
 from cinch.keep import KeepOptions
 from cinch.rules import AboveSix
@@ -73,6 +77,16 @@ class Decision:
     samples: int  # worlds searched
     detail: str  # the figures behind it: the estimate, the method, the worlds
     text: str = ""  # the choice in a player's words: how far ahead of the next best it keeps you
+    unit: str = "points"  # of the estimate: "points" (this deal's, ours less theirs) or "%" (chance to win the match)
+
+
+DEFAULT_TIME = 0.25  # seconds: the budget of an ordinary decision (the auction gets twice this)
+BID_CAUTION = 0.5  # standard errors a bid must gain beyond ``caution``
+CAP = 2.2  # the hard cap of a decision, in time budgets
+
+# How much of ``time_budget`` each kind of decision gets: the auction and the first trick decide
+# most of a deal, a late trick little (and its search ends early when one card is clearly best).
+PHASE_TIME = {"bid": 2.0, "trump": 1.5, "keep": 1.25, "first trick": 1.5, "play": 1.0}
 
 
 class _Budget:
@@ -105,6 +119,114 @@ class _Budget:
         self.done += 1
 
 
+class _Objective:
+    """What one decision maximises: the chance to win the match when the view has a score, else
+    the deal's points (our side's score change less the other side's).
+
+    Chances are in percent, so an estimate reads "62" for a 62% chance to win the match.
+    """
+
+    def __init__(self, view: SeatView, match_equity: bool):
+        self.rules = view.rules
+        self.team = view.seat.team
+        self.equity: MatchEquity | None = None
+        if match_equity and view.score is not None and view.target is not None:
+            self.equity = MatchEquity(view.rules, view.score, self.team, target=view.target,
+                                      bidder_goes_out=view.bidder_goes_out)
+        self.unit = "points" if self.equity is None else "%"
+        self._cache: dict[tuple[int, int, tuple[int, int]], float] = {}
+
+    def contract(self, makers: int, bid: int, points: tuple[int, int]) -> float:
+        """The value of a deal in which team ``makers`` bid ``bid`` and the sides took ``points``."""
+        key = (makers, bid, points)
+        value = self._cache.get(key)
+        if value is None:
+            if self.equity is not None:
+                value = 100.0 * self.equity.of(makers, bid, points)
+            else:
+                _, change = settle(self.rules, Team(makers), bid, points)
+                value = float(change[self.team] - change[1 - self.team])
+            self._cache[key] = value
+        return value
+
+    def thrown_in(self) -> float:
+        return 0.0 if self.equity is None else 100.0 * self.equity.now
+
+    def result(self, result: DealResult) -> float:
+        if result.thrown_in:
+            return self.thrown_in()
+        assert result.makers is not None and result.points is not None and result.bid is not None
+        return self.contract(result.makers, result.bid, result.points)
+
+
+def _margin(caution: float, count: int) -> float:
+    """Standard errors a candidate must gain over the default when ``count`` candidates are compared.
+
+    ``caution`` is the margin for one comparison; with more candidates the best of several
+    noisy estimates looks better than it is, so the margin grows as Bonferroni's correction
+    says (the chance that any of ``count - 1`` rivals passes by luck stays that of one).
+    """
+    if count <= 2:
+        return caution
+    normal = statistics.NormalDist()
+    alpha = 1 - normal.cdf(caution)
+    return normal.inv_cdf(1 - alpha / (count - 1))
+
+
+class _Race:
+    """Candidates compared on the same worlds; those clearly behind drop out as the worlds come.
+
+    Successive elimination: every few worlds, a candidate whose gain on the leader is below
+    zero by more than ``margin + 1`` standard errors is dropped (the extra error covers the
+    repeated looks), so the worlds go to the candidates still in doubt; a timed decision ends
+    when one is left.  ``eliminate`` off keeps every candidate (a fixed number of worlds).
+    """
+
+    LOOK_FROM = 12  # worlds before the first look
+    LOOK_EVERY = 4
+
+    def __init__(self, count: int, baseline: int, caution: float, eliminate: bool):
+        self.values: list[list[float]] = [[] for _ in range(count)]
+        self.alive = list(range(count))
+        self.baseline = baseline
+        self.margin = _margin(caution, count)
+        self.eliminate = eliminate
+        self.worlds = 0
+
+    @property
+    def settled(self) -> bool:
+        return len(self.alive) == 1
+
+    def add(self, results: dict[int, float]) -> None:
+        """One world's result for every candidate still in the race."""
+        for i in self.alive:
+            self.values[i].append(results[i])
+        self.worlds += 1
+        n = self.worlds
+        if not self.eliminate or n < self.LOOK_FROM or (n - self.LOOK_FROM) % self.LOOK_EVERY:
+            return
+        values = self.values
+        leader = max(self.alive, key=lambda i: sum(values[i]))
+        out = self.margin + 1
+        kept = []
+        for i in self.alive:
+            if i != leader:
+                mean, error = _gain(values[i], values[leader])
+                if mean + out * error < 0:
+                    continue
+            kept.append(i)
+        self.alive = kept
+
+    def pick(self) -> tuple[int, list[float]]:
+        """The chosen candidate (the baseline unless beaten by the margin) and every candidate's mean."""
+        means = _means(self.values)
+        if self.baseline in self.alive:
+            alive = self.alive
+            best, _ = _pick([self.values[i] for i in alive], alive.index(self.baseline), self.margin)
+            return alive[best], means
+        return max(self.alive, key=lambda i: means[i]), means
+
+
 @register("expert")
 class ExpertBot(Bot):
     """Searches worlds consistent with its view: the solver in the play, heuristic playouts elsewhere.
@@ -122,10 +244,11 @@ class ExpertBot(Bot):
     experiments).
     """
 
-    def __init__(self, seed: int | None = None, time_budget: float | None = 1.0, worlds: int | None = None,
+    def __init__(self, seed: int | None = None, time_budget: float | None = DEFAULT_TIME, worlds: int | None = None,
                  playouts: int | None = None, inference: float = 1.0, max_candidates: int = 16,
                  max_worlds: int = 400, search: str = "bid,trump,keep,play", caution: float = 1.0,
-                 play_inference: float = 0.3, solver_tricks: int = 6, max_seconds: float | None = None):
+                 play_inference: float = 0.3, solver_tricks: int = 6, max_seconds: float | None = None,
+                 match_equity: bool = True):
         super().__init__(seed)
         if max_seconds is not None and max_seconds <= 0:
             raise ValueError("max_seconds must be positive")
@@ -135,10 +258,12 @@ class ExpertBot(Bot):
             raise ValueError("worlds must be at least 1")
         if playouts is not None and playouts < 1:
             raise ValueError("playouts must be at least 1")
-        self.time_budget = 1.0 if time_budget is None else time_budget
+        self.time_budget = DEFAULT_TIME if time_budget is None else time_budget
         # The hard cap of one decision in every mode (a fixed number of worlds too): it stops searching
         # once this is spent, with what it has (at least the minimum of worlds).
-        self.max_seconds = max_seconds if max_seconds is not None else 2 * self.time_budget
+        self.max_seconds = max_seconds if max_seconds is not None else CAP * self.time_budget
+        self.match_equity = match_equity
+        self._base = self.rng.getrandbits(64)
         self._deadline: float | None = None
         self.worlds = worlds
         self.playouts = playouts if playouts is not None else (max(16, 4 * worlds) if worlds else None)
@@ -168,7 +293,7 @@ class ExpertBot(Bot):
         legal = view.legal
         if len(legal) == 1:
             return Decision(legal[0], None, 0, "the only legal action", "the only legal choice")
-        rng = random.Random(self.rng.getrandbits(64))  # this decision's worlds, whatever the budget
+        rng = random.Random(self._worlds_seed(view))  # this decision's worlds, whatever the budget
         self._deadline = time.perf_counter() + self.max_seconds
         phase = view.phase
         try:
@@ -188,12 +313,22 @@ class ExpertBot(Bot):
             self.last_error = e
         return Decision(self._heuristic.choose(view), None, 0, "the heuristic's choice, without a search")
 
-    # ---- budgets ---------------------------------------------------------------------------------
-    def _play_budget(self) -> _Budget:
-        return _Budget(self.time_budget, self.worlds, self.max_worlds, deadline=self._deadline)
+    def _worlds_seed(self, view: SeatView) -> int:
+        """The seed of a decision's worlds: the bot's seed and the position, so asking again
+        (a second hint on the same cards) searches the same worlds and gives the same answer."""
+        key = repr((self._base, view.seat, view.dealer, view.phase, int(view.hand), view.auction, view.trump,
+                    int(view.own_discards), view.face_up_discards, view.shown_trumps, view.drawn_counts,
+                    int(view.own_drawn), int(view.stock_seen), view.tricks, view.current_trick, view.score,
+                    view.target, view.deal_number, view.bidder_goes_out))
+        return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big")
 
-    def _sim_budget(self) -> _Budget:
-        return _Budget(self.time_budget, self.playouts, self.max_worlds, minimum=4, deadline=self._deadline)
+    # ---- budgets ---------------------------------------------------------------------------------
+    def _play_budget(self, phase: str) -> _Budget:
+        return _Budget(self.time_budget * PHASE_TIME[phase], self.worlds, self.max_worlds, deadline=self._deadline)
+
+    def _sim_budget(self, phase: str) -> _Budget:
+        return _Budget(self.time_budget * PHASE_TIME[phase], self.playouts, self.max_worlds, minimum=4,
+                       deadline=self._deadline)
 
     # ---- helpers -----------------------------------------------------------------------------------
     @staticmethod
@@ -225,47 +360,55 @@ class ExpertBot(Bot):
         assert deal.result is not None
         return deal.result
 
-    @staticmethod
-    def _net(result: DealResult, team: int) -> int:
-        if result.thrown_in:
-            return 0
-        change = result.score_change
-        return change[team] - change[1 - team]
-
     def _decision(self, view: SeatView, candidates: Sequence[Action], means: Sequence[float], best: int,
-                  samples: int, what: str) -> Decision:
+                  samples: int, what: str, objective: _Objective) -> Decision:
         """The chosen candidate, with its figures and a player's words for them."""
         team = view.seat.team
         estimate = means[best]
-        detail = (f"{estimate:+.1f} points for {team} against {team.other} on average this deal "
-                  f"({what}, {samples} worlds)")
+        if objective.unit == "%":
+            score = view.score or (0, 0)
+            detail = (f"{estimate:.0f}% chance for {team} to win the match from {score[0]}-{score[1]} "
+                      f"({what}, {samples} worlds)")
+        else:
+            detail = (f"{estimate:+.1f} points for {team} against {team.other} on average this deal "
+                      f"({what}, {samples} worlds)")
         action = candidates[best]
         others = [(m, a) for i, (m, a) in enumerate(zip(means, candidates)) if i != best]
-        return Decision(action, estimate, samples, detail, _words(view, action, estimate, others))
+        return Decision(action, estimate, samples, detail, _words(view, action, estimate, others, objective.unit),
+                        objective.unit)
+
+    def _timed(self) -> bool:
+        """Whether a decision may end early (a fixed number of worlds is kept exactly)."""
+        return self.worlds is None and self.playouts is None
 
     # ---- bidding ---------------------------------------------------------------------------------------
     def _bid(self, view: SeatView, rng: random.Random) -> Decision:
-        legal = list(view.legal)
-        team = view.seat & 1
-        rules = view.rules
+        heuristic = self._heuristic.choose(view)
+        candidates = self._bid_candidates(view, heuristic)
+        objective = _Objective(view, self.match_equity)
+        if len(candidates) == 1:
+            return self._decision(view, candidates, [0.0], 0, 0, "the only sensible call", objective)
         context = self._context(view)
         choose = self._heuristic.choose
-        values: list[list[float]] = [[] for _ in legal]
-        budget = self._sim_budget()
-        while budget.more():
+        # The heuristic's call unless beaten, by a wider margin than other decisions: a whole deal's
+        # outcome rides on the bid, so its playouts are the noisiest, and a call should not flip with the seed.
+        race = _Race(len(candidates), 0, self.caution + BID_CAUTION, self._timed())
+        budget = self._sim_budget("bid")
+        while budget.more() and not race.settled:
             world = sample_deal(view, rng, weight=self._weight)
             seed = rng.getrandbits(32)
             points: dict[int, tuple[int, int]] = {}  # maker -> the points of the heuristic's playout
-            for i, action in enumerate(legal):
+            results: dict[int, float] = {}
+            for i in race.alive:
                 d = world.copy()
-                d.apply(action)
-                while d.phase is Phase.BIDDING:
+                d.apply(candidates[i])
+                while d.phase is Phase.BIDDING:  # the others bid as the heuristic does, passing included
                     options = d.legal_actions()
                     bidder = d.to_act
                     assert bidder is not None
                     d.apply(options[0] if len(options) == 1 else choose(d.view(bidder, **context)))
                 if d.phase is Phase.DONE:  # thrown in
-                    values[i].append(0.0)
+                    results[i] = objective.thrown_in()
                     continue
                 maker = d.maker
                 assert maker is not None
@@ -274,42 +417,78 @@ class ExpertBot(Bot):
                     result = self._finish(d.copy(), random.Random(seed), context)
                     assert result.points is not None
                     pts = points[maker] = result.points
-                _, change = settle(rules, maker.team, d.high_bid, pts)
-                values[i].append(change[team] - change[1 - team])
+                results[i] = objective.contract(maker.team, d.high_bid, pts)
+            race.add(results)
             budget.tick()
-        n = budget.done
-        best, _ = _pick(values, 0, self.caution)  # the pass (or the lowest bid) unless beaten
-        return self._decision(view, legal, _means(values), best, n, "bidding playouts")
+        best, means = race.pick()
+        return self._decision(view, candidates, means, best, race.worlds, "bidding playouts", objective)
+
+    @staticmethod
+    def _bid_candidates(view: SeatView, heuristic: Action) -> list[Action]:
+        """The heuristic's call first, then the pass, the lowest bid and the levels around the hand's value.
+
+        Few candidates: each extra one is another chance for noise to look like a gain.
+        """
+        legal = list(view.legal)
+        out = [heuristic]
+        bids = {a.amount: a for a in legal if isinstance(a, Bid)}
+        others: list[Action] = [a for a in legal if not isinstance(a, Bid)]  # the pass (none for a stuck dealer)
+        if bids:
+            _, value = best_suit(int(view.hand), view.rules, (view.seat - view.dealer) & 3)
+            level = round(value)
+            others.append(bids[min(bids)])
+            others.extend(bids[k] for k in (level - 1, level, level + 1) if k in bids)
+        for a in others:
+            if a not in out:
+                out.append(a)
+        return out
 
     # ---- trumps ------------------------------------------------------------------------------------
     def _trump(self, view: SeatView, rng: random.Random) -> Decision:
         preferred = self._heuristic.choose(view)
         assert isinstance(preferred, NameTrump)
-        values, _, n = self._playouts(view, TRUMPS, rng)
-        best, _ = _pick(values, int(preferred.suit), self.caution)
-        return self._decision(view, TRUMPS, _means(values), best, n, "trump playouts")
+        candidates = [preferred] + [a for a in TRUMPS if a != preferred]
+        return self._race(view, candidates, rng, "trump", "trump playouts")
+
+    def _race(self, view: SeatView, candidates: Sequence[Action], rng: random.Random, phase: str,
+              what: str) -> Decision:
+        """Candidates (the default first) applied in the same worlds, the rest played out by the heuristic."""
+        objective = _Objective(view, self.match_equity)
+        context = self._context(view)
+        race = _Race(len(candidates), 0, self.caution, self._timed())
+        budget = self._sim_budget(phase)
+        while budget.more() and not race.settled:
+            world = sample_deal(view, rng, weight=self._weight)
+            seed = rng.getrandbits(32)
+            results = {}
+            for i in race.alive:
+                d = world.copy()
+                d.apply(candidates[i])
+                results[i] = objective.result(self._finish(d, random.Random(seed), context))
+            race.add(results)
+            budget.tick()
+        best, means = race.pick()
+        return self._decision(view, candidates, means, best, race.worlds, what, objective)
 
     def _playouts(self, view: SeatView, candidates: Sequence[Action], rng: random.Random,
-                  weighted: bool = False) -> tuple[list[list[float]], list[float] | None, int]:
+                  objective: _Objective) -> tuple[list[list[float]], list[float], int]:
         """Each candidate applied in the same worlds, the rest played out by the heuristic bot.
 
-        Returns each candidate's net result per world, the worlds' play-likelihood weights
-        (with ``weighted``; else None) and the number of worlds.
+        Returns each candidate's value per world, the worlds' play-likelihood weights and the
+        number of worlds.
         """
-        team = view.seat & 1
         context = self._context(view)
         values: list[list[float]] = [[] for _ in candidates]
-        weights: list[float] | None = [] if weighted else None
-        budget = self._sim_budget()
+        weights: list[float] = []
+        budget = self._sim_budget("play")
         while budget.more():
             world = sample_deal(view, rng, weight=self._weight)
-            if weights is not None:
-                weights.append(self._play_weight(view, world.hands) if self._play_weight is not None else 1.0)
+            weights.append(self._play_weight(view, world.hands) if self._play_weight is not None else 1.0)
             seed = rng.getrandbits(32)
             for i, action in enumerate(candidates):
                 d = world.copy()
                 d.apply(action)
-                values[i].append(self._net(self._finish(d, random.Random(seed), context), team))
+                values[i].append(objective.result(self._finish(d, random.Random(seed), context)))
             budget.tick()
         return values, weights, budget.done
 
@@ -321,10 +500,8 @@ class ExpertBot(Bot):
         candidates = self._keep_candidates(view, options)
         if len(candidates) == 1:
             return Decision(candidates[0], None, 0, "the heuristic's choice, without a search")
-        values, _, n = self._playouts(view, candidates, rng)
-        best, _ = _pick(values, 0, self.caution)  # the heuristic's keep unless beaten
         what = "rob playouts" if view.phase is Phase.ROB else "discard playouts"
-        return self._decision(view, candidates, _means(values), best, n, what)
+        return self._race(view, candidates, rng, "keep", what)  # the heuristic's keep unless beaten
 
     def _keep_candidates(self, view: SeatView, options: KeepOptions) -> list[Keep]:
         """The heuristic's keep first, then its neighbours: one card swapped, added or dropped."""
@@ -380,18 +557,18 @@ class ExpertBot(Bot):
         bid = view.bid
         if rules.tricks - len(view.tricks) > self.solver_tricks:
             return self._play_by_playouts(view, rng)
+        objective = _Objective(view, self.match_equity)
         cards = sorted({int(a.card) for a in legal})
         burying = any(a.bury for a in legal)
         verify = (rules.above_six is AboveSix.BURIED and not view.tricks
                   and any(n > rules.tricks for n in view.hand_sizes))
         heuristic = self._heuristic.choose(view)
-        sums = dict.fromkeys(cards, 0.0)
+        values: dict[int, list[float]] = {c: [] for c in cards}
+        weights: list[float] = []
         diffs = dict.fromkeys(cards, 0.0)
         votes: dict[int, dict[int, float]] = {c: {} for c in cards}
-        net_of: dict[tuple[int, int], int] = {}
-        budget = self._play_budget()
-        n = 0
-        total = 0.0
+        budget = self._play_budget("first trick" if not view.tricks else "play")
+        early = _EarlyStop(len(cards), self.caution) if self._timed() else None
         while budget.more():
             hands = sample_hands(view, rng, weight=self._weight, verify=verify)
             budget.tick()
@@ -399,30 +576,28 @@ class ExpertBot(Bot):
                 result = solve(Position.from_view(view, hands))
             except (ValueError, KeyError, IndexError, AssertionError):  # a world the solver refuses
                 continue
-            n += 1
             w = self._play_weight(view, hands) if self._play_weight is not None else 1.0
-            total += w
+            weights.append(w)
             for card, value in result.card_values.items():
-                pts = result.points_after(card)
-                net = net_of.get(pts)
-                if net is None:
-                    _, change = settle(rules, makers, bid, pts)
-                    net = net_of[pts] = change[team] - change[1 - team]
                 c = int(card)
-                sums[c] += w * net
+                values[c].append(objective.contract(makers, bid, result.points_after(card)))
                 diffs[c] += w * (value if team == 0 else -value)
                 if burying:
                     b = int(result.buries.get(card, CardSet(0)))
                     votes[c][b] = votes[c].get(b, 0) + w
+            if early is not None and early.done([values[c] for c in cards], weights):
+                break
+        n = len(weights)
         if n == 0:
             return Decision(heuristic, None, 0, "the heuristic's choice, without a search")
         assert isinstance(heuristic, Play)
         preferred = int(heuristic.card)
-        best = max(cards, key=lambda c: (sums[c], diffs[c], c == preferred))
+        means = _means([values[c] for c in cards], weights)
+        mean_of = dict(zip(cards, means))
+        best = max(cards, key=lambda c: (mean_of[c], diffs[c], c == preferred))
         action = self._with_burial(legal, best, votes[best], heuristic)
         candidates = [action if c == best else PLAYS[c] for c in cards]
-        means = [sums[c] / total if total > 0 else 0.0 for c in cards]
-        return self._decision(view, candidates, means, cards.index(best), n, "double-dummy worlds")
+        return self._decision(view, candidates, means, cards.index(best), n, "double-dummy worlds", objective)
 
     def _play_by_playouts(self, view: SeatView, rng: random.Random) -> Decision:
         """Long hands (nine tricks without the draw): each card judged by heuristic playouts.
@@ -430,11 +605,12 @@ class ExpertBot(Bot):
         The solver's time grows steeply with the tricks left; above ``solver_tricks`` it
         could take seconds on one world, so the cards are judged like the other decisions.
         """
+        objective = _Objective(view, self.match_equity)
         heuristic = self._heuristic.choose(view)
         candidates = [heuristic] + [a for a in view.legal if a != heuristic]
-        values, weights, n = self._playouts(view, candidates, rng, weighted=True)
-        best, _ = _pick(values, 0, self.caution, weights)
-        return self._decision(view, candidates, _means(values, weights), best, n, "playouts")
+        values, weights, n = self._playouts(view, candidates, rng, objective)
+        best, _ = _pick(values, 0, _margin(self.caution, len(candidates)), weights)
+        return self._decision(view, candidates, _means(values, weights), best, n, "playouts", objective)
 
     @staticmethod
     def _with_burial(legal: Sequence[Play], card: int, votes: dict[int, float], heuristic: Action) -> Action:
@@ -463,8 +639,12 @@ def _means(values: list[list[float]], weights: list[float] | None = None) -> lis
     return out
 
 
-def _words(view: SeatView, action: Action, estimate: float, others: list[tuple[float, Action]]) -> str:
-    """A hint as a player says it: ``playing the K♠* keeps you about 2 points ahead of the other cards``."""
+def _words(view: SeatView, action: Action, estimate: float, others: list[tuple[float, Action]],
+           unit: str = "points") -> str:
+    """A hint as a player says it: ``playing the K♠* keeps you about 2 points ahead of the other cards``.
+
+    With ``unit`` "%" the figures are chances to win the match, in percent.
+    """
     trump = view.trump
     doing = _doing(action, trump)
     if not others:
@@ -472,13 +652,17 @@ def _words(view: SeatView, action: Action, estimate: float, others: list[tuple[f
     margin, runner_up = max(others, key=lambda o: o[0])
     gap = estimate - margin
     if gap < -0.5:  # the search kept the safer choice: say what it gives up
-        lead = f"{doing} is the safe choice; {_doing(runner_up, trump)} may score about {_points(-gap)} more"
+        more = f"score about {_points(-gap)} more" if unit == "points" else f"win {_percent(-gap)} more often"
+        lead = f"{doing} is the safe choice; {_doing(runner_up, trump)} may {more}"
     elif gap < 0.5:
         lead = f"{doing} is about as good as {_doing(runner_up, trump)}"
     else:
         rest = "the other choices" if len(others) > 1 else _doing(runner_up, trump)
-        lead = f"{doing} keeps you about {_points(gap)} ahead of {rest}"
-    if abs(estimate) < 0.5:
+        lead = (f"{doing} keeps you about {_points(gap)} ahead of {rest}" if unit == "points"
+                else f"{doing} wins the match about {_percent(gap)} more often than {rest}")
+    if unit == "%":
+        outlook = f"your side's chance to win the match is about {round(min(100.0, max(0.0, estimate)))}%"
+    elif abs(estimate) < 0.5:
         outlook = "the deal looks even"
     elif estimate > 0:
         outlook = f"your side should come out about {_points(estimate)} ahead this deal"
@@ -505,6 +689,55 @@ def _points(x: float) -> str:
     return f"{n} point{'s' * (n != 1)}"
 
 
+def _gain(values: list[float], base: list[float], weights: list[float] | None = None) -> tuple[float, float]:
+    """The mean gain of ``values`` over ``base`` in the same worlds, and its standard error."""
+    n = len(base)
+    w = weights if weights is not None else [1.0] * n
+    total = sum(w)
+    if total <= 0:
+        w, total = [1.0] * n, float(n)
+    gains = [a - b for a, b in zip(values, base)]
+    mean = sum(x * g for x, g in zip(w, gains)) / total
+    if n < 2:
+        return mean, 0.0
+    spread = sum((x * (g - mean)) ** 2 for x, g in zip(w, gains)) ** 0.5 / total
+    return mean, spread * (n / (n - 1)) ** 0.5
+
+
+class _EarlyStop:
+    """Ends a timed search of the play once one card is clearly best, or every card scores the same.
+
+    An obvious card (a Pedro fed to a partner who holds the trick, a forced follow) should not
+    take the time of a close one.  A look every few worlds; the margin covers the number of
+    cards compared and the repeated looks.
+    """
+
+    FROM = 8
+    EVERY = 4
+
+    def __init__(self, count: int, caution: float):
+        self.margin = _margin(caution, count) + 1
+
+    def done(self, values: list[list[float]], weights: list[float]) -> bool:
+        n = len(weights)
+        if n < self.FROM or (n - self.FROM) % self.EVERY:
+            return False
+        if all(v == values[0] for v in values):
+            return True  # every card scores the same in every world so far
+        means = _means(values, weights)
+        leader = max(range(len(values)), key=lambda i: means[i])
+        for i, v in enumerate(values):
+            if i != leader:
+                mean, error = _gain(values[leader], v, weights)
+                if mean - self.margin * error <= 0:
+                    return False
+        return True
+
+
+def _percent(x: float) -> str:
+    return f"{max(1, round(x))}%"
+
+
 def _pick(values: list[list[float]], baseline: int, caution: float,
           weights: list[float] | None = None) -> tuple[int, float]:
     """The candidate with the best mean, each judged against ``baseline`` with ``caution`` standard errors.
@@ -516,24 +749,14 @@ def _pick(values: list[list[float]], baseline: int, caution: float,
     heuristic's trump or keep).  Returns the index and its mean result.
     """
     base = values[baseline]
-    n = len(base)
-    if n == 0:
+    if not base:
         return baseline, 0.0
-    w = weights if weights is not None else [1.0] * n
-    total = sum(w)
-    if total <= 0:
-        w, total = [1.0] * n, float(n)
     best, best_score = baseline, 0.0
     for i, vals in enumerate(values):
         if i == baseline:
             continue
-        gains = [a - b for a, b in zip(vals, base)]
-        mean = sum(x * g for x, g in zip(w, gains)) / total
-        if n > 1:
-            spread = sum((x * (g - mean)) ** 2 for x, g in zip(w, gains)) ** 0.5 / total
-            score = mean - caution * spread * (n / (n - 1)) ** 0.5
-        else:
-            score = mean
+        mean, error = _gain(vals, base, weights)
+        score = mean - caution * error
         if score > best_score:
             best, best_score = i, score
-    return best, sum(x * v for x, v in zip(w, values[best])) / total
+    return best, _means([values[best]], weights)[0]

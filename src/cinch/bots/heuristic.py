@@ -49,11 +49,11 @@ import math
 from cinch.actions import PASS as PASS_ACTION
 from cinch.actions import Action, Bid, Keep, NameTrump, Pass, Play
 from cinch.bots.base import Bot, register
+from cinch.bots.equity import after_deal, race
 from cinch.bots.knowledge import Knowledge, capture_values, chance_of_none, seat_order_after
-from cinch.cards import SUITS, TRUMP_TABLES, CardSet, Seat, Suit, bit_list
+from cinch.cards import SUITS, TRUMP_TABLES, CardSet, Seat, Suit, Team, bit_list
 from cinch.keep import KeepOptions
 from cinch.rules import Bidding, High, Low, Rules, ThrownPoints
-from cinch.scoring import settle
 from cinch.view import Phase, SeatView
 
 # ---------------------------------------------------------------------------------------------
@@ -210,39 +210,15 @@ def make_chance(probs: list[float], bid: int) -> float:
     return sum(probs[bid:])
 
 
-def _equity(ours: int, theirs: int, target: int, total: int) -> float:
-    """A rough chance to win the match from these scores (a race to the target)."""
-    need_us, need_them = max(1, target - ours), max(1, target - theirs)
-    deals_left = min(need_us, need_them) / (total * 0.3) + 1
-    scale = 0.45 * total * math.sqrt(deals_left)
-    return 1 / (1 + math.exp(-(need_them - need_us) / scale))
-
-
-def _equity_after(rules: Rules, view: SeatView, us, makers_us: bool, bid: int, our_points: int) -> float:
-    """The chance to win the match after a deal in which this side took ``our_points``."""
+def _equity_after(rules: Rules, view: SeatView, us: Team, makers_us: bool, bid: int, our_points: int) -> float:
+    """The chance to win the match after a deal in which this side took ``our_points`` (the expert's equity)."""
     total = rules.total_points
     assert view.score is not None and view.target is not None
-    makers = us if makers_us else us.other
     points = [0, 0]
     points[us] = our_points
     points[us.other] = total - our_points
-    made, change = settle(rules, makers, bid, (points[0], points[1]))
-    ours = view.score[us] + change[us]
-    theirs = view.score[us.other] + change[us.other]
-    if view.bidder_goes_out and made:
-        return 1.0 if makers_us else 0.0
-    target = view.target
-    if ours >= target and theirs >= target:
-        if rules.makers_count_first:
-            return 1.0 if made == makers_us else 0.0
-        if rules.bidder_goes_out is not None:
-            return 0.5
-        return 1.0 if ours > theirs else 0.0 if ours < theirs else 0.5
-    if ours >= target:
-        return 1.0
-    if theirs >= target:
-        return 0.0
-    return _equity(ours, theirs, target, total)
+    return after_deal(rules, view.score, us, us if makers_us else us.other, bid, (points[0], points[1]),
+                      target=view.target, bidder_goes_out=view.bidder_goes_out)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -455,7 +431,7 @@ class HeuristicBot(Bot):
         sd = spread(rules, bidder_mean)
         if high_seat is None:
             # Thrown in (the dealer), or left to the others: taken as the standing chance.
-            e_pass = _equity(view.score[us], view.score[us.other], view.target, total)
+            e_pass = race(view.score[us], view.score[us.other], view.target, total)
         else:
             theirs = high_seat.team != us
             dist = point_distribution(bidder_mean, sd, total)
