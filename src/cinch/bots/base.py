@@ -36,7 +36,7 @@ class Bot(ABC):
 BOTS: dict[str, Callable[..., Bot]] = {}
 
 # The partners and opponents a new match seats unless told otherwise: strong and instant
-# (the expert thinks up to a second a card; a player picks it per seat at the table).
+# (the expert thinks up to half a second a decision; a player picks it per seat at the table).
 DEFAULT_BOT = "heuristic"
 
 # Where each bot lives: importing the module registers it.  Modules load on first use,

@@ -20,22 +20,36 @@ most worlds chose is buried.
 imperfect-information play, not by the solver: the solver sees every hand, so a bot that
 bids on its par overbids.  For each world, each candidate action is applied and the rest of
 the deal is played by the heuristic bot in all four seats (its bidding for the others' later
-bids, its trump, discards and card play), and the settlement of the result is averaged.
+bids, passes included, its trump, discards and card play), and the result is judged.
 The candidates share the worlds (common random numbers), so their differences are measured
-much more precisely than their values.  In the bidding, the rest of the auction is
-simulated for each candidate (a pass lets the others bid; a bid may be overcalled), and a
-world's playout is cached per maker, since the heuristic's play does not depend on the bid.
-Keep decisions search the heuristic's keep and its neighbours (one card swapped, added or
-dropped).  A candidate replaces the default (the pass, the heuristic's trump or keep) only
-if its gain over it in the same worlds exceeds ``caution`` standard errors of that gain: a
-difference the worlds cannot tell from noise is not acted on.
+much more precisely than their values.  The bidding compares few calls: the heuristic's,
+the pass, the lowest bid and the levels around the hand's value; a world's playout is cached
+per maker, since the heuristic's play does not depend on the bid.  Keep decisions search the
+heuristic's keep and its neighbours (one card swapped, added or dropped).  The candidates
+race (:class:`_Race`): every few worlds those clearly behind the leader drop out, and a
+timed decision ends when one is left.  A candidate replaces the default (the heuristic's
+call, trump or keep) only if its gain over it in the same worlds exceeds ``caution``
+standard errors, widened for the number of candidates compared (Bonferroni) and, for a bid,
+by half an error more: a difference the worlds cannot tell from noise is not acted on, so
+the same hand gets the same call whatever the seed.
 
-**Budget.**  ``time_budget`` seconds per decision (1 s by default) is spent on as many worlds
-as fit (the next world is started only if the average so far says it will end in time);
-with a 10% margin; ``worlds=N`` instead fixes N worlds per play decision and ``playouts`` (default ``4 N``,
-at least 16) the worlds of the other decisions, which makes the bot exactly repeatable for
-its seed.  In both modes the worlds of one decision come from one generator drawn from the
-bot's seed, so a time budget only decides how many of the same worlds are used.
+**What is maximised.**  With a match score in the view, every decision maximises the chance
+to win the match (:mod:`cinch.bots.equity`: the deal settled exactly, going out, makers
+count first, bidder goes out and the negative floor by the match's rule, then a race to the
+target); estimates are then percentages.  Without a score (``match_equity=False``, or a
+lone deal) it maximises the deal's points, ours less theirs.
+
+**Budget.**  ``time_budget`` seconds (0.25 s by default) is the budget of an ordinary
+decision; a bid gets twice it, the trump and the first trick one and a half times, a keep
+1.25 (:data:`PHASE_TIME`): the auction and the first trick decide most of a deal.  The next
+world is started only if the average so far says it will end in time, with a 10% margin,
+and a timed search of the play ends early once one card is clearly best or every card
+scores the same (:class:`_EarlyStop`).  ``worlds=N`` instead fixes N worlds per play
+decision and ``playouts`` (default ``4 N``, at least 16) the worlds of the other decisions,
+which makes the bot exactly repeatable for its seed.  ``max_seconds`` (2.2 budgets by
+default) is a hard cap in every mode.  A decision's worlds come from one generator seeded
+by the bot's seed and the position, so asking again on the same cards searches the same
+worlds, and a time budget only decides how many of them are used.
 
 ``explain(view)`` returns the action with its estimate (the expected score change for the
 seat's side less the other side's), for the hint key of the table.

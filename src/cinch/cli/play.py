@@ -111,8 +111,8 @@ DEFAULT_FRONTEND = "table"
 @click.option("--seat", type=click.Choice(["N", "E", "S", "W"], case_sensitive=False), default="S", metavar="N|E|S|W",
               show_default=True, help="Your seat (your partner sits opposite).")
 @click.option("--bots", "bots", default=DEFAULT_BOT, show_default=True, metavar="NAME",
-              help="The bot that plays the three other seats: random, basic, heuristic or expert (searches, up to "
-                   "a second a decision).")
+              help="The bot that plays the three other seats: random, basic, heuristic or expert (searches, about "
+                   "a quarter second a decision).")
 @click.option("--partner", "partner", default=None, metavar="NAME",
               help="The bot that plays your partner (default: the --bots one).")
 @click.option("--opponents", "opponents", default=None, metavar="NAME",
