@@ -388,3 +388,14 @@ def test_bid_candidates_are_few_the_heuristics_call_first():
             assert all(c in view.legal for c in cands)
             bids = [a for a in view.legal if isinstance(a, Bid)]
             assert Pass() in cands and min(bids, key=lambda b: b.amount) in cands
+
+
+def test_a_call_far_from_the_heuristics_needs_a_wider_margin():
+    from cinch.bots.expert import _level, _pick
+
+    assert _level(Pass(), 7) == 6 and _level(Bid(9), 7) == 9
+    rng = random.Random(2)
+    base = [rng.gauss(0, 4) for _ in range(40)]
+    jump = [b + 2.5 + rng.gauss(0, 3) for b in base]  # gains about 2.5 with a wide spread
+    assert _pick([base, jump], 0, 1.0)[0] == 1
+    assert _pick([base, jump], 0, 1.0, extra=[0.0, 3.0])[0] == 0

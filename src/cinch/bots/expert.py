@@ -2,11 +2,13 @@
 
 Every decision starts from worlds: full deals consistent with the seat's view
 (:mod:`cinch.worlds`: the cards seen, the voids shown, discards and draws counted, shown
-trumps), drawn in proportion to what the bidding says about the hands dealt
+trumps), weighted by what the bidding says about the hands dealt
 (:class:`~cinch.bots.inference.BidLikelihood`: the others are assumed to bid roughly as the
-heuristic bot would with the cards the world gives them).  In the play each world is also
-weighted by how well it explains the cards the others chose so far
-(:class:`~cinch.bots.inference.PlayLikelihood`, importance weights).
+heuristic bot would with the cards the world gives them; :func:`cinch.worlds.sample_weighted`
+keeps the likely worlds and returns the unlikely ones less often with a weight, so few draws
+are thrown away).  In the play each world is also weighted by how well it explains the cards
+the others chose so far (:class:`~cinch.bots.inference.PlayLikelihood`); every average is
+weighted by the product.
 
 **The play** is perfect-information Monte Carlo: for each world, the exact double-dummy
 solver (:mod:`cinch.solver`) gives every legal card's final points with best play; the
@@ -77,7 +79,7 @@ from cinch.rules import AboveSix
 from cinch.scoring import PointTable, settle
 from cinch.solver import Position, solve
 from cinch.view import Phase, SeatView
-from cinch.worlds import sample_deal, sample_hands
+from cinch.worlds import sample_weighted
 
 __all__ = ["ExpertBot", "Decision"]
 
@@ -96,6 +98,7 @@ class Decision:
 
 DEFAULT_TIME = 0.25  # seconds: the budget of an ordinary decision (the auction gets twice this)
 BID_CAUTION = 0.5  # standard errors a bid must gain beyond ``caution``
+JUMP_CAUTION = 0.5  # and per level beyond the first between it and the heuristic's call
 CAP = 2.2  # the hard cap of a decision, in time budgets
 
 # How much of ``time_budget`` each kind of decision gets: the auction and the first trick decide
@@ -199,8 +202,11 @@ class _Race:
     LOOK_FROM = 12  # worlds before the first look
     LOOK_EVERY = 4
 
-    def __init__(self, count: int, baseline: int, caution: float, eliminate: bool):
+    def __init__(self, count: int, baseline: int, caution: float, eliminate: bool,
+                 extra: Sequence[float] | None = None):
         self.values: list[list[float]] = [[] for _ in range(count)]
+        self.extra = list(extra) if extra is not None else [0.0] * count  # each candidate's added margin
+        self.weights: list[float] = []  # each world's importance weight (the sampler's)
         self.alive = list(range(count))
         self.baseline = baseline
         self.margin = _margin(caution, count)
@@ -211,21 +217,23 @@ class _Race:
     def settled(self) -> bool:
         return len(self.alive) == 1
 
-    def add(self, results: dict[int, float]) -> None:
-        """One world's result for every candidate still in the race."""
+    def add(self, results: dict[int, float], weight: float = 1.0) -> None:
+        """One world's result for every candidate still in the race, and the world's weight."""
         for i in self.alive:
             self.values[i].append(results[i])
+        self.weights.append(weight)
         self.worlds += 1
         n = self.worlds
         if not self.eliminate or n < self.LOOK_FROM or (n - self.LOOK_FROM) % self.LOOK_EVERY:
             return
-        values = self.values
-        leader = max(self.alive, key=lambda i: sum(values[i]))
+        values, weights = self.values, self.weights
+        means = _means([values[i] for i in self.alive], weights)
+        leader = self.alive[max(range(len(means)), key=means.__getitem__)]
         out = self.margin + 1
         kept = []
         for i in self.alive:
             if i != leader:
-                mean, error = _gain(values[i], values[leader])
+                mean, error = _gain(values[i], values[leader], weights)
                 if mean + out * error < 0:
                     continue
             kept.append(i)
@@ -233,10 +241,12 @@ class _Race:
 
     def pick(self) -> tuple[int, list[float]]:
         """The chosen candidate (the baseline unless beaten by the margin) and every candidate's mean."""
-        means = _means(self.values)
+        weights = self.weights
+        means = _means(self.values, weights)
         if self.baseline in self.alive:
             alive = self.alive
-            best, _ = _pick([self.values[i] for i in alive], alive.index(self.baseline), self.margin)
+            best, _ = _pick([self.values[i] for i in alive], alive.index(self.baseline), self.margin, weights,
+                            [self.extra[i] for i in alive])
             return alive[best], means
         return max(self.alive, key=lambda i: means[i]), means
 
@@ -391,6 +401,12 @@ class ExpertBot(Bot):
         return Decision(action, estimate, samples, detail, _words(view, action, estimate, others, objective.unit),
                         objective.unit)
 
+    def _world(self, view: SeatView, rng: random.Random) -> tuple[Deal, float]:
+        """A world consistent with the view, replayed, and its importance weight (the bids' likelihood)."""
+        sample = sample_weighted(view, rng, weight=self._weight)
+        assert sample.deal is not None  # verified worlds are replayed
+        return sample.deal, sample.weight
+
     def _timed(self) -> bool:
         """Whether a decision may end early (a fixed number of worlds is kept exactly)."""
         return self.worlds is None and self.playouts is None
@@ -406,10 +422,15 @@ class ExpertBot(Bot):
         choose = self._heuristic.choose
         # The heuristic's call unless beaten, by a wider margin than other decisions: a whole deal's
         # outcome rides on the bid, so its playouts are the noisiest, and a call should not flip with the seed.
-        race = _Race(len(candidates), 0, self.caution + BID_CAUTION, self._timed())
+        # A call far from the heuristic's needs more: its gains are the most heavy-tailed (a pre-empt that
+        # works in a few worlds), so a sample's standard error flatters it.
+        low = view.rules.min_bid
+        level = _level(candidates[0], low)
+        extra = [JUMP_CAUTION * max(0, abs(_level(c, low) - level) - 1) for c in candidates]
+        race = _Race(len(candidates), 0, self.caution + BID_CAUTION, self._timed(), extra)
         budget = self._sim_budget("bid")
         while budget.more() and not race.settled:
-            world = sample_deal(view, rng, weight=self._weight)
+            world, weight = self._world(view, rng)
             seed = rng.getrandbits(32)
             points: dict[int, tuple[int, int]] = {}  # maker -> the points of the heuristic's playout
             results: dict[int, float] = {}
@@ -432,7 +453,7 @@ class ExpertBot(Bot):
                     assert result.points is not None
                     pts = points[maker] = result.points
                 results[i] = objective.contract(maker.team, d.high_bid, pts)
-            race.add(results)
+            race.add(results, weight)
             budget.tick()
         best, means = race.pick()
         return self._decision(view, candidates, means, best, race.worlds, "bidding playouts", objective)
@@ -472,14 +493,14 @@ class ExpertBot(Bot):
         race = _Race(len(candidates), 0, self.caution, self._timed())
         budget = self._sim_budget(phase)
         while budget.more() and not race.settled:
-            world = sample_deal(view, rng, weight=self._weight)
+            world, weight = self._world(view, rng)
             seed = rng.getrandbits(32)
             results = {}
             for i in race.alive:
                 d = world.copy()
                 d.apply(candidates[i])
                 results[i] = objective.result(self._finish(d, random.Random(seed), context))
-            race.add(results)
+            race.add(results, weight)
             budget.tick()
         best, means = race.pick()
         return self._decision(view, candidates, means, best, race.worlds, what, objective)
@@ -496,8 +517,9 @@ class ExpertBot(Bot):
         weights: list[float] = []
         budget = self._sim_budget("play")
         while budget.more():
-            world = sample_deal(view, rng, weight=self._weight)
-            weights.append(self._play_weight(view, world.hands) if self._play_weight is not None else 1.0)
+            world, weight = self._world(view, rng)
+            play = self._play_weight(view, world.hands) if self._play_weight is not None else 1.0
+            weights.append(weight * play)
             seed = rng.getrandbits(32)
             for i, action in enumerate(candidates):
                 d = world.copy()
@@ -584,13 +606,14 @@ class ExpertBot(Bot):
         budget = self._play_budget("first trick" if not view.tricks else "play")
         early = _EarlyStop(len(cards), self.caution) if self._timed() else None
         while budget.more():
-            hands = sample_hands(view, rng, weight=self._weight, verify=verify)
+            sample = sample_weighted(view, rng, weight=self._weight, verify=verify)
+            hands = sample.hands
             budget.tick()
             try:
                 result = solve(Position.from_view(view, hands))
             except (ValueError, KeyError, IndexError, AssertionError):  # a world the solver refuses
                 continue
-            w = self._play_weight(view, hands) if self._play_weight is not None else 1.0
+            w = sample.weight * (self._play_weight(view, hands) if self._play_weight is not None else 1.0)
             weights.append(w)
             for card, value in result.card_values.items():
                 c = int(card)
@@ -703,6 +726,11 @@ def _points(x: float) -> str:
     return f"{n} point{'s' * (n != 1)}"
 
 
+def _level(call: Action, min_bid: int) -> int:
+    """A call's level in the auction: a bid its amount, the pass the level below the lowest bid."""
+    return call.amount if isinstance(call, Bid) else min_bid - 1
+
+
 def _gain(values: list[float], base: list[float], weights: list[float] | None = None) -> tuple[float, float]:
     """The mean gain of ``values`` over ``base`` in the same worlds, and its standard error."""
     n = len(base)
@@ -753,14 +781,15 @@ def _percent(x: float) -> str:
 
 
 def _pick(values: list[list[float]], baseline: int, caution: float,
-          weights: list[float] | None = None) -> tuple[int, float]:
+          weights: list[float] | None = None, extra: Sequence[float] | None = None) -> tuple[int, float]:
     """The candidate with the best mean, each judged against ``baseline`` with ``caution`` standard errors.
 
     ``values[i]`` holds candidate i's result in each world (the same worlds for all), and
     ``weights`` the worlds' importance weights (equal by default).  A candidate's score is
     its mean gain over the baseline less ``caution`` times the standard error of that gain,
     so a difference the worlds cannot tell from noise keeps the baseline (the pass, the
-    heuristic's trump or keep).  Returns the index and its mean result.
+    heuristic's trump or keep); ``extra`` adds to the margin of each candidate.  Returns the
+    index and its mean result.
     """
     base = values[baseline]
     if not base:
@@ -770,7 +799,7 @@ def _pick(values: list[list[float]], baseline: int, caution: float,
         if i == baseline:
             continue
         mean, error = _gain(vals, base, weights)
-        score = mean - caution * error
+        score = mean - (caution + (extra[i] if extra is not None else 0.0)) * error
         if score > best_score:
             best, best_score = i, score
     return best, _means([values[best]], weights)[0]

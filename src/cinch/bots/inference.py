@@ -66,12 +66,14 @@ class BidLikelihood:
     ``sharpness``: how fast the likelihood falls per bid level of disagreement.
     """
 
+    stops_early = True  # the sampler may pass ``stop_below``: a world it will refuse anyway is not finished
+
     def __init__(self, sharpness: float = 1.0, model: Bot | None = None):
         self.sharpness = sharpness
         self.model = model if model is not None else make_bot("heuristic", seed=0)
         self._factor = [math.exp(-sharpness * k) for k in range(32)]
 
-    def __call__(self, view: SeatView, dealt: Sequence[int]) -> float:
+    def __call__(self, view: SeatView, dealt: Sequence[int], stop_below: float = 0.0) -> float:
         auction = view.auction
         if not auction or self.sharpness <= 0:
             return 1.0
@@ -88,6 +90,8 @@ class BidLikelihood:
                     gap = abs(bid_level(guess, high, min_bid) - bid_level(action, high, min_bid))
                     if gap:
                         weight *= self._factor[min(gap, 31)]
+                        if weight < stop_below:
+                            return weight  # the bids to come can only lower it
             if isinstance(action, Bid):
                 high = action.amount
         return weight
