@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import multiprocessing
+import random
 import statistics
 import sys
 from dataclasses import replace
@@ -13,20 +14,25 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cinch import CARDS, PRESET_NAMES, Bid, Pass, Play, Seat, Team
+from cinch import CARDS, PRESET_NAMES, Bid, Pass, Play, Rules, Seat, Team
 from cinch.arena import (
     ArenaResult,
     PairOutcome,
     bot_accepts,
     bot_class,
     bot_options,
+    check_start_score,
     derive_seed,
+    match_win_interval,
     parse_option_value,
+    parse_score,
     ratio_interval,
     record_path,
     run_duplicate,
+    run_matches,
     split_bot_options,
     t975,
+    wilson_interval,
 )
 from cinch.bots import BOTS, Bot, register
 from cinch.cli import main
@@ -211,6 +217,188 @@ def test_matches_self_play_is_zero():
     result = run_duplicate("basic", "basic", "pagat", deals=2, seed=9, workers=1, matches=True)
     assert result.net_points_per_deal == 0.0
     assert result.match_figures()["win_rate_a"] == 0.5
+
+
+def test_run_matches_counts_wins_and_match_length(tmp_path):
+    result = run_matches("basic", "random", "difference", matches=3, seed=2, workers=1, out_dir=tmp_path)
+    assert result.mode == "matches" and len(result.pairs) == 3
+    m = result.match_figures()
+    assert m["pairs"] == 3 and m["played"] == 6 and m["ci95_method"] == "wilson"
+    # The figures are those of the records: who won each match, and how many deals it took.
+    wins = {"a": 0, "b": 0}
+    lengths = []
+    for p in result.pairs:
+        for leg in p.legs:
+            match = replay(loads((tmp_path / leg.record).read_text())).match
+            a_team = Team[leg.a_seats]
+            wins["a" if match.winner == a_team else "b"] += 1
+            lengths.append(len(match.summaries))
+    assert (m["a_wins"], m["b_wins"], m["unfinished"]) == (wins["a"], wins["b"], 0)
+    assert m["average_deals"] == pytest.approx(statistics.fmean(lengths))
+    assert m["win_rate_a"] == wins["a"] / 6
+    swept = sum(1 for p in result.pairs if all(leg.winner == "a" for leg in p.legs))
+    assert m["pairs_swept"]["a"] == swept
+    low, high = m["ci95"]
+    assert low < m["win_rate_a"] <= high <= 1  # never a point, even at 100%
+    assert result.command.endswith("--matches 3 --seed 2")
+    text = result.to_markdown()
+    assert f"Matches won: basic (A) **{wins['a']}**, random (B) **{wins['b']}**" in text
+    assert "95% Wilson interval" in text
+
+
+def test_matches_same_results_on_any_number_of_workers():
+    one = run_matches("basic", "random", "official", matches=3, seed=4, workers=1)
+    two = run_matches("basic", "random", "official", matches=3, seed=4, workers=2)
+    assert two.pairs == one.pairs and outcome(two) == outcome(one)
+
+
+def test_wilson_interval():
+    # Wilson's interval for 8 of 10 (Newcombe 1998, method 3): 0.490 to 0.943.
+    low, high = wilson_interval(0.8, 10)
+    assert (round(low, 3), round(high, 3)) == (0.49, 0.943)
+    assert wilson_interval(0.0, 10)[0] == 0.0 and 0 < wilson_interval(0.0, 10)[1] < 0.31
+    assert wilson_interval(1.0, 20) == (pytest.approx(20 / (20 + 1.959964**2)), 1.0)
+    with pytest.raises(ValueError):
+        wilson_interval(0.5, 0)
+
+
+def test_match_win_interval_counts_the_pairs_not_the_matches():
+    # Independent-looking pairs: every match counts.
+    assert match_win_interval([0.5] * 8)[2] == 16
+    assert match_win_interval([1.0] * 8)[1][0] == pytest.approx(wilson_interval(1.0, 16)[0])
+    # Pairs that always sweep (both matches alike) carry half the information of 2m independent matches.
+    rate, (low, high), n = match_win_interval([1.0, 0.0] * 10)
+    assert rate == 0.5 and n == pytest.approx(19.0)  # 0.25 / (sd^2 / m), with sd^2 = 0.25 * 20 / 19
+    assert high - low > wilson_interval(0.5, 40)[1] - wilson_interval(0.5, 40)[0]
+
+
+@pytest.mark.parametrize("correlation", [-0.6, 0.0, 0.9])
+def test_match_win_interval_covers_the_true_rate(correlation):
+    """95% intervals over simulated duplicate pairs (legs correlated as the shared decks make them) cover
+    the true rate about 95% of the time, where the naive interval over the matches would not."""
+    rng = random.Random(7)
+    p, pairs, runs = 0.6, 25, 1500
+    # P(A wins both) for the two legs' correlation: p^2 + correlation * p * (1 - p).
+    both = p * p + correlation * p * (1 - p)
+    one = p - both  # A wins the first only (and, as often, the second only)
+    covered = naive = 0
+    for _ in range(runs):
+        scores = []
+        for _ in range(pairs):
+            r = rng.random()
+            scores.append(1.0 if r < both else 0.5 if r < both + 2 * one else 0.0)
+        rate, (low, high), _ = match_win_interval(scores)
+        covered += low <= p <= high
+        n_low, n_high = wilson_interval(rate, 2 * pairs)
+        naive += n_low <= p <= n_high
+    assert covered / runs >= 0.93
+    if correlation > 0.5:  # the pairs' matches agree: counting them as independent overstates the evidence
+        assert naive / runs < 0.9
+
+
+# ---------------------------------------------------------------------------
+# Deals at a given score
+# ---------------------------------------------------------------------------
+class ScoreReader(Bot):
+    """Notes what every view says of the match, and plays the first legal action."""
+
+    seen: list[tuple[str, object, object, bool, object]] = []
+
+    def choose(self, view):
+        ScoreReader.seen.append((view.seat.name, view.score, view.target, view.bidder_goes_out, view.deal_number))
+        return view.legal[0]
+
+
+@pytest.fixture
+def score_reader():
+    register("test-score-reader")(ScoreReader)
+    ScoreReader.seen = []
+    yield ScoreReader.seen
+    BOTS.pop("test-score-reader", None)
+
+
+@pytest.mark.usefixtures("score_reader")
+def test_the_bots_see_the_start_score_by_seat_in_both_legs(score_reader):
+    # pagat: target 62, bidder goes out once both sides have 55.
+    run_duplicate("test-score-reader", "basic", "pagat", deals=2, seed=1, workers=1, score=(56, 58))
+    assert score_reader and {s[1:] for s in score_reader} == {((56, 58), 62, True, 1)}
+    assert {s[0] for s in score_reader} == {"N", "E", "S", "W"}  # A's seats in one leg, B's in the other
+    score_reader.clear()
+    run_duplicate("test-score-reader", "basic", "pagat", deals=2, seed=1, workers=1, score=(30, 48))
+    assert {s[1:] for s in score_reader} == {((30, 48), 62, False, 1)}
+
+
+def test_deals_at_a_score_end_the_match_as_the_rules_say(tmp_path):
+    # pagat, 58-40: N-S need 4 points for 62; E-W cannot reach it in one deal (14 points in all).
+    result = run_duplicate("heuristic", "basic", "pagat", deals=12, seed=3, workers=1, out_dir=tmp_path,
+                           score=(58, 40))
+    ended = {"a": 0, "b": 0}
+    for p in result.pairs:
+        for k, leg in enumerate(p.legs):
+            rec = loads((tmp_path / leg.record).read_text())
+            assert rec["arena"]["start_score"] == {"NS": 58, "EW": 40}
+            (summary,) = replay(rec).match.summaries
+            ns_wins = summary.result.score_change[Team.NS] >= 4
+            a_is_ns = leg.a_seats == "NS"
+            expected = None if not ns_wins else "a" if a_is_ns else "b"
+            assert leg.winner == expected, (p.index, k)
+            if expected:
+                ended[expected] += 1
+    sf = result.to_json()["match_ends"]
+    assert sf["ended"] == ended["a"] + ended["b"] > 0
+    assert (sf["a_wins"], sf["b_wins"]) == (ended["a"], ended["b"])
+    first, twin = sf["by_start"]
+    assert (first["a_score"], first["b_score"], twin["a_score"], twin["b_score"]) == (58, 40, 40, 58)
+    assert first["a_wins"] == sum(1 for p in result.pairs if p.legs[0].winner == "a")
+    assert first["b_wins"] == twin["a_wins"] == 0  # from 40 no side goes out in one deal
+    assert result.to_json()["start_score"] == [58, 40] and sf["bidder_goes_out"] is False
+    assert result.command.endswith("--deals 12 --seed 3 --score 58-40")
+    text = result.to_markdown()
+    assert "pairs at 58\u201340" in text and f"| all | 24 | **{ended['a']}** | **{ended['b']}** |" in text
+    assert f"| 58\u201340 | 12 | {first['a_wins']} | 0 |" in text
+    assert "score_change_per_deal" in result.to_json() and result.deals == 24  # still points per deal
+
+
+def test_a_bot_against_itself_meets_the_same_situations_at_a_score():
+    result = run_duplicate("heuristic", "heuristic", "difference", deals=10, seed=5, workers=1, score=(45, 20))
+    assert all(p.net == 0 for p in result.pairs)
+    first, twin = result.score_figures()["by_start"]
+    # A from 45 in the first deal is B from 45 in the twin, with the same cards.
+    assert first["a_wins"] == twin["b_wins"] and first["b_wins"] == twin["a_wins"]
+    assert first["a_wins"] > 0  # 6 points of 51 are there to be made
+
+
+def test_the_same_seed_deals_the_same_decks_at_any_score(tmp_path):
+    plain = run_duplicate("basic", "random", "official", deals=3, seed=8, workers=1, out_dir=tmp_path / "0")
+    at = run_duplicate("basic", "random", "official", deals=3, seed=8, workers=2, out_dir=tmp_path / "s",
+                       score=(40, 12))
+    for p, q in zip(plain.pairs, at.pairs):
+        for leg, other in zip(p.legs, q.legs):
+            decks = [loads((tmp_path / d / x.record).read_text())["deals"][0]["deck"]
+                     for d, x in (("0", leg), ("s", other))]
+            assert decks[0] == decks[1]
+    zero = run_duplicate("basic", "random", "official", deals=3, seed=8, workers=1, score=(0, 0))
+    assert without_records(zero.pairs) == without_records(plain.pairs)
+
+
+def test_start_scores_are_checked():
+    assert parse_score("48-30") == (48, 30) and parse_score(" -5 : 10 ") == (-5, 10)
+    assert parse_score("-5--10") == (-5, -10)
+    for bad in ("48", "48-", "a-b", "1-2-3"):
+        with pytest.raises(CinchError, match="A-B"):
+            parse_score(bad)
+    pagat = Rules.preset("pagat")
+    check_start_score(pagat, (61, -40))
+    with pytest.raises(CinchError, match="reached the target"):
+        check_start_score(pagat, (10, 62))
+    floored = pagat.with_options(negative_floor=-20)
+    check_start_score(floored, (-25, -30))  # both below the floor: the match goes on
+    with pytest.raises(CinchError, match="floor"):
+        check_start_score(floored, (-20, 5))
+    with pytest.raises(CinchError, match="single deals"):
+        run_duplicate("basic", "basic", "pagat", deals=1, workers=1, matches=True, score=(1, 2))
+    with pytest.raises(CinchError, match="target"):
+        run_duplicate("basic", "basic", "pagat", deals=1, workers=1, score=(70, 2))
 
 
 # ---------------------------------------------------------------------------
@@ -476,6 +664,60 @@ def test_cli_default_out_folder(tmp_path, monkeypatch):
     assert folder.name.endswith("-random-vs-basic")
     assert json.loads(res.stdout)["ci95"] == [None, None]  # one pair: no interval
     assert isinstance(json.loads(res.stdout)["seed"], int)
+
+
+def test_cli_matches_n(tmp_path):
+    res = run_cli("basic", "random", "--rules", "difference", "--matches", "2", "--seed", "3", "--workers", "1",
+                  "--out", str(tmp_path), "--json")
+    assert res.exit_code == 0, res.stderr
+    data = json.loads(res.stdout)
+    assert data["mode"] == "matches" and data["pairs"] == 2
+    m = data["matches"]
+    assert m["played"] == 4 and m["a_wins"] + m["b_wins"] + m["unfinished"] == 4
+    assert m["ci95_method"] == "wilson" and 0 <= m["ci95"][0] <= m["win_rate_a"] <= m["ci95"][1] <= 1
+    assert m["average_deals"] == pytest.approx(data["deals"] / 4)
+    assert data["command"].endswith("--matches 2 --seed 3")
+    assert len(list((tmp_path / "records").rglob("*.json"))) == 4
+    # The same seed repeats the run; --matches alone (as before it took a number) counts the pairs from --deals.
+    again = run_cli("basic", "random", "--rules", "difference", "--deals", "2", "--matches", "--seed", "3",
+                    "--workers", "2", "--out", str(tmp_path / "again"), "--json")
+    assert again.exit_code == 0, again.stderr
+    assert json.loads(again.stdout)["matches"] == m
+    text = run_cli("basic", "random", "--rules", "difference", "--matches", "2", "--seed", "3", "--workers", "1",
+                   "--out", str(tmp_path / "md"), "--no-records").stdout
+    assert "Match win rate for basic" in text and "95% Wilson interval" in text
+
+
+def test_cli_score(tmp_path):
+    res = run_cli("heuristic", "basic", "--deals", "3", "--seed", "2", "--workers", "1", "--score", "58-40",
+                  "--out", str(tmp_path), "--json")
+    assert res.exit_code == 0, res.stderr
+    data = json.loads(res.stdout)
+    assert data["start_score"] == [58, 40] and data["mode"] == "deals" and data["deals"] == 6
+    assert data["match_ends"]["ended"] == data["match_ends"]["a_wins"] + data["match_ends"]["b_wins"]
+    assert "--score 58-40" in data["command"]
+    md = run_cli("heuristic", "basic", "--deals", "3", "--seed", "2", "--workers", "1", "--score", "58:40",
+                 "--out", str(tmp_path / "md"), "--no-records")
+    assert "at 58\u201340" in md.stdout and "ended the match in" in md.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["basic", "random", "--matches", "ten"], "--matches takes the number of match pairs, as in --matches 50, not "
+                                              "'ten'"),
+    (["basic", "random", "--matches", "0"], "--matches must be at least 1, not 0"),
+    (["basic", "random", "--deals", "5", "--matches", "3"], "--deals 5 and --matches 3 both say how many pairs"),
+    (["--matches", "basic", "random"], "--matches takes the number of match pairs"),
+    (["basic", "random", "--score", "48"], "--score '48': write the two sides' scores as A-B"),
+    (["basic", "random", "--score", "62-0"], "score 62-0: A's side has reached the target (62)"),
+    (["basic", "random", "--rules", "difference", "--score", "3-51"], "B's side has reached the target (51)"),
+    (["basic", "random", "--score", "3-4", "--matches", "2"], "--score is for single deals"),
+])
+def test_cli_new_options_refuse_bad_input_in_one_line(tmp_path, args, message):
+    res = run_cli(*args, "--out", str(tmp_path / "out"))
+    assert res.exit_code == 2 and res.stdout == ""
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("cinch: ") and message in lines[0]
+    assert not (tmp_path / "out").exists()
 
 
 @pytest.mark.parametrize("args, message", [

@@ -7,20 +7,27 @@ must really vary; shown voids must hold.
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 from collections import defaultdict
 
 import pytest
 
+import cinch.worlds as worlds
 from cinch import CARDS, PRESET_NAMES, Deal, Rules, Seat
-from cinch.cards import TRUMP_TABLES
+from cinch.bots.base import make_bot
+from cinch.cards import SUIT_MASKS, TRUMP_TABLES
+from cinch.errors import IllegalAction
 from cinch.view import Phase
 from cinch.worlds import (
+    DEFAULT_FLOOR,
     WorldError,
     public_actions,
     same_view,
     sample_deal,
     sample_hands,
+    sample_weighted,
     sample_world,
     voids,
 )
@@ -295,3 +302,220 @@ def test_an_impossible_view_raises():
     broken = view.__class__(**{**view.__dict__, "drawn_counts": (9, 9, 9, 9)})
     with pytest.raises(WorldError):
         sample_deal(broken, rng, attempts=5)
+
+
+# ---------------------------------------------------------------------------------------------
+# Weighting by the bidding: the same worlds, for fewer draws
+# ---------------------------------------------------------------------------------------------
+def rejection_before(view, rng, weight, do_replay):
+    """The sampling loop as it was before rejection control, kept as the reference: every drawn
+    world replayed, then weighed, then kept with probability ``weight``; after 64 weighted worlds,
+    the likeliest seen."""
+    actions = public_actions(view) if do_replay else []
+    best = None
+    tries = 0
+    for _ in range(400):
+        try:
+            world = worlds._draw_world(view, rng)
+        except worlds._Inconsistent:
+            continue
+        if world is None:
+            continue
+        if do_replay:
+            try:
+                deal = worlds.replay(view.rules, world, actions, stop_at_restock=view.phase is Phase.RESTOCK)
+            except IllegalAction:
+                continue
+            if not same_view(deal.view(view.seat), view):
+                continue
+        w = float(weight(view, tuple(world.dealt)))
+        if best is None or w > best[0]:
+            best = (w, world)
+        if rng.random() < w:
+            return world
+        tries += 1
+        if tries >= 64:
+            break
+    return best[1]
+
+
+class SuitWeight:
+    """A product of one factor (at most 1) per other seat: ``exp(-rate * |suit cards dealt - wanted|)``,
+    the shape of a bid likelihood, cheap to compute.  ``stops_early`` turns on ``stop_below``."""
+
+    def __init__(self, seat: Seat, suit: int, wanted: int, rate: float = 1.0, stops_early: bool = False):
+        self.seats = [s for s in range(4) if s != seat]
+        self.mask = SUIT_MASKS[suit]
+        self.wanted, self.rate, self.stops_early = wanted, rate, stops_early
+        self.factors = 0  # factors computed, to see what stopping early saves
+
+    def __call__(self, view, dealt, stop_below: float = 0.0) -> float:
+        assert stop_below == 0.0 or self.stops_early
+        w = 1.0
+        for s in self.seats:
+            self.factors += 1
+            w *= math.exp(-self.rate * abs((dealt[s] & self.mask).bit_count() - self.wanted))
+            if w < stop_below:
+                return w
+        return w
+
+
+def test_rejection_returns_the_worlds_it_returned_before():
+    """sample_deal and sample_hands still draw exactly the worlds the rejection loop drew before (the same
+    random draws, in the same order), whether or not the weight stops early; stopping early computes
+    fewer factors; and a weight that rejects nearly everything falls back on the same likeliest world."""
+    compared = fallbacks = 0
+    factors = {False: 0, True: 0}
+    for preset in PRESET_NAMES:
+        rules = Rules.preset(preset)
+        rng = random.Random(3)
+        snaps = pick(walk(rules, 3), rng, extra=0)
+        for i, snap in enumerate(snaps):
+            view = snap.view(Seat(i % 4))
+            # wanted 2: about one world in ten kept; wanted 9: below 1/64 nearly everywhere, a fallback
+            for rate, wanted in ((1.0, 2), (6.0, 9)) if i < 2 else ((1.0, 2),):
+                weights = {early: SuitWeight(view.seat, 1, wanted, rate, stops_early=early) for early in factors}
+                old_deal = rejection_before(view, random.Random(i), weights[False], do_replay=True)
+                old_hands = rejection_before(view, random.Random(i), weights[False], do_replay=False).hands
+                for early, weight in weights.items():
+                    deal = sample_deal(view, random.Random(i), weight=weight)
+                    assert deal.deck == tuple(CARDS[c] for c in old_deal.deck), (preset, view.phase, early)
+                    before = weight.factors
+                    assert sample_hands(view, random.Random(i), weight=weight) == old_hands
+                    if rate == 1.0:  # (a fallback weighs its candidates in full again: not counted)
+                        factors[early] += weight.factors - before
+                    s = sample_weighted(view, random.Random(i), weight=weight, floor=1.0, verify=False)
+                    assert s.hands == old_hands and s.weight == 1.0
+                    fallbacks += s.fallback
+                compared += 1
+    assert compared > 30 and fallbacks > 5
+    assert factors[True] < 0.8 * factors[False]
+
+
+def exact_suit_count(view, seat: Seat, suit: int, rate: float) -> list[float]:
+    """Before the trumps, every deal the seat cannot tell apart is equally likely; weighted by
+    ``exp(-rate * k)`` for ``k`` cards of ``suit`` dealt to ``seat``, the chance of each ``k``."""
+    unknown = 52 - 9
+    left = 13 - (int(view.hand) & SUIT_MASKS[suit]).bit_count()
+    raw = [math.comb(left, k) * math.comb(unknown - left, 9 - k) * math.exp(-rate * k) for k in range(10)]
+    total = sum(raw)
+    return [x / total for x in raw]
+
+
+def weighted_mean(values: list[float], weights: list[float]) -> tuple[float, float]:
+    """The weighted mean and its standard error (self-normalised importance sampling)."""
+    total = sum(weights)
+    mean = sum(w * x for w, x in zip(weights, values)) / total
+    se = math.sqrt(sum((w * (x - mean)) ** 2 for w, x in zip(weights, values))) / total
+    return mean, se
+
+
+def test_weighted_worlds_have_the_distribution_of_the_rejection_sampler():
+    """The frequency of a card in a seat (and of each count of hearts there) agrees between the
+    rejection sampler, the weighted sampler's weighted worlds and the exact value, within four standard
+    errors; the weighted sampler's worlds counted without their weights do not (so the test can fail)."""
+    deal = Deal.shuffled(Rules.preset("difference"), Seat.W, rng=12)
+    view = deal.view(Seat.N)
+    east, hearts, rate = Seat.E, 1, 1.0
+    weight = lambda v, dealt: math.exp(-rate * (dealt[east] & SUIT_MASKS[hearts]).bit_count())  # noqa: E731
+    exact = exact_suit_count(view, east, hearts, rate)
+    card = next(c for c in range(13, 26) if not int(view.hand) >> c & 1)  # a heart N does not hold
+    left = 13 - (int(view.hand) & SUIT_MASKS[hearts]).bit_count()
+    exact_card = sum(k * p for k, p in enumerate(exact)) / left  # each heart out is as likely to be E's
+
+    n = 3000
+    rng = random.Random(2024)
+    old = [sample_hands(view, rng, weight=weight)[east] for _ in range(n)]
+    rng = random.Random(2025)
+    new = [sample_weighted(view, rng, weight=weight, verify=False) for _ in range(n)]
+    weights = [s.weight for s in new]
+    assert min(weights) == DEFAULT_FLOOR and max(weights) == 1.0  # both kinds of world came up
+    assert sum(s.draws for s in new) < 0.5 * n * (1 / sum(p * math.exp(-rate * k) for k, p in
+                                                      enumerate(exact_suit_count(view, east, hearts, 0.0))))
+
+    def held(hand: int) -> float:
+        return float(hand >> card & 1)
+
+    old_p = statistics.fmean(held(h) for h in old)
+    old_se = math.sqrt(old_p * (1 - old_p) / n)
+    new_p, new_se = weighted_mean([held(s.world.hands[east]) for s in new], weights)
+    assert abs(old_p - exact_card) < 4 * old_se
+    assert abs(new_p - exact_card) < 4 * new_se
+    assert abs(new_p - old_p) < 4 * math.hypot(old_se, new_se)
+    for k in range(4):  # the number of hearts E was dealt: 0 to 3 hold nearly all the mass
+        old_k = statistics.fmean(float((h & SUIT_MASKS[hearts]).bit_count() == k) for h in old)
+        new_k, se_k = weighted_mean([float((s.world.hands[east] & SUIT_MASKS[hearts]).bit_count() == k)
+                                     for s in new], weights)
+        assert abs(old_k - exact[k]) < 4 * math.sqrt(exact[k] * (1 - exact[k]) / n), k
+        assert abs(new_k - exact[k]) < 4 * se_k, k
+    raw_p = statistics.fmean(held(s.world.hands[east]) for s in new)  # the weights left out
+    assert abs(raw_p - exact_card) > 6 * math.sqrt(exact_card * (1 - exact_card) / n)
+
+
+def test_weighted_worlds_with_the_bid_inference_match_the_rejection_sampler():
+    """The expert's bid inference in a preset bidding from 1: after E bids 7 and S passes, the weighted
+    worlds give E as many aces, kings, queens and jacks as the rejection sampler's worlds, more than an
+    unweighted draw does, for less than half the draws."""
+    from cinch.bots.inference import BidLikelihood
+
+    rules = Rules.preset("difference")
+    heuristic = make_bot("heuristic", seed=0)
+    for seed in range(400):  # a deal where E bids 7 and S passes, by the heuristic's own bidding
+        deal = Deal.shuffled(rules, Seat.N, rng=seed)
+        play(deal, str(heuristic.choose(deal.view(Seat.E))))
+        if deal.high_bid == 7:
+            play(deal, str(heuristic.choose(deal.view(Seat.S))))
+            if deal.high_bid == 7:
+                break
+    view = deal.view(Seat.W)
+    assert [str(a) for _, a in view.auction] == ["bid 7", "pass"]
+    likelihood = BidLikelihood(1.0)
+    top = sum(0b1111 << 13 * s for s in range(4))  # A K Q J of each suit
+
+    def count(hands) -> float:
+        return float((hands[Seat.E] & top).bit_count())
+
+    n = 300
+    rng = random.Random(5)
+    drawn = [0]
+    original = worlds._draw_world
+
+    def counted(v, r):
+        drawn[0] += 1
+        return original(v, r)
+
+    worlds._draw_world = counted
+    try:
+        old = [count(sample_hands(view, rng, weight=likelihood)) for _ in range(n)]
+    finally:
+        worlds._draw_world = original
+    new = [sample_weighted(view, rng, weight=likelihood, verify=False) for _ in range(n)]
+    plain = [count(sample_hands(view, rng)) for _ in range(n)]
+    old_mean, old_se = statistics.fmean(old), statistics.stdev(old) / math.sqrt(n)
+    new_mean, new_se = weighted_mean([count(s.hands) for s in new], [s.weight for s in new])
+    plain_mean, plain_se = statistics.fmean(plain), statistics.stdev(plain) / math.sqrt(n)
+    assert abs(new_mean - old_mean) < 4 * math.hypot(old_se, new_se)
+    assert old_mean - plain_mean > 4 * math.hypot(old_se, plain_se)  # the inference does move the worlds
+    assert new_mean - plain_mean > 4 * math.hypot(new_se, plain_se)
+    assert sum(s.draws for s in new) < 0.5 * drawn[0]
+
+
+def test_sample_weighted():
+    deal = Deal.shuffled(Rules.preset("official"), Seat.S, rng=3)
+    rng = random.Random(1)
+    while deal.phase is not Phase.PLAY:
+        deal.apply(rng.choice(deal.legal_actions()))
+    view = deal.view(Seat.E)
+    s = sample_weighted(view, random.Random(4))
+    assert s.weight == 1.0 and s.draws >= 1 and not s.fallback  # no bid weight: every world is an exact draw
+    assert same_view(s.deal.view(Seat.E), view) and s.hands == [int(s.deal.hand(x)) for x in Seat]
+    assert sample_weighted(view, random.Random(4), verify=False).deal is None
+    assert sample_weighted(view, random.Random(4), weight=lambda v, d: 0.3, floor=1.0).world.deck \
+        == sample_world(view, random.Random(4), weight=lambda v, d: 0.3)[0].deck
+    s = sample_weighted(view, random.Random(4), weight=lambda v, d: 0.3, floor=0.2)
+    assert s.weight == pytest.approx(0.3) and s.draws == 1  # above the floor: kept at once, with its weight
+    s = sample_weighted(view, random.Random(4), weight=lambda v, d: 0.0)
+    assert s.fallback and s.weight == DEFAULT_FLOOR and s.draws == worlds.FALLBACK_TRIES
+    for floor in (0.0, -1.0, 1.5):
+        with pytest.raises(ValueError, match="floor"):
+            sample_weighted(view, random.Random(4), floor=floor)

@@ -9,12 +9,21 @@ pair and the seat, never on which bot sits there nor on the worker that plays
 it: a bot against itself nets exactly 0, and a run gives the same results on
 any number of workers.
 
-With ``matches=True`` each pair is a whole match to the target instead, played
-twice from the same sequence of decks with the teams swapped.
+With ``score=(48, 30)`` each deal is played as the next deal of a match at that
+score: A's side has 48 in the pair's first deal (A in N and S), and the score stays
+with the seats in the twin (B in N and S has the 48), so both bots meet the same
+cards at the same score.  The deal may end the match; who won it is counted.
+
+:func:`run_matches` (``matches=True``) plays whole matches to the target instead,
+each twice from the same sequence of decks with the teams swapped, and reports the
+match wins with a 95% Wilson interval (:func:`match_win_interval`).
 
 >>> result = run_duplicate("basic", "basic", "pagat", deals=2, seed=1, workers=1)
 >>> result.net_points_per_deal, result.ci95
 (0.0, (0.0, 0.0))
+>>> at = run_duplicate("basic", "basic", "pagat", deals=2, seed=1, workers=1, score=(58, 40))
+>>> at.score_figures()["ended"] <= at.deals
+True
 """
 
 from __future__ import annotations
@@ -26,12 +35,13 @@ import json
 import math
 import os
 import random
+import re
 import sys
 import time
 import types
 import typing
 from array import array
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,15 +52,16 @@ from cinch.bots.base import BOT_MODULES, BOTS, Bot, make_bot
 from cinch.cards import CARDS, Card, Seat, Team
 from cinch.deal import DealResult
 from cinch.errors import CinchError
-from cinch.match import Match
+from cinch.match import Match, teams_json
 from cinch.record import dumps, to_record
 from cinch.rules import Rules
 from cinch.view import Phase
 
 __all__ = [
     "ArenaResult", "BotSpec", "DealStat", "LegOutcome", "PairOutcome", "Problem",
-    "bot_class", "bot_accepts", "bot_options", "check_bot_option", "derive_seed", "parse_option_value",
-    "run_duplicate", "split_bot_options",
+    "bot_class", "bot_accepts", "bot_options", "check_bot_option", "check_start_score", "derive_seed",
+    "match_win_interval", "parse_option_value", "parse_score", "run_duplicate", "run_matches",
+    "split_bot_options", "wilson_interval",
 ]
 
 SIDES = ("a", "b")
@@ -279,6 +290,47 @@ def _deck(seed: int, *parts: object) -> list[Card]:
 
 
 # ---------------------------------------------------------------------------
+# Deals at a given score
+# ---------------------------------------------------------------------------
+_SCORE = re.compile(r"\s*([+-]?\d+)\s*[-:/, ]\s*([+-]?\d+)\s*")
+
+
+def parse_score(text: str) -> tuple[int, int]:
+    """``"48-30"`` -> (48, 30): A's side's score, then B's (also ``48:30``; ``-5:10`` for a negative score).
+
+    >>> parse_score("48-30"), parse_score("-5--10"), parse_score("0:0")
+    ((48, 30), (-5, -10), (0, 0))
+    """
+    m = _SCORE.fullmatch(text)
+    if m is None:
+        raise CinchError(f"--score {text!r}: write the two sides' scores as A-B, A's side first, for example 48-30")
+    return int(m.group(1)), int(m.group(2))
+
+
+def check_start_score(rules: Rules, score: tuple[int, int]) -> None:
+    """Refuse a score at which the match is already over under ``rules`` (CinchError)."""
+    a, b = score
+    for side, value in (("A", a), ("B", b)):
+        if value >= rules.target:
+            raise CinchError(f"score {a}-{b}: {side}'s side has reached the target ({rules.target}), so the match "
+                             f"would be over; give scores below {rules.target}")
+    floor = rules.negative_floor
+    if floor is not None and (a <= floor) != (b <= floor):
+        raise CinchError(f"score {a}-{b}: one side is at or below the floor ({floor}), so the match would be over")
+
+
+def _start_at(match: Match, ns: int, ew: int) -> None:
+    """Make ``match`` (no deal played yet) stand at NS ``ns``, EW ``ew``, as if earlier deals had brought it there.
+
+    ``Match`` has no public way to begin at a score (a record always starts at 0 to 0);
+    the running score is all the next deal reads: the seats' views, bidder goes out
+    (decided when the deal starts) and going out or the floor when it is settled.
+    """
+    assert not match.deals
+    match._score = [ns, ew]
+
+
+# ---------------------------------------------------------------------------
 # Outcomes
 # ---------------------------------------------------------------------------
 @dataclass(frozen=True)
@@ -315,7 +367,7 @@ class LegOutcome:
 
     a_seats: str  # "NS" or "EW"
     deals: tuple[DealStat, ...]
-    winner: str | None = None  # matches: "a", "b", or None if unfinished
+    winner: str | None = None  # who won the match: "a", "b", or None (unfinished, or a deal that did not end it)
     record: str | None = None  # the record's path, relative to the output folder
 
     @property
@@ -380,6 +432,7 @@ class _Job:
     seed: int
     matches: bool
     out_dir: str | None
+    score: tuple[int, int] | None = None  # NS, EW at the start of every single deal (deal mode)
 
 
 @dataclass
@@ -416,6 +469,10 @@ class _Player:
         match = Match(self.rules, first_dealer=first, rng=0)  # no player names: views are the same in both legs
         stats = []
         if not job.matches:
+            if job.score is not None:
+                # The score belongs to the seats, not to the bots: both legs start NS-EW the same,
+                # so in the twin B holds the cards and the score A held.
+                _start_at(match, *job.score)
             match.rng = random.Random(derive_seed(seed, "deal", "restock", index))
             match.start_deal(deck=_deck(seed, "deal", "deck", index))
             self.play_deal(match, bots, fallbacks, a_team, index, leg_name)
@@ -477,8 +534,11 @@ class _Player:
         job = self.job
         match.players = {s: f"{job.a.name if s.team == a_team else job.b.name} ({'A' if s.team == a_team else 'B'})"
                          for s in Seat}
-        meta = {"pair": index, "a_seats": a_team.name, "bot_a": job.a.name, "bot_b": job.b.name,
-                "seed": job.seed, "mode": "matches" if job.matches else "deals"}
+        meta: dict[str, Any] = {"pair": index, "a_seats": a_team.name, "bot_a": job.a.name, "bot_b": job.b.name,
+                                "seed": job.seed, "mode": "matches" if job.matches else "deals"}
+        if job.score is not None:
+            # A record replays from 0 to 0; the score the deal was played at is kept here.
+            meta["start_score"] = teams_json(job.score)
         rel = record_path(index, a_team.name)
         path = Path(job.out_dir) / rel  # type: ignore[arg-type]
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -543,6 +603,58 @@ def ratio_interval(totals: list[float], counts: list[int]) -> tuple[float, tuple
     return mean, (mean - half, mean + half)
 
 
+Z975 = 1.959964  # the normal quantile of a two-sided 95% interval
+
+
+def wilson_interval(rate: float, n: float, z: float = Z975) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``rate`` observed over ``n`` trials.
+
+    ``n`` may be fractional (an effective number of trials).  Unlike the normal
+    interval it never leaves 0..1 and does not collapse at 0% or 100%.
+
+    >>> low, high = wilson_interval(0.8, 10)
+    >>> round(low, 3), round(high, 3)
+    (0.49, 0.943)
+    """
+    if n <= 0:
+        raise ValueError("a proportion needs at least one trial")
+    k = z * z / n
+    centre = (rate + k / 2) / (1 + k)
+    half = z / (1 + k) * math.sqrt(max(0.0, rate * (1 - rate)) / n + k / (4 * n))
+    # The interval always holds the rate; min and max only undo rounding (1 - 1e-16 at 100%).
+    return max(0.0, min(rate, centre - half)), min(1.0, max(rate, centre + half))
+
+
+def match_win_interval(pair_scores: Sequence[float], per_pair: int = 2) -> tuple[float, tuple[float, float], float]:
+    """A's match win rate, its 95% Wilson interval and the effective number of matches behind it.
+
+    ``pair_scores``: per duplicate pair, the share of its ``per_pair`` matches that A won
+    (an unfinished match counts half).  The rate is their mean.  The two matches of a pair
+    share their decks, so they are not independent trials; the pairs are.  The interval
+    is Wilson's, with the matches counted at their effective number: the binomial variance
+    of the rate over the variance the pairs show (Kish's design effect), never more than the
+    matches played (as in Korn and Graubard's intervals for clustered samples).  When the
+    pairs show no variance at all (every pair ended alike, or one pair) every match counts,
+    so a 100% rate still gets an interval below it.
+
+    >>> rate, (low, high), n = match_win_interval([1.0] * 10)
+    >>> rate, round(low, 3), high, n
+    (1.0, 0.839, 1.0, 20.0)
+    """
+    m = len(pair_scores)
+    if m == 0:
+        raise ValueError("no pairs")
+    played = float(per_pair * m)
+    rate = math.fsum(pair_scores) / m
+    n = played
+    spread = rate * (1 - rate)
+    if m > 1 and spread > 0:
+        var = math.fsum((x - rate) ** 2 for x in pair_scores) / (m - 1) / m  # of the rate, from the pairs
+        if var > 0:
+            n = min(played, spread / var)
+    return rate, wilson_interval(rate, n), n
+
+
 def _quantile(data: list[float], q: float) -> float:
     """Linear interpolation between the closest ranks of sorted ``data``."""
     if not data:
@@ -574,6 +686,7 @@ class ArenaResult:
     problems: list[Problem]
     elapsed_s: float = 0.0
     out_dir: str | None = None
+    score: tuple[int, int] | None = None  # deals at a score: A's side's and B's in each pair's first deal
 
     # ---- the figures -----------------------------------------------------
     @property
@@ -630,22 +743,55 @@ class ArenaResult:
         return out
 
     def match_figures(self) -> dict[str, Any] | None:
+        """With matches: each side's match wins, A's win rate with its 95% Wilson interval, the matches' length."""
         if self.mode != "matches":
             return None
         legs = [leg for p in self.pairs for leg in p.legs]
-        scores = [sum(1.0 if leg.winner == "a" else 0.5 if leg.winner is None else 0.0 for leg in p.legs)
+        scores = [sum(1.0 if leg.winner == "a" else 0.5 if leg.winner is None else 0.0 for leg in p.legs) / len(p.legs)
                   for p in self.pairs]
-        rate, ci = ratio_interval(scores, [2] * len(scores))
-        if ci[0] is not None:
-            ci = (max(0.0, ci[0]), min(1.0, ci[1]))
+        rate, ci, effective = match_win_interval(scores)
         return {
+            "pairs": len(self.pairs),
             "played": len(legs),
             "a_wins": sum(1 for leg in legs if leg.winner == "a"),
             "b_wins": sum(1 for leg in legs if leg.winner == "b"),
             "unfinished": sum(1 for leg in legs if leg.winner is None),
             "win_rate_a": rate,
             "ci95": list(ci),
+            "ci95_method": "wilson",
+            "effective_matches": effective,
+            "pairs_swept": {side: sum(1 for p in self.pairs if all(leg.winner == side for leg in p.legs))
+                            for side in SIDES},
             "average_deals": sum(len(leg.deals) for leg in legs) / len(legs) if legs else 0.0,
+        }
+
+    def score_figures(self) -> dict[str, Any] | None:
+        """With deals at a score: how often the deal ended the match and who won it, by the score A's side had.
+
+        ``by_start`` has two entries: the pairs' first deals (A's side at ``score[0]``) and their
+        twins (A's side at ``score[1]``, B's side holding the first deal's cards and score).
+        """
+        if self.score is None or self.mode != "deals":
+            return None
+        a, b = self.score
+        threshold = self.rules.bidder_goes_out
+        by_start = []
+        for k, (mine, theirs) in enumerate(((a, b), (b, a))):
+            legs = [p.legs[k] for p in self.pairs]
+            by_start.append({"a_score": mine, "b_score": theirs, "deals": len(legs),
+                             "a_wins": sum(1 for leg in legs if leg.winner == "a"),
+                             "b_wins": sum(1 for leg in legs if leg.winner == "b")})
+        a_wins = sum(x["a_wins"] for x in by_start)
+        b_wins = sum(x["b_wins"] for x in by_start)
+        return {
+            "score": [a, b],
+            "target": self.rules.target,
+            "bidder_goes_out": threshold is not None and min(a, b) >= threshold,
+            "deals": self.deals,
+            "ended": a_wins + b_wins,
+            "a_wins": a_wins,
+            "b_wins": b_wins,
+            "by_start": by_start,
         }
 
     @property
@@ -658,9 +804,10 @@ class ArenaResult:
                 if key != "preset":
                     shown = "none" if value is None else str(value).lower() if isinstance(value, bool) else value
                     parts += ["-o", f"{key}={shown}"]
-        parts += ["--deals", str(len(self.pairs)), "--seed", str(self.seed)]
-        if self.mode == "matches":
-            parts.append("--matches")
+        count = "--matches" if self.mode == "matches" else "--deals"
+        parts += [count, str(len(self.pairs)), "--seed", str(self.seed)]
+        if self.score is not None and self.mode == "deals":
+            parts += ["--score", f"{self.score[0]}-{self.score[1]}"]
         shared = {**self.options_b, **self.options_a}  # each option went to every bot that takes it
         budget = shared.pop("time_budget", None)
         if budget is not None:
@@ -697,6 +844,8 @@ class ArenaResult:
             "problems": {side: dict(self.counts[side]) for side in SIDES},
             "problem_examples": [p.to_json() for p in self.problems[:20]],
             "matches": self.match_figures(),
+            "start_score": None if self.score is None else list(self.score),
+            "match_ends": self.score_figures(),
             "workers": self.workers,
             "elapsed_s": self.elapsed_s,
             "out_dir": self.out_dir,
@@ -708,19 +857,39 @@ class ArenaResult:
         a, b = self.bot_a, self.bot_b
         label_a, label_b = f"{a} (A)", f"{b} (B)"
         unit = "match" if self.mode == "matches" else "deal"
-        lines = [f"### {a} vs {b}: {self.rules.name}, {len(self.pairs)} duplicate {unit} pairs", ""]
+        title = f"### {a} vs {b}: {self.rules.name}, {len(self.pairs)} duplicate {unit} pairs"
+        sf = self.score_figures()
+        if sf is not None:
+            title += f" at {_score_text(self.score)}"
+        lines = [title, ""]
+        m = self.match_figures()
+        if m is not None:  # the match wins first: they are what --matches is for
+            low, high = m["ci95"]
+            lines.append(f"Matches won: {label_a} **{m['a_wins']}**, {label_b} **{m['b_wins']}**, unfinished "
+                         f"{m['unfinished']}, of {m['played']} matches ({m['pairs']} duplicate pairs; both matches "
+                         f"of a pair won by {a} in {m['pairs_swept']['a']}, by {b} in {m['pairs_swept']['b']}).")
+            lines.append("")
+            lines.append(f"Match win rate for {a}: **{100 * m['win_rate_a']:.1f}%** (95% Wilson interval "
+                         f"{100 * low:.1f}% to {100 * high:.1f}%, over {m['effective_matches']:.1f} effective "
+                         f"matches); {m['average_deals']:.1f} deals a match on average.")
+            lines.append("")
         interval = ("no interval from one pair" if ci[0] is None
                     else f"95% CI {_signed(ci[0])} to {_signed(ci[1])}")
         lines.append(f"Net points per deal for {a} (A) against {b} (B): **{_signed(net)}** ({interval}), "
                      f"over {self.deals} deals.")
-        m = self.match_figures()
-        if m is not None:
-            mci = m["ci95"]
-            where = "" if mci[0] is None else f" (95% CI {100 * mci[0]:.1f}% to {100 * mci[1]:.1f}%)"
-            lines.append("")
-            lines.append(f"Match win rate for {a}: **{100 * m['win_rate_a']:.1f}%**{where}: won {m['a_wins']}, "
-                         f"lost {m['b_wins']}, unfinished {m['unfinished']} of {m['played']} matches "
-                         f"({m['average_deals']:.1f} deals a match).")
+        if sf is not None:
+            bgo = ", under bidder goes out" if sf["bidder_goes_out"] else ""
+            twin = sf["by_start"][1]
+            lines += ["", f"Each deal was the next deal of a match (target {sf['target']}{bgo}): at "
+                      f"{_score_text(self.score)} for {label_a} in each pair's first deal, at "
+                      f"{_score_text((twin['a_score'], twin['b_score']))} in its twin, where {label_b} holds the "
+                      f"same cards at the same score. The deal ended the match in **{sf['ended']}** of "
+                      f"{sf['deals']} deals:", "",
+                      f"| start ({a}\u2013{b}) | deals | won by {label_a} | won by {label_b} |",
+                      "| --- | ---: | ---: | ---: |"]
+            lines += [f"| {_score_text((x['a_score'], x['b_score']))} | {x['deals']} | {x['a_wins']} | {x['b_wins']} |"
+                      for x in sf["by_start"]]
+            lines.append(f"| all | {sf['deals']} | **{sf['a_wins']}** | **{sf['b_wins']}** |")
         c = self.contracts()
         ped = self.pedros()
         tt = self.think_time_ms()
@@ -773,6 +942,11 @@ class ArenaResult:
                     f.write(json.dumps(problem.to_json()) + "\n")
 
 
+def _score_text(score: tuple[int, int] | None) -> str:
+    assert score is not None
+    return f"{score[0]}\u2013{score[1]}"
+
+
 def _signed(x: float) -> str:
     return f"{x:+.2f}" if x else "0.00"
 
@@ -810,6 +984,7 @@ def run_duplicate(
     options_b: Mapping[str, Any] | None = None,
     chunk_size: int | None = None,
     progress: ProgressFn | None = None,
+    score: tuple[int, int] | None = None,
 ) -> ArenaResult:
     """Play ``deals`` duplicate pairs (of deals, or of matches with ``matches=True``) of A against B.
 
@@ -817,11 +992,19 @@ def run_duplicate(
     ``out_dir``: where to save each leg's ``cinch/1`` record (unless ``save_records``
     is false) and the summary; None saves nothing.  The result is the same for
     any ``workers`` and ``chunk_size``, except the think times.
+    ``score``: single deals only; each deal is the next deal of a match at this score,
+    A's side's first (in each pair's first deal; the twin gives it to B's side with
+    the cards).  The same seed deals the same decks at any score.
     """
     if isinstance(rules, str):
         rules = Rules.preset(rules)
     if deals < 1:
-        raise CinchError(f"deals must be at least 1, not {deals}")
+        raise CinchError(f"{'matches' if matches else 'deals'} must be at least 1, not {deals}")
+    if score is not None:
+        if matches:
+            raise CinchError("a start score is for single deals: a match starts at 0 to 0")
+        score = (int(score[0]), int(score[1]))
+        check_start_score(rules, score)
     workers = default_workers() if workers is None else workers
     if workers < 1:
         raise CinchError(f"workers must be at least 1, not {workers}")
@@ -831,7 +1014,7 @@ def run_duplicate(
     if out_dir is not None:
         Path(out_dir).mkdir(parents=True, exist_ok=True)
     records_dir = str(out_dir) if out_dir is not None and save_records else None
-    job = _Job(spec_a, spec_b, rules.to_json(), seed, matches, records_dir)
+    job = _Job(spec_a, spec_b, rules.to_json(), seed, matches, records_dir, score)
     if chunk_size is None:
         chunk_size = 1 if matches else max(1, min(50, deals // (workers * 8)))
     chunks = [(s, min(s + chunk_size, deals)) for s in range(0, deals, chunk_size)]
@@ -883,8 +1066,32 @@ def run_duplicate(
         bot_a=spec_a.name, bot_b=spec_b.name, options_a=dict(spec_a.options), options_b=dict(spec_b.options),
         rules=rules, mode="matches" if matches else "deals", seed=seed, workers=workers, pairs=merged.pairs,
         times=merged.times, counts=merged.counts, problems=merged.problems,
-        elapsed_s=time.perf_counter() - started, out_dir=None if out_dir is None else str(out_dir),
+        elapsed_s=time.perf_counter() - started, out_dir=None if out_dir is None else str(out_dir), score=score,
     )
     if out_dir is not None:
         result.save(out_dir)
     return result
+
+
+def run_matches(
+    bot_a: str | BotSpec,
+    bot_b: str | BotSpec,
+    rules: Rules | str = "pagat",
+    matches: int = 100,
+    seed: int = 0,
+    workers: int | None = None,
+    **options: Any,
+) -> ArenaResult:
+    """Play ``matches`` duplicate pairs of whole matches, to the target, of A against B.
+
+    Each pair is one sequence of decks (from the seed, the pair and the deal number)
+    played twice with the teams swapped; ``result.match_figures()`` has each side's
+    wins, A's win rate with its 95% Wilson interval and the average length in deals.
+    The other keywords are :func:`run_duplicate`'s.
+
+    >>> r = run_matches("basic", "basic", "pagat", matches=1, seed=3, workers=1)
+    >>> figures = r.match_figures()
+    >>> figures["played"], figures["a_wins"] == figures["b_wins"], figures["win_rate_a"]
+    (2, True, 0.5)
+    """
+    return run_duplicate(bot_a, bot_b, rules, matches, seed, workers, matches=True, **options)

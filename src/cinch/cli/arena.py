@@ -1,4 +1,4 @@
-"""``cinch arena BOT_A BOT_B``: duplicate deals between two bots, on every core, with the statistics.
+"""``cinch arena BOT_A BOT_B``: duplicate deals (or matches) between two bots, on every core, with the statistics.
 
 The work is done by :mod:`cinch.arena`; this module reads the command line,
 shows a progress bar on standard error and prints the report (Markdown, or one
@@ -28,10 +28,15 @@ class ArenaCommand(click.Command):
     """A command-line mistake is one line on standard error and exit status 2, never a usage dump."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        given = list(args)  # the parser consumes ``args``
         try:
             return super().parse_args(ctx, args)
         except click.UsageError as e:
-            click.echo(f"cinch: {e.format_message()} (see `cinch arena --help`)", err=True)
+            message = e.format_message()
+            if isinstance(e, click.MissingParameter) and "--matches" in given:
+                # `--matches BOT_A BOT_B` took BOT_A for the number of matches
+                message = message.rstrip(".") + "; --matches takes the number of match pairs, as in --matches 50"
+            click.echo(f"cinch: {message} (see `cinch arena --help`)", err=True)
             sys.exit(2)
 
 
@@ -98,6 +103,24 @@ def _bot_options(items: tuple[str, ...]) -> dict[str, object]:
     return options
 
 
+def _pairs(deals: int | None, matches: str | None) -> tuple[int, bool]:
+    """How many pairs to play and whether they are matches, from --deals N and --matches [N]."""
+    if not matches:  # no --matches, or --matches alone (as before it took a number): --deals counts the pairs
+        pairs = 100 if deals is None else deals
+        if pairs < 1:
+            raise CinchError(f"--deals must be at least 1, not {pairs}")
+        return pairs, matches is not None
+    try:
+        pairs = int(matches)
+    except ValueError:
+        raise CinchError(f"--matches takes the number of match pairs, as in --matches 50, not {matches!r}") from None
+    if pairs < 1:
+        raise CinchError(f"--matches must be at least 1, not {pairs}")
+    if deals is not None:
+        raise CinchError(f"--deals {deals} and --matches {pairs} both say how many pairs to play; give one")
+    return pairs, True
+
+
 def _default_out(bot_a: str, bot_b: str) -> Path:
     stamp = time.strftime("%Y%m%d-%H%M%S")
     safe = lambda s: re.sub(r"[^A-Za-z0-9_.-]+", "_", s.strip().lower())
@@ -113,8 +136,8 @@ def _default_out(bot_a: str, bot_b: str) -> Path:
 @click.argument("bot_a", metavar="BOT_A")
 @click.argument("bot_b", metavar="BOT_B")
 @rules_options
-@click.option("--deals", type=int, default=100, show_default=True, metavar="N",
-              help="Duplicate pairs to play: each deck twice, teams swapped (with --matches: pairs of matches).")
+@click.option("--deals", type=int, default=None, metavar="N",
+              help="Duplicate deal pairs to play: each deck twice, teams swapped  [default: 100]")
 @click.option("--workers", type=int, default=None, metavar="K",
               help="Processes to play on  [default: every core]")
 @click.option("--seed", type=int, default=None, metavar="S",
@@ -123,34 +146,44 @@ def _default_out(bot_a: str, bot_b: str) -> Path:
 @click.option("--out", "out", type=click.Path(file_okay=False), default=None, metavar="DIR",
               help="Where to save the records and the summary  [default: arena-out/<time>-<A>-vs-<B>/]")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the Markdown report.")
-@click.option("--matches", is_flag=True,
-              help="Play whole matches to the target (duplicated, same decks) and report the match win rate.")
+@click.option("--matches", default=None, is_flag=False, flag_value="", metavar="N",
+              help="Play N duplicate pairs of whole matches to the target instead (same decks, teams swapped) and "
+                   "report each bot's match wins, the win rate with a 95% Wilson interval and the matches' length.")
+@click.option("--score", "score", default=None, metavar="A-B",
+              help="Play each deal as the next deal of a match at this score, BOT_A's side first (e.g. 48-30); the "
+                   "twin deal gives B's side the same cards at the same score.")
 @click.option("--time-per-decision", "time_budget", type=float, default=None, metavar="SECONDS",
               help="Passed as time_budget to the bots that take one.")
 @click.option("--bot-option", "bot_options", multiple=True, metavar="KEY=VALUE",
               help="An option for the bots that take it, e.g. simulations=200 (repeatable).")
 @click.option("--no-records", is_flag=True, help="Save only the summary, not every deal's record.")
-def arena_command(bot_a: str, bot_b: str, preset: str, options: tuple[str, ...], deals: int, workers: int | None,
-                  seed: int | None, out: str | None, as_json: bool, matches: bool, time_budget: float | None,
-                  bot_options: tuple[str, ...], no_records: bool) -> None:
+def arena_command(bot_a: str, bot_b: str, preset: str, options: tuple[str, ...], deals: int | None,
+                  workers: int | None, seed: int | None, out: str | None, as_json: bool, matches: str | None,
+                  score: str | None, time_budget: float | None, bot_options: tuple[str, ...], no_records: bool) -> None:
     """Duplicate deals between BOT_A and BOT_B: each deck is played twice, with the teams swapped,
-    so the luck of the cards cancels.  Reports BOT_A's net points per deal with a 95% interval."""
+    so the luck of the cards cancels.  Reports BOT_A's net points per deal with a 95% interval
+    (with --matches N: whole matches, and BOT_A's match win rate)."""
     try:
-        _arena(bot_a, bot_b, preset, options, deals, workers, seed, out, as_json, matches, time_budget,
+        _arena(bot_a, bot_b, preset, options, deals, workers, seed, out, as_json, matches, score, time_budget,
                bot_options, no_records)
     except CinchError as e:
         click.echo(f"cinch: {e}", err=True)
         sys.exit(2)
 
 
-def _arena(bot_a: str, bot_b: str, preset: str, options: tuple[str, ...], deals: int, workers: int | None,
-           seed: int | None, out: str | None, as_json: bool, matches: bool, time_budget: float | None,
-           bot_options: tuple[str, ...], no_records: bool) -> None:
-    from cinch.arena import run_duplicate, split_bot_options
+def _arena(bot_a: str, bot_b: str, preset: str, options: tuple[str, ...], deals: int | None, workers: int | None,
+           seed: int | None, out: str | None, as_json: bool, matches_text: str | None, score_text: str | None,
+           time_budget: float | None, bot_options: tuple[str, ...], no_records: bool) -> None:
+    from cinch.arena import check_start_score, parse_score, run_duplicate, split_bot_options
 
     rules = make_rules(preset, options)
-    if deals < 1:
-        raise CinchError(f"--deals must be at least 1, not {deals}")
+    pairs, matches = _pairs(deals, matches_text)
+    score = None
+    if score_text is not None:
+        if matches:
+            raise CinchError("--score is for single deals (a match starts at 0 to 0); leave out --matches")
+        score = parse_score(score_text)
+        check_start_score(rules, score)
     if workers is not None and workers < 1:
         raise CinchError(f"--workers must be at least 1, not {workers}")
     if time_budget is not None and not time_budget > 0:
@@ -167,8 +200,9 @@ def _arena(bot_a: str, bot_b: str, preset: str, options: tuple[str, ...], deals:
         raise CinchError(f"cannot write to {out_dir}: {e.strerror or e}") from None
     bar = RichProgress("match" if matches else "deal")
     try:
-        result = run_duplicate(bot_a, bot_b, rules, deals, seed, workers, matches=matches, out_dir=out_dir,
-                               save_records=not no_records, options_a=opts_a, options_b=opts_b, progress=bar)
+        result = run_duplicate(bot_a, bot_b, rules, pairs, seed, workers, matches=matches, out_dir=out_dir,
+                               save_records=not no_records, options_a=opts_a, options_b=opts_b, progress=bar,
+                               score=score)
     except KeyboardInterrupt:
         bar.close()  # before the message, so the bar does not overwrite it
         click.echo("\nInterrupted: no summary written.", err=True)

@@ -1,0 +1,217 @@
+"""World sampling with the expert's bid inference: worlds drawn per world kept, and time per world.
+
+    .venv/bin/python benchmarks/worlds.py [--preset pagat ...] [--deals 6] [--views 20] [--worlds 6]
+                                          [--floor 0.25 ...] [--seed 1]
+
+For each preset, deals are played by four heuristic bots; at each decision with a choice
+after the first bid (so the bid weight has something to weigh), the seat's view is kept,
+at most ``--views`` of them spread over the deals.  Each view is sampled ``--worlds``
+times by each method, as the expert samples (:mod:`cinch.bots.expert`): a full deal
+(``sample_deal``) before the play, the hands only (``sample_hands``) in the play, with
+:class:`~cinch.bots.inference.BidLikelihood` (sharpness 1, the heuristic as the model).
+
+The methods:
+
+- ``before``: the rejection loop as it was before rejection control (kept below, verbatim):
+  every drawn world replayed, then weighed, then kept with probability ``weight``;
+- ``rejection``: ``sample_deal`` / ``sample_hands`` now: the same worlds for the same seed
+  (checked), the weight asked before the replay;
+- ``rejection+stop``: the same, with a bid weight that stops early (``stop_below``: the
+  change proposed for ``BidLikelihood``, written out here as :class:`EarlyStopLikelihood`);
+- ``floor F``: ``sample_weighted(floor=F)``: every world kept once its weight reaches F,
+  with an importance weight; ``floor F+stop`` with the early-stopping weight.
+
+Columns: worlds drawn per world returned; CPU microseconds per world returned (this
+process's time, ``time.process_time``: the machine may be shared); the effective sample
+size per world returned (Kish's, per view: ``(sum w)^2 / sum w^2`` over the view's worlds;
+1 for an exact draw), and CPU microseconds per *effective* world, the figure to compare.
+A world a search bot then solves or plays out costs it the same whatever the method, so
+what a method saves is (draws per world) x (the cost of a draw).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
+
+import cinch.worlds as worlds  # noqa: E402
+from cinch import PRESET_NAMES, Deal, Phase, Rules, Seat  # noqa: E402
+from cinch.actions import Bid  # noqa: E402
+from cinch.bots.base import make_bot  # noqa: E402
+from cinch.bots.inference import BidLikelihood, bid_level, legal_bids_after  # noqa: E402
+from cinch.errors import IllegalAction  # noqa: E402
+from cinch.view import SeatView  # noqa: E402
+
+
+class EarlyStopLikelihood(BidLikelihood):
+    """:class:`BidLikelihood` with ``stop_below`` (see :data:`cinch.worlds.BidWeight`): the same
+    product, returned as soon as it falls below the sampler's threshold.  What the bot's own
+    class would do with the three lines this adds."""
+
+    stops_early = True
+
+    def __call__(self, view: SeatView, dealt, stop_below: float = 0.0) -> float:  # type: ignore[override]
+        auction = view.auction
+        if not auction or self.sharpness <= 0:
+            return 1.0
+        min_bid = view.rules.min_bid
+        weight = 1.0
+        high = 0
+        for i, (seat, action) in enumerate(auction):
+            if seat != view.seat:
+                prefix = auction[:i]
+                legal = legal_bids_after(view, prefix, seat)
+                if len(legal) > 1:
+                    guess = self.model.choose(self._view(view, seat, dealt[seat], prefix, legal))
+                    gap = abs(bid_level(guess, high, min_bid) - bid_level(action, high, min_bid))
+                    if gap:
+                        weight *= self._factor[min(gap, 31)]
+                        if weight < stop_below:
+                            return weight  # every factor is at most 1: the rest cannot lift it back
+            if isinstance(action, Bid):
+                high = action.amount
+        return weight
+
+
+def before(view: SeatView, rng: random.Random, weight, do_replay: bool) -> worlds.World:
+    """The sampling loop before rejection control (the body of ``cinch.worlds._sample`` then)."""
+    actions = worlds.public_actions(view) if do_replay else []
+    best = None
+    tries = 0
+    for _ in range(400):
+        try:
+            world = worlds._draw_world(view, rng)
+        except worlds._Inconsistent:
+            continue
+        if world is None:
+            continue
+        if do_replay:
+            try:
+                deal = worlds.replay(view.rules, world, actions, stop_at_restock=view.phase is Phase.RESTOCK)
+            except IllegalAction:
+                continue
+            if not worlds.same_view(deal.view(view.seat), view):
+                continue
+        w = float(weight(view, tuple(world.dealt)))
+        if best is None or w > best[0]:
+            best = (w, world)
+        if rng.random() < w:
+            return world
+        tries += 1
+        if tries >= 64:
+            break
+    assert best is not None
+    return best[1]
+
+
+def views(rules: Rules, deals: int, limit: int, seed: int) -> list[SeatView]:
+    rng = random.Random(seed)
+    bots = {s: make_bot("heuristic", seed=seed + int(s)) for s in Seat}
+    out = []
+    for k in range(deals):
+        deal = Deal.shuffled(rules, Seat(k % 4), rng)
+        while not deal.is_over:
+            if deal.phase is Phase.RESTOCK:
+                order = list(deal.restock_pool)
+                rng.shuffle(order)
+                deal.apply_restock(order)
+                continue
+            seat = deal.to_act
+            assert seat is not None
+            view = deal.view(seat)
+            if len(view.legal) > 1 and view.auction:
+                out.append(view)
+            deal.apply(bots[seat].choose(view))
+    step = max(1, len(out) // limit)
+    return out[::step][:limit]
+
+
+Method = Callable[[SeatView, random.Random], tuple[Any, float]]  # (the world's hands, its importance weight)
+
+
+def methods(floors: list[float]) -> dict[str, Method]:
+    plain = BidLikelihood(1.0, model=make_bot("heuristic", seed=0))
+    early = EarlyStopLikelihood(1.0, model=make_bot("heuristic", seed=0))
+
+    def old(view: SeatView, rng: random.Random) -> tuple[Any, float]:
+        return before(view, rng, plain, do_replay=view.phase is not Phase.PLAY).hands, 1.0
+
+    def rejection(weight) -> Method:
+        def run(view: SeatView, rng: random.Random) -> tuple[Any, float]:
+            if view.phase is Phase.PLAY:
+                return worlds.sample_hands(view, rng, weight=weight), 1.0
+            deal = worlds.sample_deal(view, rng, weight=weight)
+            return [int(deal.hand(s)) for s in Seat], 1.0
+        return run
+
+    def weighted(weight, floor: float) -> Method:
+        def run(view: SeatView, rng: random.Random) -> tuple[Any, float]:
+            s = worlds.sample_weighted(view, rng, weight=weight, floor=floor, verify=view.phase is not Phase.PLAY)
+            return s.hands, s.weight
+        return run
+
+    out: dict[str, Method] = {"before": old, "rejection": rejection(plain), "rejection+stop": rejection(early)}
+    for f in floors:
+        out[f"floor {f:g}"] = weighted(plain, f)
+        out[f"floor {f:g}+stop"] = weighted(early, f)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--preset", action="append", choices=PRESET_NAMES)
+    parser.add_argument("--deals", type=int, default=6, help="deals played per preset to collect views")
+    parser.add_argument("--views", type=int, default=20, help="views sampled per preset")
+    parser.add_argument("--worlds", type=int, default=6, help="worlds per view and method")
+    parser.add_argument("--floor", type=float, action="append", help="sample_weighted floors (default 0.25)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    floors = args.floor or [worlds.DEFAULT_FLOOR]
+    draw = worlds._draw_world
+    drawn = [0]
+
+    def counted(view: SeatView, rng: random.Random):
+        drawn[0] += 1
+        return draw(view, rng)
+
+    worlds._draw_world = counted  # every method draws through the module's function: count them all
+    print(f"{'preset':13s} {'method':16s} {'draws/world':>11s} {'us/world':>9s} {'ESS/world':>9s} "
+          f"{'us/eff. world':>13s}")
+    for preset in args.preset or PRESET_NAMES:
+        sample = views(Rules.preset(preset), args.deals, args.views, args.seed)
+        reference = None
+        for name, method in methods(floors).items():
+            drawn[0] = 0
+            got = []
+            ess = 0.0
+            cpu = time.process_time()
+            for i, view in enumerate(sample):
+                rng = random.Random(args.seed * 1000 + i)
+                ws = []
+                for _ in range(args.worlds):
+                    hands, w = method(view, rng)
+                    got.append(hands)
+                    ws.append(w)
+                ess += sum(ws) ** 2 / sum(w * w for w in ws)
+            cpu = time.process_time() - cpu
+            n = len(got)
+            if name == "before":
+                reference = got
+            same = ""
+            if name.startswith("rejection"):
+                same = "  same worlds as before" if got == reference else "  OTHER WORLDS THAN BEFORE"
+            print(f"{preset:13s} {name:16s} {drawn[0] / n:11.2f} {1e6 * cpu / n:9.0f} {ess / n:9.3f} "
+                  f"{1e6 * cpu / ess if ess else math.inf:13.0f}{same}")
+        print(f"{'':13s} ({len(sample)} views x {args.worlds} worlds)")
+
+
+if __name__ == "__main__":
+    main()
