@@ -20,7 +20,7 @@ LAYERS = [
     ["keep"],
     ["scoring", "view"],
     ["deal"],
-    ["match"],
+    ["match", "scorekeeper"],
     ["record"],
     ["library"],
     ["worlds", "solver"],
@@ -28,7 +28,7 @@ LAYERS = [
     ["arena"],
     ["adapters"],
     ["table"],
-    ["play_plain", "tui", "server"],
+    ["play_plain", "score_plain", "tui", "server"],
     ["cli", "__main__"],
 ]
 LAYER = {name: i for i, names in enumerate(LAYERS) for name in names}

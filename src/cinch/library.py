@@ -40,7 +40,9 @@ from typing import Any
 from cinch.cards import Seat, Team
 from cinch.errors import CinchError, RecordError, RulesError
 from cinch.match import Match
-from cinch.record import loads, record_text, replay
+from cinch.record import loads, record_text, replay, sheet_text
+from cinch.rules import Rules
+from cinch.scorekeeper import ScoreSheet
 
 SCHEMA_VERSION = 2
 ENV_VAR = "CINCH_DB"
@@ -52,6 +54,7 @@ FINISHED = "finished"
 ABANDONED = "abandoned"
 STATUSES = (IN_PROGRESS, FINISHED, ABANDONED)
 STATUS_WORDS = {IN_PROGRESS: "in progress", FINISHED: "finished", ABANDONED: "abandoned"}
+SCOREKEEPER = "score"  # the front end of a match played with real cards and kept by `cinch score`
 
 
 # ---- errors ----------------------------------------------------------------------------------------
@@ -519,6 +522,65 @@ class Library:
             self._status(conn, match_id)
             conn.execute("DELETE FROM matches WHERE id = ?", (match_id,))
 
+    # ---- score sheets (`cinch score`) -------------------------------------------------------------------
+    def new_sheet(self, sheet: ScoreSheet) -> int:
+        """Store a score sheet (a match played with real cards) just begun; returns its id."""
+        now = _now()
+        row = self._sheet_row(sheet)
+        first = sheet.deals[0].dealer if sheet.deals else sheet.first_dealer
+        with self._write() as conn:
+            cur = conn.execute(
+                "INSERT INTO matches (created, updated, rules, rules_json, players, human_seat, seed, frontend, "
+                "status, score_ns, score_ew, winner, deals, deal_number, action_number, first_dealer, record) "
+                "VALUES (?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)",
+                (now, now, sheet.rules.name, json.dumps(sheet.rules.to_json()), row["players"], SCOREKEEPER,
+                 row["status"], row["score_ns"], row["score_ew"], row["winner"], row["deals"], row["deal_number"],
+                 None if first is None else first.name, row["record"]),
+            )
+            match_id = cur.lastrowid
+        assert match_id is not None
+        return int(match_id)
+
+    def save_sheet(self, match_id: int, sheet: ScoreSheet) -> None:
+        """Rewrite a score sheet after a deal is entered or taken back.  One transaction."""
+        self._update(match_id, self._sheet_row(sheet))
+
+    def sheet(self, match_id: int) -> ScoreSheet:
+        """A stored score sheet, settled again deal by deal, to go on with (`cinch score --resume`)."""
+        stored = self.get(match_id)
+        if stored.frontend != SCOREKEEPER:
+            raise LibraryError(f"match {match_id} was played at a card table, not kept by `cinch score`: "
+                               f"`cinch resume {match_id}` goes on with it")
+        try:
+            sheet = replay(stored.record).sheet
+        except RecordError as e:
+            raise DamagedRecord(f"match {stored.id}: the stored record does not replay: {e}") from None
+        except RulesError as e:
+            raise DamagedRecord(f"match {stored.id}: the stored record's rules: {e}") from None
+        if sheet is None:  # no deal entered yet: the record alone does not say it is a sheet
+            try:
+                rules = Rules.from_json(stored.record.get("rules"))
+            except RulesError as e:
+                raise DamagedRecord(f"match {stored.id}: the stored record's rules: {e}") from None
+            sheet = ScoreSheet(rules, stored.players, stored.first_dealer)
+        elif not sheet.deals:
+            sheet.first_dealer = stored.first_dealer
+        return sheet
+
+    def unfinished_sheets(self) -> builtins.list[StoredMatch]:
+        """The score sheets in progress, the most recently entered first."""
+        return [m for m in self.list(status=IN_PROGRESS) if m.frontend == SCOREKEEPER]
+
+    def _sheet_row(self, sheet: ScoreSheet) -> dict[str, Any]:
+        return {
+            "players": json.dumps({s.name: str(sheet.players[s]) for s in Seat if s in sheet.players}),
+            "status": FINISHED if sheet.is_over else IN_PROGRESS,
+            "score_ns": sheet.score[0], "score_ew": sheet.score[1],
+            "winner": None if sheet.winner is None else sheet.winner.name,
+            "deals": len(sheet.deals), "deal_number": len(sheet.deals), "action_number": 0,
+            "record": sheet_text(sheet),
+        }
+
     def _row(self, match: Match) -> dict[str, Any]:
         deal, action = position_of(match)
         return {
@@ -602,8 +664,9 @@ class Library:
         return [_row_to_match(r) for r in rows]
 
     def unfinished(self) -> builtins.list[StoredMatch]:  # builtins: `list` here is the method above
-        """The matches in progress, the most recently played first."""
-        return self.list(status=IN_PROGRESS)
+        """The matches in progress that a card table can go on with, the most recently played first
+        (score sheets, which have no cards, are :meth:`unfinished_sheets`)."""
+        return [m for m in self.list(status=IN_PROGRESS) if m.frontend != SCOREKEEPER]
 
     def count(self) -> int:
         if self._empty:
@@ -622,6 +685,10 @@ class Library:
         return self._replayed(self.get(match_id))
 
     def _replayed(self, stored: StoredMatch) -> Match:
+        if stored.frontend == SCOREKEEPER:
+            raise LibraryError(f"match {stored.id} was played with real cards and kept by `cinch score`: it has no "
+                               f"cards to play on; `cinch score --resume {stored.id}` goes on with it and "
+                               f"`cinch replay {stored.id}` shows it")
         try:
             match = replay(stored.record).match
         except RecordError as e:
@@ -708,6 +775,6 @@ def _sqlite_reason(e: sqlite3.Error) -> str:
 
 __all__ = [
     "ABANDONED", "DamagedRecord", "FINISHED", "IN_PROGRESS", "Library", "LibraryError", "NoLibrary",
-    "SCHEMA_VERSION", "StoredMatch", "UnknownMatch", "default_path", "migrate", "parse_match_id", "position_of",
-    "resume_seed", "resolve_path",
+    "SCHEMA_VERSION", "SCOREKEEPER", "StoredMatch", "UnknownMatch", "default_path", "migrate", "parse_match_id",
+    "position_of", "resume_seed", "resolve_path",
 ]

@@ -25,12 +25,15 @@ from cinch.errors import CinchError, IllegalAction, NotationError, RecordError, 
 from cinch.keep import KeepOptions
 from cinch.match import Match
 from cinch.rules import Rules
+from cinch.scorekeeper import DealEntry, EntryError, ScoreSheet
 from cinch.shuffle import Shuffle
 from cinch.view import Phase, PlayedCard
 
 FORMAT = "cinch/1"
 _KEYS = ("format", "rules", "players", "deals")  # every other top-level key is metadata
 _DEAL_KEYS = {"dealer", "deck", "restock", "shuffle", "actions"}
+_REAL_CARDS_KEYS = {"dealer", "real_cards", "result"}  # a deal played with real cards (cinch score)
+_RESULT_KEYS = ("points", "made", "score_change", "score")
 
 
 def to_record(match: Match, **metadata: Any) -> dict[str, Any]:
@@ -68,6 +71,31 @@ def record_text(match: Match) -> str:
                 _WRITTEN[deal] = line
         written.append(line)
     return _dumps(head, written)
+
+
+def sheet_record(sheet: ScoreSheet, **metadata: Any) -> dict[str, Any]:
+    """A score sheet (a match played with real cards, :mod:`cinch.scorekeeper`) as a ``cinch/1`` record:
+    each deal its dealer, its entry (``real_cards``) and the settled ``result``, no deck and no actions.
+
+    >>> from cinch.scorekeeper import DealEntry
+    >>> sheet = ScoreSheet(Rules.preset("pagat"))
+    >>> _ = sheet.add(DealEntry.of("W", maker="N", bid=7, trump="H", points=(13, 1)))
+    >>> sheet_record(sheet)["deals"][0]["real_cards"]
+    {'maker': 'N', 'bid': 7, 'trump': 'H', 'points': {'NS': 13, 'EW': 1}}
+    """
+    record: dict[str, Any] = {"format": FORMAT, "rules": _rules_json(sheet.rules)}
+    if sheet.players:
+        record["players"] = {s.name: sheet.players[s] for s in Seat if s in sheet.players}
+    record.update({k: v for k, v in sheet.metadata.items() if k not in _KEYS})
+    record.update(metadata)
+    record["deals"] = [{"dealer": d.dealer.name, "real_cards": d.entry.to_json(), "result": d.result_json()}
+                       for d in sheet.deals]
+    return record
+
+
+def sheet_text(sheet: ScoreSheet) -> str:
+    """``dumps(sheet_record(sheet))``: the record text the game library keeps for a score sheet."""
+    return dumps(sheet_record(sheet))
 
 
 def _header(match: Match) -> dict[str, Any]:
@@ -138,12 +166,26 @@ def finished_deals(record: dict[str, Any], match: Match | None = None) -> dict[s
 
 
 class Replay:
-    """The outcome of replaying a record: the match and where it stands."""
+    """The outcome of replaying a record: the match and where it stands.
 
-    def __init__(self, match: Match):
-        self.match = match
+    A record of deals played with real cards (``cinch score``) replays as a :attr:`sheet` instead:
+    it has no cards, so asking for its :attr:`match` raises a :class:`RecordError` that says so.
+    """
+
+    def __init__(self, match: Match | None, sheet: ScoreSheet | None = None):
+        self._match = match
+        self.sheet = sheet
+
+    @property
+    def match(self) -> Match:
+        if self._match is None:
+            raise RecordError("the record holds deals played with real cards (cinch score): their entries and "
+                              "scores, but no cards to play through; `cinch replay` shows them")
+        return self._match
 
     def next(self) -> dict[str, Any] | None:
+        if self.sheet is not None:
+            return None  # a score sheet waits for no action
         deal = self.match.current
         if deal is None:
             return None
@@ -154,6 +196,8 @@ class Replay:
         }
 
     def to_json(self) -> dict[str, Any]:
+        if self.sheet is not None:
+            return _sheet_json(self.sheet)
         m = self.match
         return {
             "rules": m.rules.to_json(),
@@ -165,6 +209,8 @@ class Replay:
 
     def describe(self) -> str:
         """The replay for people: one line per deal, the score and what comes next."""
+        if self.sheet is not None:
+            return _sheet_text(self.sheet)
         m = self.match
         lines = [f"Rules: {m.rules.name} (target {m.rules.target})"]
         if m.shuffles:  # a replay verifies every shuffle it keeps
@@ -197,6 +243,38 @@ class Replay:
                 shown = ", ".join(legal[:20]) + (f", ... ({len(legal)} in all)" if len(legal) > 20 else "")
                 lines.append(f"Next: {nxt['seat']} to act ({nxt['phase']}): {shown}")
         return "\n".join(lines)
+
+
+def _sheet_json(sheet: ScoreSheet) -> dict[str, Any]:
+    """``cinch replay --json`` of a score sheet: the fields of any replay, and ``"real_cards": true``."""
+    winner = sheet.winner
+    return {
+        "rules": sheet.rules.to_json(),
+        "score": {"NS": sheet.score[0], "EW": sheet.score[1]},
+        "winner": None if winner is None else winner.name,
+        "deals": [d.to_json() for d in sheet.deals],
+        "next": None,
+        "real_cards": True,
+    }
+
+
+def _sheet_text(sheet: ScoreSheet) -> str:
+    rules = sheet.rules
+    n = len(sheet.deals)
+    lines = [f"Rules: {rules.name} (target {rules.target})",
+             f"Played with real cards and kept by `cinch score`: {n} deal{'' if n == 1 else 's'} entered, "
+             "with their scores (there are no cards to show)."]
+    lines += [d.line() for d in sheet.deals]
+    winner = sheet.winner
+    ns, ew = sheet.score
+    if winner is not None:
+        lines.append(f"Winner: {winner} ({ns} to {ew})")
+    else:
+        lines.append(f"Score: NS {ns}, EW {ew}; the match goes on.")
+        dealer = sheet.next_dealer
+        if dealer is not None:
+            lines.append(f"Next: a new deal, dealt by {dealer}.")
+    return "\n".join(lines)
 
 
 def _deal_so_far(number: int, deal: Deal) -> list[str]:
@@ -251,6 +329,8 @@ def replay(record: dict[str, Any]) -> Replay:
     deals = record.get("deals")
     if not isinstance(deals, list):
         raise RecordError('"deals" must be a list of deals')
+    if any(isinstance(d, dict) and "real_cards" in d for d in deals):
+        return Replay(None, _replay_sheet(record, rules, players, deals))
     first = None
     if deals and isinstance(deals[0], dict):
         first = _seat(deals[0].get("dealer"), 1)
@@ -259,6 +339,57 @@ def replay(record: dict[str, Any]) -> Replay:
     for number, entry in enumerate(deals, start=1):
         _replay_deal(match, entry, number, is_last=number == len(deals))
     return Replay(match)
+
+
+def _replay_sheet(record: dict[str, Any], rules: Rules, players: dict[Seat, str], deals: list[Any]) -> ScoreSheet:
+    """Settle every deal of a record played with real cards, checking each written result."""
+    sheet = ScoreSheet(rules, players)
+    sheet.metadata = {k: v for k, v in record.items() if k not in _KEYS}
+    for number, entry in enumerate(deals, start=1):
+        if not isinstance(entry, dict):
+            raise RecordError("a deal must be an object with dealer, real_cards and result", deal=number)
+        if "real_cards" not in entry:
+            raise RecordError('the deal has no "real_cards", but other deals of the record were played with real '
+                              "cards: a record holds deals dealt by the program or deals played with real cards, "
+                              "not both", deal=number)
+        unknown = set(entry) - _REAL_CARDS_KEYS
+        if unknown:
+            raise RecordError(f"unknown field {sorted(unknown)[0]!r}; a deal played with real cards has dealer, "
+                              "real_cards and result", deal=number)
+        if "dealer" not in entry:
+            raise RecordError('the deal has no "dealer"', deal=number)
+        dealer = _seat(entry["dealer"], number)
+        try:
+            played = DealEntry.from_json(dealer, entry["real_cards"])
+        except EntryError as e:
+            raise RecordError(f'"real_cards": {e}', deal=number) from None
+        if sheet.winner is not None:
+            raise RecordError(
+                f"the match was already won by {sheet.winner} ({sheet.score[0]} to {sheet.score[1]}) before this "
+                f"deal; the record ends with deal {number - 1}", deal=number)
+        try:
+            settled = sheet.add(played)
+        except EntryError as e:
+            raise RecordError(str(e), deal=number) from None
+        if "result" in entry:
+            _check_result(entry["result"], settled.result_json(), number)
+    return sheet
+
+
+def _check_result(written: Any, settled: dict[str, Any], number: int) -> None:
+    """A written result must be what the rules make of the entry: a record whose scores another
+    reading changed is refused rather than shown with scores it does not hold."""
+    if not isinstance(written, dict):
+        raise RecordError(f'"result" must be an object with {", ".join(_RESULT_KEYS)}, not {json_kind(written)}',
+                          deal=number)
+    unknown = set(written) - set(_RESULT_KEYS)
+    if unknown:
+        raise RecordError(f'"result" has an unknown field {sorted(unknown)[0]!r}; it has {", ".join(_RESULT_KEYS)}',
+                          deal=number)
+    for key in _RESULT_KEYS:
+        if key in written and written[key] != settled[key]:
+            raise RecordError(f'"result": {key} is written {json.dumps(written[key])}, but the rules settle the '
+                              f"deal to {json.dumps(settled[key])}", deal=number)
 
 
 def _players(value: Any) -> dict[Seat, str]:

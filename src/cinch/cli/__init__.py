@@ -15,11 +15,12 @@ from cinch.cli.options import CinchGroup
 from cinch.cli.play import play_command
 from cinch.cli.replay import replay_command
 from cinch.cli.rules import rules_command
+from cinch.cli.score import score_command
 from cinch.cli.serve import serve_command
 from cinch.cli.solve import solve_command
 
 COMMANDS = (play_command, resume_command, history_command, export_command, replay_command, rules_command,
-            solve_command, arena_command, serve_command)
+            solve_command, arena_command, serve_command, score_command)
 
 
 @click.group(cls=CinchGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -1,0 +1,126 @@
+"""``cinch score``: keep the score of a match played with real cards.
+
+The table deals and plays with its own pack; after each deal someone enters the bidding,
+trumps and who took the points, and the program settles the deal by the chosen rule text,
+explains the ruling, keeps the running score and names the winner.  The Textual screen
+(:mod:`cinch.tui.score`) is the default; ``--plain`` (or a standard input or output that
+is not a terminal) asks at a line prompt (:mod:`cinch.score_plain`).  Every match is kept
+in the game library after every deal, as a ``cinch/1`` record of deals played with real
+cards; ``--resume ID`` goes on with one.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING
+
+import click
+from click.core import ParameterSource
+
+from cinch.cards import Seat
+from cinch.cli.options import db_option, make_rules, rules_options
+
+if TYPE_CHECKING:
+    from cinch.library import Library
+
+
+def _players(values: tuple[str, ...]) -> dict[Seat, str]:
+    """``--player N=Ann`` (repeated) as names by seat."""
+    out: dict[Seat, str] = {}
+    for value in values:
+        seat, sep, name = value.partition("=")
+        key = seat.strip().upper()
+        if not sep or key not in ("N", "E", "S", "W") or not name.strip():
+            raise click.BadParameter(f"{value!r}: write SEAT=NAME with a seat N E S W, as N=Ann",
+                                     param_hint="--player")
+        out[Seat.parse(key)] = name.strip()
+    return out
+
+
+@click.command("score")
+@rules_options
+@click.option("--player", "players", multiple=True, metavar="SEAT=NAME",
+              help="A player's name, as N=Ann (repeat for each seat; partners sit opposite: N-S against E-W).")
+@click.option("--dealer", "dealer", type=click.Choice(["N", "E", "S", "W"], case_sensitive=False), default=None,
+              metavar="N|E|S|W", help="Who deals first (without it the first question asks).")
+@click.option("--plain", "plain", is_flag=True, help="A plain line prompt: for screen readers and scripts.")
+@click.option("--resume", "resume", default=None, metavar="ID",
+              help="Go on with a score sheet of the game library (`cinch history` lists them).")
+@click.option("--new", "new", is_flag=True, help="Start a new sheet without offering to go on with the last one.")
+@click.option("--save", "save", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Also write the cinch/1 record to FILE after every deal.")
+@db_option
+@click.option("--no-library", "no_library", is_flag=True, help="Keep this match out of the game library.")
+@click.pass_context
+def score_command(ctx: click.Context, preset: str, options: tuple[str, ...], players: tuple[str, ...],
+                  dealer: str | None, plain: bool, resume: str | None, new: bool, save: str | None, db: str | None,
+                  no_library: bool) -> None:
+    """Keep the score of a match played with real cards: enter each deal, get the ruling."""
+    from cinch.cli.library import _match_id
+    from cinch.cli.play import _check_writable, _isatty, _stdin_is_terminal
+    from cinch.library import Library, LibraryError
+    from cinch.score_plain import ScoreDialogue, SheetSaver, run_plain
+    from cinch.scorekeeper import ScoreSheet
+
+    names = _players(players)
+    given = [p for p in ("preset", "options", "players", "dealer")
+             if ctx.get_parameter_source(p) is ParameterSource.COMMANDLINE]
+    if resume is not None and given:
+        raise click.UsageError("--resume goes on with the stored match, its rules and players: leave out "
+                               + ", ".join({"preset": "--rules", "options": "-o", "players": "--player",
+                                            "dealer": "--dealer"}[p] for p in given))
+    if resume is not None and no_library:
+        raise click.UsageError("--resume reads the game library: leave out --no-library")
+    if save is not None:
+        _check_writable(save)
+    rules = make_rules(preset, options)
+    library = None
+    if not no_library:
+        try:
+            library = Library.open(db, create=resume is None)
+        except LibraryError as e:  # exit 2, before anything is asked
+            raise LibraryError(f"{e} (--no-library keeps the score without it)") from None
+    try:
+        match_id = None if resume is None else _match_id(resume)
+        if match_id is None and library is not None and not new and _stdin_is_terminal():
+            match_id = _offer_resume(library)
+        if match_id is not None:
+            assert library is not None
+            sheet = library.sheet(match_id)
+            if sheet.is_over:
+                assert sheet.winner is not None
+                raise LibraryError(f"match {match_id} is over: {sheet.winner} won, {sheet.score[0]} to "
+                                   f"{sheet.score[1]}; `cinch replay {match_id}` shows it")
+        else:
+            sheet = ScoreSheet(rules, names, None if dealer is None else Seat.parse(dealer))
+        saver = SheetSaver(library, save, match_id)
+        notes = saver.start(sheet)
+        dialogue = ScoreDialogue(sheet, on_change=saver.save)
+        intro = notes + saver.where()
+        if plain or not (_stdin_is_terminal() and _isatty(sys.stdout)):
+            try:
+                run_plain(dialogue, sys.stdin, sys.stdout, intro=intro)
+            except KeyboardInterrupt:
+                click.echo("\nInterrupted; every deal entered is saved.")
+                sys.exit(130)
+        else:
+            from cinch.tui.score import ScoreApp
+
+            ScoreApp(dialogue, intro=intro).run()
+            for line in saver.where():
+                click.echo(line)
+    finally:
+        if library is not None:
+            library.close()
+
+
+def _offer_resume(library: Library) -> int | None:
+    """Offer to go on with the most recent unfinished sheet; its id, or None for a new one."""
+    waiting = library.unfinished_sheets()
+    if not waiting:
+        return None
+    last = waiting[0]
+    if click.confirm(f"Go on with the score sheet of {last.describe()}?", default=True, prompt_suffix=" "):
+        return last.id
+    library.abandon(last.id)
+    return None

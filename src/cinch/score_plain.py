@@ -1,0 +1,630 @@
+"""``cinch score``: keep the score of a match played with real cards, at a line prompt.
+
+The questions and answers live in :class:`ScoreDialogue`, which both front ends share: it asks
+one thing at a time (who deals first, the bidding, trumps, who took the points), reads one
+line, and answers in lines of text.  The plain mode prints them; the Textual screen
+(:mod:`cinch.tui.score`) writes them to its log and shows the sheet beside.  The rules
+themselves are :class:`~cinch.scorekeeper.ScoreSheet`'s; :class:`SheetSaver` keeps the sheet
+in the game library (and a record file) after every deal entered or taken back.
+
+>>> import io
+>>> from cinch import Rules
+>>> from cinch.scorekeeper import ScoreSheet
+>>> out = io.StringIO()
+>>> talk = ScoreDialogue(ScoreSheet(Rules.preset("pagat")))
+>>> run_plain(talk, io.StringIO("W\\nN 7\\nH\\nNS 13 EW 1\\nquit\\n"), out)
+'quit'
+>>> [line for line in out.getvalue().splitlines() if line.startswith("  Score")]
+['  Score: NS 13, EW 1 (first to 62 wins).']
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from cinch.actions import PASS, Call
+from cinch.cards import Seat, Suit, Team
+from cinch.errors import CinchError, NotationError
+from cinch.rules import AllPass, Rules
+from cinch.scorekeeper import (
+    MISDEAL,
+    PENALTY_TEXTS,
+    REVOKE,
+    DealEntry,
+    EntryError,
+    Irregularity,
+    ScoreSheet,
+    SettledDeal,
+    Taker,
+    cards_text,
+    default_penalty_text,
+    every_card_scores,
+    parse_calls,
+    parse_point_card,
+    parse_taker,
+    point_cards,
+)
+
+if TYPE_CHECKING:
+    from cinch.library import Library
+
+DEALER, BIDS, TRUMP, POINTS, OVER = "dealer", "bids", "trump", "points", "over"
+
+COMMANDS = {
+    "help": "help", "?": "help", "h?": "help",
+    "undo": "undo", "back": "back",
+    "sheet": "sheet", "score": "sheet",
+    "rules": "rules", "cards": "cards",
+    "quit": "quit", "exit": "quit", "q": "quit",
+}
+"""Words that are commands at every question."""
+
+COMMAND_HELP = """\
+Commands, at any question:
+  help    this help, and the answers the question takes
+  undo    take back the last deal entered (a mistyped one), to enter it again
+  back    go back one question in the deal being entered
+  sheet   every deal so far, with its ruling in one line, and the score
+  cards   the point cards of these rules and what each scores
+  rules   the rules of this match in plain words
+  quit    stop here (every deal entered is already saved)"""
+
+
+class Quit(Exception):
+    """The person asked to stop."""
+
+
+@dataclass
+class Reply:
+    """What an answer did: lines to show, and whether a new question is now asked."""
+
+    lines: list[str] = field(default_factory=list)
+    asked: bool = False
+    settled: SettledDeal | None = None
+
+
+@dataclass
+class _Draft:
+    """The deal being entered, question by question."""
+
+    dealer: Seat | None = None
+    calls: tuple[Call, ...] = ()
+    maker: Seat | None = None
+    bid: int | None = None
+    trump: Suit | None = None
+    irregularity: Irregularity | None = None
+
+
+class SheetSaver:
+    """Keeps a score sheet in the game library and, if asked, in a record file, after every change.
+
+    A save that fails says why in a line and loses nothing: the sheet stays in memory and the
+    next change saves it all again.
+    """
+
+    def __init__(self, library: Library | None = None, save_path: str | os.PathLike[str] | None = None,
+                 match_id: int | None = None):
+        self.library = library
+        self.save_path = None if save_path is None else Path(save_path)
+        self.match_id = match_id
+
+    def start(self, sheet: ScoreSheet) -> list[str]:
+        """Store a new sheet in the library (a resumed one is stored already) and write the file."""
+        from cinch.library import LibraryError
+
+        if self.library is not None and self.match_id is None:
+            try:
+                self.match_id = self.library.new_sheet(sheet)
+            except LibraryError as e:
+                self.library = None
+                return [f"The game library cannot keep this match ({e}); the sheet is kept only here."]
+        return self._write_file(sheet)
+
+    def save(self, sheet: ScoreSheet) -> list[str]:
+        """Save the sheet after a change; lines that say what failed, if anything did."""
+        from cinch.library import LibraryError
+
+        problems = []
+        if self.library is not None and self.match_id is not None:
+            try:
+                self.library.save_sheet(self.match_id, sheet)
+            except LibraryError as e:
+                problems.append(f"Could not save to the game library: {e}. The sheet is kept here; the next deal "
+                                "entered saves it all again.")
+        return problems + self._write_file(sheet)
+
+    def _write_file(self, sheet: ScoreSheet) -> list[str]:
+        if self.save_path is None:
+            return []
+        from cinch.record import sheet_text
+
+        path = self.save_path
+        try:
+            # Written whole to a file beside it, then renamed: a crash never leaves half a record.
+            fd, tmp = tempfile.mkstemp(prefix=".cinch-", suffix=".json", dir=path.parent if str(path.parent) else ".")
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(sheet_text(sheet))
+            os.replace(tmp, path)
+        except OSError as e:
+            with contextlib.suppress(OSError, UnboundLocalError):
+                os.unlink(tmp)
+            return [f"Could not write {path}: {e.strerror or e}."]
+        return []
+
+    def where(self) -> list[str]:
+        lines = []
+        if self.match_id is not None:
+            lines.append(f"This is match {self.match_id} of your game library, saved after every deal: "
+                         f"`cinch score --resume {self.match_id}` goes on with it, `cinch replay {self.match_id}` "
+                         "shows it.")
+        if self.save_path is not None:
+            lines.append(f"The record is also written to {self.save_path} after every deal.")
+        return lines
+
+
+class ScoreDialogue:
+    """The scorekeeper's questions and answers, one line at a time, for any front end.
+
+    ``on_change`` is called with the sheet after every deal entered or taken back (to save it)
+    and returns lines to show (problems), if any.
+    """
+
+    def __init__(self, sheet: ScoreSheet, *, on_change: Callable[[ScoreSheet], list[str]] | None = None):
+        self.sheet = sheet
+        self.on_change = on_change
+        self.draft = _Draft()
+        self.step = DEALER
+        self._begin_deal()
+
+    @property
+    def rules(self) -> Rules:
+        return self.sheet.rules
+
+    # ---- the question in front of the person ------------------------------------------------------------
+    def _begin_deal(self) -> None:
+        sheet = self.sheet
+        if sheet.is_over:
+            self.step = OVER
+            return
+        dealer = sheet.next_dealer
+        self.draft = _Draft(dealer=dealer)
+        self.step = DEALER if dealer is None else BIDS
+
+    @property
+    def number(self) -> int:
+        return len(self.sheet.deals) + 1
+
+    def question(self) -> str:
+        """The question now asked, in one line."""
+        d = self.draft
+        rules = self.rules
+        if self.step == OVER:
+            winner = self.sheet.winner
+            assert winner is not None
+            return (f"The match is over: {self.sheet.side_name(winner)} won. Type undo to take back the last deal, "
+                    "sheet to see every deal, or quit.")
+        if self.step == DEALER:
+            return "Who deals the first deal? N, E, S or W (Enter: N)."
+        assert d.dealer is not None
+        if self.step == BIDS:
+            pass_words = " Enter alone: all passed." if rules.all_pass is AllPass.THROW_IN else ""
+            return (f"Deal {self.number}, {d.dealer} deals. The bidding from {d.dealer.left}: the calls (p 7 p p), "
+                    f"or the maker and bid (N 7).{pass_words}")
+        if self.step == TRUMP:
+            assert d.maker is not None
+            return f"{d.maker} bid {d.bid} for {d.maker.team}. Trumps? S H D C (Enter: leave them out)."
+        extra = ""
+        if d.irregularity is not None:
+            extra = f" (noted: {d.irregularity.describe()})"
+        return f"Who took the points? NS 9 EW 5, or by card: NS high jack, EW rest.{extra}"
+
+    def prompt(self) -> str:
+        """A short prompt for the input line."""
+        return {DEALER: "First dealer", BIDS: "Bidding", TRUMP: "Trumps", POINTS: "Points",
+                OVER: "Match over"}[self.step] + " [help]: "
+
+    def opening(self) -> list[str]:
+        """What a front end says before the first question."""
+        sheet = self.sheet
+        rules = sheet.rules
+        lines = [f"Cinch scorekeeper, {rules.name} rules: first side to {rules.target} wins. The point cards are "
+                 f"{cards_text(rules)}."]
+        if sheet.players:
+            lines.append(f"{sheet.side_name(Team.NS)} against {sheet.side_name(Team.EW)}.")
+        if sheet.deals:
+            lines.append(f"Going on after deal {len(sheet.deals)}: score NS {sheet.score[0]}, EW {sheet.score[1]}.")
+        lines.append("Type help at any question for the answers it takes and the commands.")
+        return lines
+
+    # ---- answers --------------------------------------------------------------------------------------------
+    def answer(self, text: str) -> Reply:
+        """Read one line of answer; raises :class:`Quit` on quit."""
+        t = text.strip()
+        command = COMMANDS.get(t.lower())
+        if command is not None:
+            return self._command(command)
+        try:
+            words = t.lower().split()
+            if words and words[0] == MISDEAL and self.step in (BIDS, TRUMP, POINTS):
+                # Found at any point of the deal: what was entered of it no longer counts.
+                dealer = self.draft.dealer
+                assert dealer is not None
+                return self._enter(DealEntry(dealer, irregularity=Irregularity.misdeal(_text_word(words[1:]))))
+            return getattr(self, f"_answer_{self.step}")(t)
+        except (EntryError, NotationError) as e:
+            return Reply([_sentence(str(e))])
+
+    def _answer_over(self, text: str) -> Reply:
+        winner = self.sheet.winner
+        assert winner is not None
+        ns, ew = self.sheet.score
+        return Reply([f"The match is over: {winner} won, {ns} to {ew}. Type undo to take back the last deal, "
+                      "or quit."])
+
+    def _answer_dealer(self, text: str) -> Reply:
+        if text and text.upper() not in ("N", "E", "S", "W"):
+            raise EntryError(f"{text!r} is not a seat; the first dealer is one of N E S W")
+        self.draft.dealer = Seat.parse(text) if text else Seat.N
+        self.step = BIDS
+        return Reply(asked=True)
+
+    def _answer_bids(self, text: str) -> Reply:
+        d = self.draft
+        assert d.dealer is not None
+        low = text.lower()
+        words = low.split()
+        if words and words[0] in ("ns", "ew"):
+            raise EntryError(f"name the maker by seat, as {words[0][0].upper()} 7 (the side follows from the seat), "
+                             "or give the calls, as p 7 p p")
+        if not text:
+            if self.rules.all_pass is not AllPass.THROW_IN:
+                raise EntryError(f"type the calls or the maker and bid: under {self.rules.name} the dealer is stuck "
+                                 "when the first three pass, so a deal is never thrown in")
+            calls: tuple[Call, ...] = (PASS,) * 4
+        elif low in ("all pass", "all passed", "allpass", "thrown in"):
+            calls = (PASS,) * 4
+        else:
+            maker_bid = re.fullmatch(r"([nesw])\s*(?:bid\s*|bids\s*)?(\d{1,3})", low)
+            if maker_bid:
+                entry = self.sheet.contract(DealEntry(d.dealer, maker=Seat.parse(maker_bid[1]),
+                                                      bid=int(maker_bid[2])))
+                d.calls, d.maker, d.bid = (), entry.maker, entry.bid
+                self.step = TRUMP
+                return Reply(asked=True)
+            calls = parse_calls(text)
+        entry = self.sheet.contract(DealEntry(d.dealer, calls=calls))
+        if entry.maker is None:
+            return self._enter(entry)
+        d.calls, d.maker, d.bid = calls, entry.maker, entry.bid
+        self.step = TRUMP
+        return Reply(asked=True)
+
+    def _answer_trump(self, text: str) -> Reply:
+        words = text.split()
+        if words and words[0].lower() == "trump" and len(words) == 2:
+            text = words[1]
+        self.draft.trump = Suit.parse(text) if text else None
+        self.step = POINTS
+        return Reply(asked=True)
+
+    def _answer_points(self, text: str) -> Reply:
+        d = self.draft
+        assert d.dealer is not None
+        words = text.split()
+        if words and words[0].lower() == REVOKE:
+            if len(words) < 2:
+                raise EntryError("say who revoked: revoke NS, revoke EW, or a player, as revoke E")
+            d.irregularity = Irregularity.revoke(words[1], _text_word(words[2:]))
+            text_used = d.irregularity.text or default_penalty_text(self.rules)
+            if text_used == "002":  # the deal's points do not count: it is settled now
+                return self._enter(self._entry())
+            return Reply([f"Noted: a revoke by {words[1].upper()}, with 003's penalty: the offenders score nothing "
+                          "and a defender's revoke cannot set the makers. Now who took the points?"], asked=True)
+        if not text:
+            raise EntryError("type each side's points (NS 9 EW 5) or who took each point card (NS high jack, EW rest)")
+        points = parse_points(text, self.rules)
+        if points is not None:
+            return self._enter(self._entry(points=points))
+        return self._enter(self._entry(took=parse_took(text, self.rules)))
+
+    def _entry(self, *, points: tuple[int, int] | None = None,
+               took: tuple[tuple[str, Taker], ...] | None = None) -> DealEntry:
+        d = self.draft
+        assert d.dealer is not None
+        return DealEntry(d.dealer, d.calls, d.maker, d.bid, d.trump, took, points, d.irregularity)
+
+    def _enter(self, entry: DealEntry) -> Reply:
+        settled = self.sheet.add(entry)
+        lines = [f"Deal {settled.number}:"] + [f"  {line}" for line in settled.ruling]
+        if settled.winner is not None:
+            ns, ew = settled.score
+            lines.append(f"*** {self.sheet.side_name(settled.winner)} win the match, {settled.score[settled.winner]} "
+                         f"to {settled.score[settled.winner.other]} (NS {ns}, EW {ew}). ***")
+        lines += self._changed()
+        self._begin_deal()
+        return Reply(lines, asked=True, settled=settled)
+
+    def _changed(self) -> list[str]:
+        return self.on_change(self.sheet) if self.on_change is not None else []
+
+    # ---- commands -------------------------------------------------------------------------------------------
+    def _command(self, name: str) -> Reply:
+        if name == "quit":
+            raise Quit()
+        if name == "help":
+            return Reply([self.question(), *self.forms(), COMMAND_HELP])
+        if name == "sheet":
+            return Reply(self.sheet_lines())
+        if name == "cards":
+            return Reply(self.cards_lines())
+        if name == "rules":
+            return Reply([f"Rules: {self.rules.name}", *(f"  - {line}" for line in self.rules.describe())])
+        if name == "back":
+            return self._back()
+        return self._undo()
+
+    def _undo(self) -> Reply:
+        sheet = self.sheet
+        if not sheet.deals:
+            return Reply(["There is no deal to take back yet."])
+        dropped = self.step not in (BIDS, DEALER, OVER) or (self.step == BIDS and self.draft.calls)
+        removed = sheet.undo()
+        lines = [f"Took back deal {removed.number}: {removed.line().strip()[len(str(removed.number)) + 2:]}"]
+        if dropped:
+            lines.append("The deal you were entering is dropped too.")
+        lines += self._changed()
+        lines.append(f"Score: NS {sheet.score[0]}, EW {sheet.score[1]}. Enter deal {removed.number} again.")
+        self._begin_deal()
+        if self.step == DEALER:  # the first deal taken back: its dealer stands ('back' changes him)
+            self.draft.dealer, self.step = removed.dealer, BIDS
+        return Reply(lines, asked=True)
+
+    def _back(self) -> Reply:
+        d = self.draft
+        if self.step == POINTS:
+            d.trump, d.irregularity = None, None
+            self.step = TRUMP
+        elif self.step == TRUMP:
+            d.calls, d.maker, d.bid = (), None, None
+            self.step = BIDS
+        elif self.step == BIDS and not self.sheet.deals and self.sheet.first_dealer is None:
+            self.step = DEALER
+        else:
+            return Reply(["Nothing to go back to in this deal; undo takes back the last deal entered."])
+        return Reply(asked=True)
+
+    # ---- what the commands show -------------------------------------------------------------------------
+    def forms(self) -> list[str]:
+        """The answers the current question takes."""
+        rules = self.rules
+        if self.step == DEALER:
+            return ["Answer: a seat, N E S or W. The deal then passes to the left by itself."]
+        if self.step == BIDS:
+            return [
+                "Answers: the calls in order from the dealer's left, each 'p' (pass) or a number (a bid):",
+                "  'p 7 p 8'; or only the maker and the bid: 'N 8';",
+                "  'all pass' when everyone passed" + (" (or Enter alone)." if rules.all_pass is AllPass.THROW_IN
+                                                       else " (never under these rules: the dealer is stuck)."),
+                f"  'misdeal' when the cards are dealt again ({_misdeal_words(rules)}; 'misdeal 002' or "
+                "'misdeal 003' picks the text).",
+                f"Bids run from {rules.min_bid} to {rules.highest_bid}.",
+            ]
+        if self.step == TRUMP:
+            return ["Answer: the trump suit, as S H D C, a symbol, or a name (hearts). Enter alone leaves it out."]
+        if self.step == POINTS:
+            nobody = ("" if every_card_scores(rules) else
+                      " 'nobody' (or '-') for a card that scored for no one (dead, or left in the stock).")
+            return [
+                "Answers: each side's points, 'NS 9 EW 5' or '9 5' (NS first)"
+                + (", or one side's ('NS 9'): the other side has the rest." if every_card_scores(rules) else "."),
+                "  Or who took each point card: a side (NS, EW) or a player (N E S W), then its cards:",
+                "  'NS high jack game rp, EW low lp'; 'rest' stands for every card not yet named." + nobody,
+                f"  The cards: {', '.join(c.name for c in point_cards(rules))} (short: h l j g rp lp"
+                + (" sancho" if rules.sancho else "") + (" dom" if rules.dom_pedro else "") + ", pedros for both).",
+                f"  'revoke EW' (or a player: 'revoke E') when a side revoked ({_revoke_words(rules)}; "
+                "'revoke EW 002' or '003' picks the text).",
+            ]
+        return ["Answers: undo, sheet or quit."]
+
+    def sheet_lines(self) -> list[str]:
+        sheet = self.sheet
+        lines = [f"{sheet.rules.name} rules, first side to {sheet.rules.target} wins."]
+        if not sheet.deals:
+            lines.append("No deal entered yet.")
+        lines += [d.line() for d in sheet.deals]
+        ns, ew = sheet.score
+        tail = f"Score: {sheet.side_name(Team.NS)} {ns}, {sheet.side_name(Team.EW)} {ew}."
+        if sheet.winner is not None:
+            tail += f" {sheet.winner} won the match."
+        elif sheet.next_dealer is not None:
+            tail += f" {sheet.next_dealer} deals next."
+        if sheet.bidder_goes_out_applies() and not sheet.is_over:
+            tail += " Bidder goes out applies to the next deal."
+        return lines + [tail]
+
+    def cards_lines(self) -> list[str]:
+        rules = self.rules
+        lines = [f"The point cards under {rules.name} ({rules.total_points} points in all):"]
+        lines += [f"  {c.name}: {c.what}, {c.points}" for c in point_cards(rules)]
+        if every_card_scores(rules):
+            lines.append("Every trump is in play under these rules, so every point card scores for a side.")
+        return lines
+
+
+def _sentence(text: str) -> str:
+    text = text[0].upper() + text[1:] if text else text
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def _text_word(words: list[str]) -> str | None:
+    if not words:
+        return None
+    if len(words) > 1 or words[0] not in PENALTY_TEXTS:
+        raise EntryError(f"after the irregularity give at most the text whose penalty applies, 002 or 003, not "
+                         f"{' '.join(words)!r}")
+    return words[0]
+
+
+def _misdeal_words(rules: Rules) -> str:
+    return ("under 002 the same dealer deals again" if default_penalty_text(rules) == "002"
+            else "under 003 the dealer loses the deal")
+
+
+def _revoke_words(rules: Rules) -> str:
+    if default_penalty_text(rules) == "002":
+        return "under 002 the other side scores the deal's points and a revoking maker side loses its bid"
+    return "under 003 the deal is settled as played, the offenders score nothing, and a defender's revoke " \
+           "cannot set the makers"
+
+
+# ---- reading points ---------------------------------------------------------------------------------------
+def parse_points(text: str, rules: Rules) -> tuple[int, int] | None:
+    """Each side's points from ``NS 9 EW 5``, ``9 5`` (NS first) or, when every card scores, ``NS 9``;
+    None when the text is not points (it names cards).
+
+    >>> from cinch import Rules
+    >>> parse_points("ew 5, ns 9", Rules.preset("pagat")), parse_points("NS 9", Rules.preset("pagat"))
+    ((9, 5), (9, 5))
+    >>> parse_points("NS high jack", Rules.preset("pagat")) is None
+    True
+    """
+    tokens = re.findall(r"[A-Za-z]+|-?\d+", text)
+    if not tokens or not any(t.lstrip("-").isdigit() for t in tokens):
+        return None
+    if len(tokens) == 2 and all(t.lstrip("-").isdigit() for t in tokens):
+        return int(tokens[0]), int(tokens[1])
+    pairs: dict[Team, int] = {}
+    i = 0
+    while i + 1 < len(tokens) and tokens[i].upper() in ("NS", "EW") and tokens[i + 1].lstrip("-").isdigit():
+        team = Team[tokens[i].upper()]
+        if team in pairs:
+            raise EntryError(f"{team} is given twice; give each side's points once, as NS 9 EW 5")
+        pairs[team] = int(tokens[i + 1])
+        i += 2
+    if i != len(tokens) or not pairs:
+        raise EntryError(f"{text!r} is neither points nor cards; type NS 9 EW 5 (or 9 5), or the cards, as "
+                         "NS high jack, EW rest")
+    if len(pairs) == 1:
+        (team, value), = pairs.items()
+        if not every_card_scores(rules):
+            raise EntryError(f"give both sides' points, as NS 9 EW 5: under {rules.name} a point card may score "
+                             "for nobody, so the other side's points do not follow")
+        pairs[team.other] = rules.total_points - value
+    return pairs[Team.NS], pairs[Team.EW]
+
+
+_REST = ("rest", "others", "other", "all", "everything")
+_BOTH_PEDROS = ("pedros", "pedro", "both")
+
+
+def parse_took(text: str, rules: Rules) -> tuple[tuple[str, Taker], ...]:
+    """Who took each point card, from ``NS high jack game rp, EW rest`` (a taker, then its cards).
+
+    >>> from cinch import Rules
+    >>> parse_took("EW low pedros; N high - game, S rest", Rules.preset("official"))[:3]
+    (('Low', Team.EW), ('Right Pedro', Team.EW), ('Left Pedro', Team.EW))
+    """
+    tokens = [t for t in re.split(r"[\s,;:.]+", text.strip().lower()) if t]
+    pairs: list[tuple[str, Taker]] = []
+    rest: list[Taker] = []
+    taker: Taker = None
+    have_taker = False
+    i = 0
+    while i < len(tokens):
+        word = tokens[i]
+        if word in ("right", "left", "dom") and i + 1 < len(tokens) and tokens[i + 1] == "pedro":
+            word += " pedro"
+            i += 1
+        i += 1
+        try:
+            taker = parse_taker(word)
+            have_taker = True
+            continue
+        except EntryError:
+            pass
+        if not have_taker:
+            raise EntryError(f"say whose the cards are first, as NS high jack, EW rest (not {word!r} first)")
+        if word in _REST:
+            rest.append(taker)
+        elif word in _BOTH_PEDROS:
+            pairs += [("Right Pedro", taker), ("Left Pedro", taker)]
+        else:
+            pairs.append((parse_point_card(word), taker))
+    if len(rest) > 1:
+        raise EntryError("'rest' may stand for the cards not named only once")
+    if rest:
+        named = {name for name, _ in pairs}
+        pairs += [(c.name, rest[0]) for c in point_cards(rules) if c.name not in named]
+    return tuple(pairs)
+
+
+# ---- the plain front end ----------------------------------------------------------------------------------
+def run_plain(dialogue: ScoreDialogue, inp: TextIO, out: TextIO, *, echo: bool | None = None,
+              intro: list[str] | None = None) -> str:
+    """Ask and answer at a line prompt until quit or the end of input: ``"quit"`` or ``"eof"``.
+
+    Every line typed is echoed when the input is not a terminal, so a transcript reads as a session.
+    """
+    echo = not _isatty(inp) if echo is None else echo
+
+    def say(*lines: str) -> None:
+        for line in lines:
+            out.write(line + "\n")
+        out.flush()
+
+    say(*(intro or []), *dialogue.opening(), "", dialogue.question())
+    interactive = _isatty(inp) and _isatty(out) and inp is _stdin()
+    while True:
+        prompt = dialogue.prompt()
+        if interactive:
+            with contextlib.suppress(ImportError):  # line editing for input(), where the platform has it
+                import readline  # noqa: F401
+            try:
+                line = input(prompt)
+            except EOFError:
+                say("")
+                return "eof"
+        else:
+            out.write(prompt)
+            out.flush()
+            raw = inp.readline()
+            if not raw:
+                say("", "End of input; every deal entered is saved.")
+                return "eof"
+            line = raw.rstrip("\r\n")
+            if echo:
+                say(line)
+        try:
+            reply = dialogue.answer(line)
+        except Quit:
+            say("Stopped; every deal entered is saved.")
+            return "quit"
+        except CinchError as e:  # a rule the engine refused in a way the dialogue did not expect: one line
+            say(_sentence(str(e)))
+            continue
+        say(*reply.lines)
+        if reply.asked:
+            say("", dialogue.question())
+
+
+def _isatty(stream: object) -> bool:
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError):
+        return False
+
+
+def _stdin() -> object:
+    import sys
+
+    return sys.stdin
+
+
+__all__ = ["Quit", "Reply", "ScoreDialogue", "SheetSaver", "parse_points", "parse_took", "run_plain"]

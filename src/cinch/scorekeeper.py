@@ -1,0 +1,960 @@
+"""The scorekeeper: a match played with real cards, entered deal by deal and settled by the rules.
+
+A table that plays with a real pack enters each deal as a :class:`DealEntry`: the dealer, the
+auction (or only the maker and the bid), trumps, who took each point card or only each
+side's points, and any irregularity (a misdeal, a revoke).  A :class:`ScoreSheet` checks the
+entry against the rules and settles it with the engine's own rules code: the bidding through
+a :class:`~cinch.deal.Deal`, the point values from :class:`~cinch.scoring.PointTable`, the
+settlement by :func:`~cinch.scoring.settle` and going out by :func:`~cinch.match.decide`.  It
+explains each ruling in words, keeps the running score and the winner, and takes back the
+last deal.
+
+>>> from cinch import Rules
+>>> sheet = ScoreSheet(Rules.preset("pagat"))
+>>> done = sheet.add(DealEntry.of("W", maker="N", bid=7, trump="H", points=(13, 1)))
+>>> done.ruling[0]
+'N bid 7 in hearts: NS took 13, EW 1: made.'
+>>> done.ruling[1]
+'Additive scoring: each side adds the points it took: NS +13, EW +1.'
+>>> sheet.score, sheet.next_dealer
+((13, 1), Seat.N)
+>>> sheet.add(DealEntry.of("W", maker="E", bid=10, points=(5, 9)))
+Traceback (most recent call last):
+...
+cinch.scorekeeper.EntryError: W cannot deal deal 2: the deal passes to the left, and N deals now
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import itertools
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeAlias
+
+from cinch.actions import BIDS, PASS, Bid, Call, Pass
+from cinch.cards import Seat, Suit, Team
+from cinch.deal import EXAMPLE_DECK, Deal, DealResult
+from cinch.errors import CinchError, IllegalAction, NotationError, json_kind
+from cinch.match import DealSummary, decide, teams_json
+from cinch.rules import AboveSix, AllPass, Bidding, High, Low, Rob, Rules, Settlement
+from cinch.scoring import PointTable, settle
+from cinch.view import Phase
+
+
+class EntryError(CinchError, ValueError):
+    """An entry the rules refuse: the message names what is wrong and what is allowed."""
+
+
+Taker: TypeAlias = Team | Seat | None
+"""Who scored a point card: a side, a player (who scores for his side), or None for nobody."""
+
+CARD_ORDER = ("High", "Low", "Jack", "Game", "Right Pedro", "Left Pedro", "Sancho", "Dom")
+"""The point cards in the order a score sheet lists them (their names as :class:`PointTable` gives them)."""
+
+MISDEAL: Literal["misdeal"] = "misdeal"
+REVOKE: Literal["revoke"] = "revoke"
+PENALTY_TEXTS = ("002", "003")
+"""The rule texts whose penalties the scorekeeper applies to a misdeal or a revoke."""
+
+
+# ---- the point cards of a rules -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class PointCard:
+    """One point card under some rules: its name, its points and what it is, in words."""
+
+    name: str
+    points: int
+    what: str
+
+
+@functools.lru_cache(maxsize=64)
+def point_cards(rules: Rules) -> tuple[PointCard, ...]:
+    """The point cards these rules score, with their points, read from the point table.
+
+    >>> [(c.name, c.points) for c in point_cards(Rules.preset("additive").with_options(sancho=True))][-3:]
+    [('Right Pedro', 5), ('Left Pedro', 5), ('Sancho', 9)]
+    """
+    # Every trump captured by NS, the 2 held by NS: the table then claims each point card once.
+    table = PointTable.of(rules, Suit.SPADES)
+    trumps = table.tables.trumps
+    points = {name: pts for name, _, _, pts, _ in table.claims((trumps, 0), trumps, 0, 0, 0)}
+    return tuple(PointCard(name, points[name], _card_words(rules, name)) for name in CARD_ORDER if name in points)
+
+
+def _card_words(rules: Rules, name: str) -> str:
+    if name == "High":
+        return "the ace of trumps" if rules.high is High.ACE else "the highest trump in play"
+    if name == "Low":
+        return {Low.TWO_HOLDER: "the 2 of trumps, to the side that held it",
+                Low.TWO_CAPTURER: "the 2 of trumps, to its capturer",
+                Low.LOWEST_CAPTURER: "the lowest trump in play, to its capturer"}[rules.low]
+    return {"Jack": "the jack of trumps", "Game": "the ten of trumps", "Right Pedro": "the five of trumps",
+            "Left Pedro": "the other five of the same colour", "Sancho": "the nine of trumps",
+            "Dom": "the three of trumps"}[name]
+
+
+def is_relative(rules: Rules, name: str) -> bool:
+    """Whether High or Low is the highest or lowest trump in play (002-004), rather than a fixed card."""
+    return (name == "High" and rules.high is High.HIGHEST) or (name == "Low" and rules.low is Low.LOWEST_CAPTURER)
+
+
+def every_card_scores(rules: Rules) -> bool:
+    """Whether every point card always scores for a side, so that none can go to nobody.
+
+    Under 000's draw every trump is in play: a player keeps all his trumps, the dealer takes
+    every trump left in the stock, and a hand above six buries only non-point cards.
+    Elsewhere a point card can be dead (thrown under keep-six, left in the stock by the
+    dealer's rob, never dealt under no-draw), and with Sancho or Dom a hand short of other
+    cards may bury one (docs/rule-readings.md).
+
+    >>> every_card_scores(Rules.preset("pagat")), every_card_scores(Rules.preset("official"))
+    (True, False)
+    """
+    return (rules.rob is Rob.ALL_TRUMPS and rules.above_six is AboveSix.BURIED and not rules.no_draw
+            and not rules.sancho and not rules.dom_pedro)
+
+
+def default_penalty_text(rules: Rules) -> str:
+    """Whose penalties a misdeal or a revoke takes when the entry does not say: 002 under additive
+    scoring (000, 002), 003 under difference scoring (001, 003, 004).
+
+    Only 002 and 003 give penalties; each fits the scoring of its own text (002's revoke takes
+    the makers' bid as a set, 003's leaves the settlement to the points), so a preset takes the
+    penalties of the text that scores as it does.
+    """
+    return "002" if rules.settlement is Settlement.ADDITIVE else "003"
+
+
+def cards_text(rules: Rules) -> str:
+    """The point cards and their points in words.
+
+    >>> cards_text(Rules.preset("pagat"))
+    'High, Low, Jack and Game 1 each, Right Pedro and Left Pedro 5 each: 14 in all'
+    """
+    groups: dict[int, list[str]] = {}
+    for card in point_cards(rules):
+        groups.setdefault(card.points, []).append(card.name)
+    parts = []
+    for points, names in groups.items():
+        parts.append(f"{_and(names)} {points}" + (" each" if len(names) > 1 else ""))
+    return ", ".join(parts) + f": {rules.total_points} in all"
+
+
+# ---- reading the notation ---------------------------------------------------------------------------
+_CARD_ALIASES = {
+    "high": "High", "h": "High", "hi": "High",
+    "low": "Low", "l": "Low", "lo": "Low",
+    "jack": "Jack", "j": "Jack",
+    "game": "Game", "g": "Game", "ten": "Game",
+    "right pedro": "Right Pedro", "right": "Right Pedro", "rp": "Right Pedro", "r": "Right Pedro",
+    "left pedro": "Left Pedro", "left": "Left Pedro", "lp": "Left Pedro",
+    "sancho": "Sancho", "nine": "Sancho", "dom": "Dom", "dom pedro": "Dom", "three": "Dom",
+}
+
+
+def parse_point_card(text: str) -> str:
+    """A point card's name from its name or a short form (``rp``, ``ten``), any case.
+
+    >>> parse_point_card("right pedro"), parse_point_card("J"), parse_point_card("ten")
+    ('Right Pedro', 'Jack', 'Game')
+    """
+    key = " ".join(text.lower().replace("-", " ").replace("_", " ").split())
+    if key in _CARD_ALIASES:
+        return _CARD_ALIASES[key]
+    raise EntryError(f"{text!r} is not a point card; the point cards are {_and(list(CARD_ORDER))} "
+                     "(short forms: h, l, j, g or ten, rp, lp)")
+
+
+_NOBODY = ("nobody", "none", "-", "dead", "null")
+
+
+def parse_taker(text: str) -> Taker:
+    """A side (``NS``, ``EW``), a player (``N`` ... ``W``) or nobody (``nobody``, ``-``).
+
+    >>> parse_taker("ew"), parse_taker("S"), parse_taker("nobody")
+    (Team.EW, Seat.S, None)
+    """
+    t = text.strip().upper()
+    if t in ("NS", "EW"):
+        return Team[t]
+    if t in ("SN", "WE"):
+        return Team[t[::-1]]
+    if t in ("N", "E", "S", "W"):
+        return Seat.parse(t)
+    if t.lower() in _NOBODY:
+        return None
+    raise EntryError(f"{text!r} is not a side, a player or nobody; write NS or EW, one of N E S W, or nobody")
+
+
+def taker_text(taker: Taker) -> str:
+    return "nobody" if taker is None else taker.name
+
+
+def team_of(taker: Team | Seat) -> Team:
+    return taker.team if isinstance(taker, Seat) else taker
+
+
+def parse_calls(text: str | Iterable[Call | str]) -> tuple[Call, ...]:
+    """The auction's calls in order, from ``"pass bid 7 pass pass"``, the short ``"p 7 p p"``, or a list.
+
+    >>> [str(c) for c in parse_calls("p 7 - bid 9")]
+    ['pass', 'bid 7', 'pass', 'bid 9']
+    """
+    if isinstance(text, str):
+        words = text.replace(",", " ").split()
+        calls: list[Call] = []
+        i = 0
+        while i < len(words):
+            word = words[i].lower()
+            if word == "bid" and i + 1 < len(words):
+                word = words[i + 1]
+                i += 1
+            calls.append(_call(word))
+            i += 1
+        return tuple(calls)
+    out: list[Call] = []
+    for item in text:
+        if isinstance(item, (Pass, Bid)):
+            out.append(item)
+        elif isinstance(item, str):
+            out.extend(parse_calls(item))
+        else:
+            raise EntryError(f"a call is a pass or a bid, not {item!r}")
+    return tuple(out)
+
+
+def _call(word: str) -> Call:
+    if word.lower() in ("p", "pass", "-"):
+        return PASS
+    if word.isascii() and word.isdigit() and len(word) <= 3:
+        amount = int(word)
+        return BIDS.get(amount) or Bid(amount)
+    raise EntryError(f"{word!r} is not a call; a call is pass (p) or a bid (7, or bid 7)")
+
+
+# ---- entries ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Irregularity:
+    """A misdeal or a revoke, with the rule text whose penalty applies (002 or 003; None: the
+    preset's, :func:`default_penalty_text`).
+
+    ``by`` is who revoked: a side or a player.
+
+    >>> Irregularity.revoke("EW", text="002").describe()
+    'revoke by EW (002)'
+    """
+
+    kind: Literal["misdeal", "revoke"]
+    by: Team | Seat | None = None
+    text: str | None = None
+
+    @classmethod
+    def misdeal(cls, text: str | None = None) -> Irregularity:
+        return cls(MISDEAL, None, _penalty_text(text))
+
+    @classmethod
+    def revoke(cls, by: Team | Seat | str, text: str | None = None) -> Irregularity:
+        who = parse_taker(by) if isinstance(by, str) else by
+        if who is None:
+            raise EntryError("say who revoked: a side (NS, EW) or a player (N E S W)")
+        return cls(REVOKE, who, _penalty_text(text))
+
+    def describe(self) -> str:
+        who = f" by {self.by.name}" if self.by is not None else ""
+        return f"{self.kind}{who}" + (f" ({self.text})" if self.text else "")
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        if self.by is not None:
+            out["by"] = self.by.name
+        if self.text is not None:
+            out["text"] = self.text
+        return out
+
+    @classmethod
+    def from_json(cls, value: Any) -> Irregularity:
+        if not isinstance(value, dict):
+            raise EntryError(f'"irregularity" must be an object, as {{"kind": "revoke", "by": "EW"}}, '
+                             f"not {json_kind(value)}")
+        unknown = set(value) - {"kind", "by", "text"}
+        if unknown:
+            raise EntryError(f'"irregularity" has an unknown field {sorted(unknown)[0]!r}; it has kind, by and text')
+        kind, by, text = value.get("kind"), value.get("by"), value.get("text")
+        if text is not None and not isinstance(text, str):
+            raise EntryError(f'"irregularity": "text" must be "002" or "003", not {json_kind(text)}')
+        if kind == MISDEAL:
+            if by is not None:
+                raise EntryError('"irregularity": a misdeal has no "by"')
+            return cls.misdeal(text)
+        if kind == REVOKE:
+            if not isinstance(by, str):
+                raise EntryError('"irregularity": a revoke needs "by", a side (NS, EW) or a seat (N E S W)')
+            return cls.revoke(by, text)
+        raise EntryError(f'"irregularity": "kind" must be "misdeal" or "revoke", not {kind!r}')
+
+
+def _penalty_text(text: str | None) -> str | None:
+    if text is not None and text not in PENALTY_TEXTS:
+        raise EntryError(f"penalties come from text 002 or 003, not {text!r}")
+    return text
+
+
+@dataclass(frozen=True)
+class DealEntry:
+    """One deal played with real cards, as the table reports it.
+
+    ``calls``: the auction from the dealer's left, or empty when only ``maker`` and ``bid``
+    are given; with calls, ``maker`` and ``bid`` may be left out (the calls give them).  No
+    maker and no bid: all passed and the deal is thrown in.  ``took``: who scored each
+    point card (pairs of name and :data:`Taker`); or ``points``: only each side's points
+    (NS, EW).  ``irregularity``: a misdeal or a revoke.
+
+    >>> DealEntry.of("N", calls="p p 8 p", trump="S", took={"High": "NS", "Low": "E", "Jack": "nobody",
+    ...     "Game": "EW", "Right Pedro": "S", "Left Pedro": "W"}).took[:2]
+    (('High', Team.NS), ('Low', Seat.E))
+    """
+
+    dealer: Seat
+    calls: tuple[Call, ...] = ()
+    maker: Seat | None = None
+    bid: int | None = None
+    trump: Suit | None = None
+    took: tuple[tuple[str, Taker], ...] | None = None
+    points: tuple[int, int] | None = None
+    irregularity: Irregularity | None = None
+
+    @classmethod
+    def of(cls, dealer: Seat | str, *, calls: str | Iterable[Call | str] = (), maker: Seat | str | None = None,
+           bid: int | None = None, trump: Suit | str | None = None,
+           took: Mapping[str, Taker | str] | Iterable[tuple[str, Taker | str]] | None = None,
+           points: tuple[int, int] | None = None, irregularity: Irregularity | None = None) -> DealEntry:
+        """An entry from text or values: seats as ``"N"``, suits as ``"H"`` or ``"hearts"``, calls as ``"p 7 p p"``,
+        takers as ``"NS"``, ``"E"`` or ``"nobody"``."""
+        try:
+            pairs = None
+            if took is not None:
+                items = took.items() if isinstance(took, Mapping) else took
+                pairs = tuple((parse_point_card(name), parse_taker(who) if isinstance(who, str) else who)
+                              for name, who in items)
+            return cls(
+                dealer=Seat.parse(dealer) if isinstance(dealer, str) else Seat(dealer),
+                calls=parse_calls(calls),
+                maker=Seat.parse(maker) if isinstance(maker, str) else maker,
+                bid=bid, trump=Suit.parse(trump) if isinstance(trump, str) else trump,
+                took=pairs, points=None if points is None else (int(points[0]), int(points[1])),
+                irregularity=irregularity,
+            )
+        except NotationError as e:
+            raise EntryError(str(e)) from None
+        except (TypeError, ValueError):
+            raise EntryError(f"points are two whole numbers, NS then EW, as (9, 5), not {points!r}") from None
+
+    def taker(self, name: str) -> Taker:
+        """Who took the point card ``name`` (None: nobody, or not entered)."""
+        return dict(self.took or ()).get(name)
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``real_cards`` object of a record's deal (docs/record-format.md)."""
+        out: dict[str, Any] = {}
+        if self.calls:
+            out["calls"] = [str(c) for c in self.calls]
+        out["maker"] = None if self.maker is None else self.maker.name
+        if self.bid is not None:
+            out["bid"] = self.bid
+        if self.trump is not None:
+            out["trump"] = self.trump.letter
+        if self.took is not None:
+            out["took"] = {name: None if who is None else who.name for name, who in self.took}
+        if self.points is not None:
+            out["points"] = teams_json(self.points)
+        if self.irregularity is not None:
+            out["irregularity"] = self.irregularity.to_json()
+        return out
+
+    @classmethod
+    def from_json(cls, dealer: Seat, value: Any) -> DealEntry:
+        """Read a record's ``real_cards`` object; :class:`EntryError` names the field that is wrong."""
+        if not isinstance(value, dict):
+            raise EntryError(f"must be an object with maker, bid, trump and took or points, not {json_kind(value)}")
+        unknown = set(value) - {"calls", "maker", "bid", "trump", "took", "points", "irregularity"}
+        if unknown:
+            raise EntryError(f"unknown field {sorted(unknown)[0]!r}; a deal played with real cards has calls, "
+                             "maker, bid, trump, took, points and irregularity")
+        calls: tuple[Call, ...] = ()
+        if "calls" in value:
+            raw = value["calls"]
+            if not isinstance(raw, list) or not all(isinstance(c, str) for c in raw):
+                raise EntryError('"calls" must be a list of calls, as ["pass", "bid 7"]')
+            calls = parse_calls(raw)
+        maker = value.get("maker")
+        if maker is not None and (not isinstance(maker, str) or maker.strip().upper() not in ("N", "E", "S", "W")):
+            raise EntryError(f'"maker" must be one of N E S W or null, not {maker!r}')
+        bid = value.get("bid")
+        if bid is not None and (not isinstance(bid, int) or isinstance(bid, bool)):
+            raise EntryError(f'"bid" must be a whole number, not {json_kind(bid)}')
+        trump = value.get("trump")
+        if trump is not None and not isinstance(trump, str):
+            raise EntryError(f'"trump" must be a suit letter (S H D C), not {json_kind(trump)}')
+        took = value.get("took")
+        pairs: list[tuple[str, Taker]] | None = None
+        if took is not None:
+            if not isinstance(took, dict):
+                raise EntryError(f'"took" must be an object naming a side for each point card, not {json_kind(took)}')
+            pairs = []
+            for name, who in took.items():
+                if name not in CARD_ORDER:
+                    raise EntryError(f'"took" names {name!r}, which is not a point card; they are '
+                                     f"{_and(list(CARD_ORDER))}")
+                if who is not None and not isinstance(who, str):
+                    raise EntryError(f'"took": {name} must go to "NS", "EW", a seat or null, not {json_kind(who)}')
+                pairs.append((name, None if who is None else _taker_json(who, name)))
+        points = value.get("points")
+        pair = None
+        if points is not None:
+            if (not isinstance(points, dict) or set(points) != {"NS", "EW"}
+                    or not all(isinstance(v, int) and not isinstance(v, bool) for v in points.values())):
+                raise EntryError('"points" must be {"NS": n, "EW": n} with whole numbers')
+            pair = (points["NS"], points["EW"])
+        irregularity = None if value.get("irregularity") is None else Irregularity.from_json(value["irregularity"])
+        try:
+            return cls(dealer, calls, None if maker is None else Seat.parse(maker), bid,
+                       None if trump is None else Suit.parse(trump), None if pairs is None else tuple(pairs), pair,
+                       irregularity)
+        except NotationError as e:
+            raise EntryError(str(e)) from None
+
+
+def _taker_json(text: str, name: str) -> Taker:
+    if text not in ("NS", "EW", "N", "E", "S", "W"):
+        raise EntryError(f'"took": {name} must go to "NS", "EW", one of "N" "E" "S" "W", or null, not {text!r}')
+    return parse_taker(text)
+
+
+# ---- a settled deal -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SettledDeal:
+    """A deal of the sheet once settled: the entry (with the maker and bid its calls give, and the
+    penalty text resolved), the points, the settlement, the score after it and the ruling in words."""
+
+    number: int
+    entry: DealEntry
+    points: tuple[int, int] | None  # what each side took (None: not entered, a revoke under 002)
+    made: bool | None
+    score_change: tuple[int, int]
+    score: tuple[int, int]  # the running score after the deal (NS, EW)
+    bidder_goes_out: bool  # the deal was played under bidder goes out
+    winner: Team | None  # the match's winner after this deal
+    decider_pending: bool  # both sides reached the target together: bidder-goes-out deals follow
+    next_dealer: Seat
+    ruling: tuple[str, ...] = field(compare=False)
+
+    @property
+    def dealer(self) -> Seat:
+        return self.entry.dealer
+
+    @property
+    def makers(self) -> Team | None:
+        return None if self.entry.maker is None else self.entry.maker.team
+
+    @property
+    def result(self) -> DealResult:
+        """The deal's result in the engine's terms (no awards: no cards were recorded)."""
+        e = self.entry
+        thrown_in = e.maker is None and e.irregularity is None
+        return DealResult(thrown_in, e.maker, e.bid, e.trump, (), self.points, self.made, self.score_change)
+
+    def result_json(self) -> dict[str, Any]:
+        """The ``result`` of a record's deal: what the rules made of the entry."""
+        return {"points": None if self.points is None else teams_json(self.points), "made": self.made,
+                "score_change": teams_json(self.score_change), "score": teams_json(self.score)}
+
+    def to_json(self) -> dict[str, Any]:
+        """As ``cinch replay --json`` reports a deal, with its irregularity (or null)."""
+        out = DealSummary(self.number, self.dealer, self.result, self.bidder_goes_out, self.score).to_json()
+        irregularity = self.entry.irregularity
+        out["irregularity"] = None if irregularity is None else irregularity.to_json()
+        return out
+
+    def line(self) -> str:
+        """One line for ``cinch replay``: ``1. W dealt: N bid 7 in hearts; took NS 13, EW 1; ...``."""
+        e = self.entry
+        head = f"{self.number:>3}. {e.dealer} dealt"
+        tail = f"  Score NS {self.score[0]}, EW {self.score[1]}"
+        irregularity = e.irregularity
+        if irregularity is not None and irregularity.kind == MISDEAL:
+            return f"{head}: misdeal ({irregularity.text}), no score.{tail}"
+        if e.maker is None:
+            return f"{head}: thrown in.{tail}"
+        trump = f" in {_suit_word(e.trump)}" if e.trump is not None else ""
+        bgo = " [bidder goes out]" if self.bidder_goes_out else ""
+        took = "" if self.points is None else f"took NS {self.points[0]}, EW {self.points[1]}; "
+        if irregularity is not None:
+            return f"{head}: {e.maker} bid {e.bid}{trump}{bgo}; {took}{irregularity.describe()}: " \
+                   f"{_changes(self.score_change)}.{tail}"
+        return f"{head}: {e.maker} bid {e.bid}{trump}{bgo}; {took}{self.result.describe()}.{tail}"
+
+
+def _suit_word(suit: Suit) -> str:
+    return suit.name.lower()
+
+
+def _changes(change: tuple[int, int]) -> str:
+    parts = [f"{team} {'+' if change[team] >= 0 else ''}{change[team]}" for team in Team if change[team]]
+    return ", ".join(parts) if parts else "no score"
+
+
+def _and(names: Sequence[str]) -> str:
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+# ---- checking an entry -----------------------------------------------------------------------------------
+def read_auction(rules: Rules, dealer: Seat, calls: Sequence[Call]) -> tuple[Seat, int] | None:
+    """The maker and bid the calls give, or None when all passed; the calls are checked by the
+    deal's own bidding (turns, range, each bid beating the last, the stuck dealer, the auction).
+
+    >>> read_auction(Rules.preset("pagat"), Seat.W, parse_calls("p 8 p p"))
+    (Seat.E, 8)
+    """
+    # The bidding's one home is the Deal: any deck will do, as no call depends on the cards.
+    deal = Deal(rules, dealer, EXAMPLE_DECK)
+    for index, call in enumerate(calls, start=1):
+        if deal.phase is not Phase.BIDDING:
+            raise EntryError(f"call {index}, {call}, comes after the auction is over (it ended with call "
+                             f"{index - 1}); give only the calls made")
+        seat = deal.to_act
+        try:
+            deal.apply(call)
+        except IllegalAction as e:
+            raise EntryError(f"call {index} ({seat}'s), {call}, is illegal: {e.rule}. Legal there: "
+                             f"{e.legal_summary}") from None
+    if deal.phase is Phase.BIDDING:
+        how = ("each player calls once, from the dealer's left, the dealer last" if rules.bidding is Bidding.ONE_CIRCUIT
+               else "the auction goes on until the others pass")
+        raise EntryError(f"the auction is not over after {len(calls)} calls: {deal.to_act} is still to call "
+                         f"({how})")
+    if deal.maker is None:
+        return None
+    return deal.maker, deal.high_bid
+
+
+def check_took(rules: Rules, took: Sequence[tuple[str, Taker]]) -> tuple[int, int]:
+    """Each side's points from who took each point card, after checking that every point card of the
+    rules is named once and that the nobodies are possible.
+
+    >>> rules = Rules.preset("official")
+    >>> check_took(rules, [("High", Team.NS), ("Low", Seat.E), ("Jack", None), ("Game", Team.NS),
+    ...                    ("Right Pedro", Team.EW), ("Left Pedro", Seat.S)])
+    (7, 6)
+    """
+    cards = point_cards(rules)
+    by_name = {c.name: c for c in cards}
+    seen: dict[str, Taker] = {}
+    for name, taker in took:
+        if name not in by_name:
+            raise EntryError(_not_a_point_card(rules, name))
+        if name in seen:
+            raise EntryError(f"{name} is given twice (to {taker_text(seen[name])} and to {taker_text(taker)}): "
+                             "a point card scores for one side only")
+        seen[name] = taker
+    missing = [c.name for c in cards if c.name not in seen]
+    if missing:
+        raise EntryError(f"say who took {_and(missing)}: a side (NS, EW), a player (N E S W) or nobody")
+    nobody = [c.name for c in cards if seen[c.name] is None]
+    if nobody and every_card_scores(rules):
+        raise EntryError(
+            f"{_and(nobody)} cannot go to nobody under {rules.name}: there every trump is in play (players keep "
+            "their trumps, the dealer takes every trump left in the stock, and no point card is buried), so "
+            "every point card scores for a side"
+        )
+    for name in ("High", "Low"):
+        if is_relative(rules, name) and seen[name] is None:
+            taken = [c.name for c in cards if seen[c.name] is not None]
+            if taken:
+                raise EntryError(
+                    f"under {rules.name} {name} is {by_name[name].what}: if nobody took it no trump was played, "
+                    f"yet {_and(taken)} went to a side; say who took {name}"
+                )
+    points = [0, 0]
+    for card in cards:
+        taker = seen[card.name]
+        if taker is not None:
+            points[team_of(taker)] += card.points
+    return points[0], points[1]
+
+
+def _not_a_point_card(rules: Rules, name: str) -> str:
+    known = _and([c.name for c in point_cards(rules)])
+    text = f"{name} is not a point card under {rules.name}; the point cards are {known}"
+    if name == "Sancho":
+        text += " (-o sancho=true makes the nine of trumps Sancho, 9 points)"
+    elif name == "Dom":
+        text += " (-o dom_pedro=true makes the three of trumps Dom, 3 points)"
+    return text
+
+
+@functools.lru_cache(maxsize=64)
+def possible_points(rules: Rules) -> frozenset[tuple[int, int]]:
+    """Every (NS, EW) split of points a deal can give: the totals of every assignment of the point
+    cards that :func:`check_took` accepts."""
+    names = [c.name for c in point_cards(rules)]
+    found = set()
+    for sides in itertools.product((Team.NS, Team.EW, None), repeat=len(names)):
+        try:
+            found.add(check_took(rules, list(zip(names, sides))))
+        except EntryError:
+            continue
+    return frozenset(found)
+
+
+def check_points(rules: Rules, points: tuple[int, int]) -> None:
+    """Refuse a split of points no deal can give under the rules, saying why.
+
+    >>> check_points(Rules.preset("pagat"), (4, 4))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    cinch.scorekeeper.EntryError: NS 4 and EW 4 make 8, but under pagat every point card scores for a side: ...
+    """
+    ns, ew = points
+    total = rules.total_points
+    if ns < 0 or ew < 0:
+        raise EntryError(f"the points taken cannot be negative (NS {ns}, EW {ew}); a set is scored by the rules, "
+                         "enter what each side took")
+    if ns + ew > total:
+        raise EntryError(f"NS {ns} and EW {ew} make {ns + ew}, but the point cards hold only {total} under "
+                         f"{rules.name} ({cards_text(rules)})")
+    if (ns, ew) in possible_points(rules):
+        return
+    if every_card_scores(rules):
+        raise EntryError(f"NS {ns} and EW {ew} make {ns + ew}, but under {rules.name} every point card scores for "
+                         f"a side: the points add up to {total}")
+    raise EntryError(f"NS {ns} and EW {ew} cannot be taken together: the point cards are {cards_text(rules)}, "
+                     f"and no share of them gives NS {ns} and EW {ew}")
+
+
+# ---- the score sheet --------------------------------------------------------------------------------------
+class ScoreSheet:
+    """A match with real cards: its entries settled one by one, the running score, the winner, undo.
+
+    ``first_dealer`` fixes who deals first (None: the first entry says).  ``players`` names the
+    players by seat, as a record does.  ``metadata`` holds a record's other top-level keys.
+
+    >>> from cinch import Rules
+    >>> sheet = ScoreSheet(Rules.preset("difference"), first_dealer=Seat.S)
+    >>> sheet.add(DealEntry.of("S", calls="p p p 4", trump="C", points=(5, 9))).ruling[1]
+    'Difference scoring: the side that took more scores the difference, 9 - 5: EW +4.'
+    """
+
+    def __init__(self, rules: Rules, players: Mapping[Seat, str] | None = None, first_dealer: Seat | None = None):
+        self.rules = rules
+        self.players = dict(players or {})
+        self.first_dealer = first_dealer
+        self.metadata: dict[str, Any] = {}
+        self._deals: list[SettledDeal] = []
+
+    def __repr__(self) -> str:
+        return f"<ScoreSheet {self.rules.name}: {len(self._deals)} deals, NS {self.score[0]} EW {self.score[1]}>"
+
+    # ---- state ---------------------------------------------------------------------------------------------
+    @property
+    def deals(self) -> tuple[SettledDeal, ...]:
+        return tuple(self._deals)
+
+    @property
+    def score(self) -> tuple[int, int]:
+        return self._deals[-1].score if self._deals else (0, 0)
+
+    @property
+    def winner(self) -> Team | None:
+        return self._deals[-1].winner if self._deals else None
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def next_dealer(self) -> Seat | None:
+        """Who deals next: the player on the last dealer's left (the same dealer after a misdeal under
+        002); before the first deal the first dealer, or None when any player may deal first."""
+        return self._deals[-1].next_dealer if self._deals else self.first_dealer
+
+    @property
+    def decider_pending(self) -> bool:
+        return bool(self._deals) and self._deals[-1].decider_pending
+
+    def bidder_goes_out_applies(self) -> bool:
+        """Whether the next deal is played under bidder goes out (000): both sides at the threshold or
+        more, or a tie at the target waiting for a decider (as :meth:`Match.bidder_goes_out_applies`)."""
+        threshold = self.rules.bidder_goes_out
+        if threshold is None:
+            return False
+        return self.decider_pending or min(self.score) >= threshold
+
+    def side_name(self, team: Team) -> str:
+        """``NS`` or, when the players have names, ``NS (Ann & Cy)``."""
+        names = [self.players[s] for s in team.seats if self.players.get(s)]
+        return f"{team} ({' & '.join(names)})" if names else str(team)
+
+    # ---- entering -------------------------------------------------------------------------------------------
+    def check(self, entry: DealEntry) -> SettledDeal:
+        """Settle ``entry`` as the next deal without adding it; :class:`EntryError` says what is wrong."""
+        rules = self.rules
+        number = len(self._deals) + 1
+        if self.winner is not None:
+            ns, ew = self.score
+            raise EntryError(f"the match is over: {self.winner} won, {ns} to {ew}; undo takes back the last deal")
+        expected = self.next_dealer
+        dealer = entry.dealer
+        if expected is not None and dealer != expected:
+            why = ("after a misdeal under 002 the same dealer deals again" if self._deals and expected ==
+                   self._deals[-1].dealer else "the deal passes to the left")
+            raise EntryError(f"{dealer} cannot deal deal {number}: {why}, and {expected} deals now")
+        irregularity = entry.irregularity
+        if irregularity is not None:
+            _check_irregularity(irregularity)
+        if irregularity is not None and irregularity.text is None:
+            irregularity = dataclasses.replace(irregularity, text=default_penalty_text(rules))
+            entry = dataclasses.replace(entry, irregularity=irregularity)
+        if irregularity is not None and irregularity.kind == MISDEAL:
+            return self._misdeal(number, entry, irregularity)
+        entry = self.contract(entry)
+        if entry.maker is None:
+            return self._thrown_in(number, entry)
+        return self._played(number, entry)
+
+    def add(self, entry: DealEntry) -> SettledDeal:
+        """Settle ``entry`` as the next deal and add it to the sheet."""
+        settled = self.check(entry)
+        self._deals.append(settled)
+        return settled
+
+    def undo(self) -> SettledDeal:
+        """Take back the last deal (a mistyped one); returns it."""
+        if not self._deals:
+            raise EntryError("there is no deal to take back yet")
+        return self._deals.pop()
+
+    # ---- settling ---------------------------------------------------------------------------------------------
+    def contract(self, entry: DealEntry) -> DealEntry:
+        """The entry with the maker and bid its calls give, after checking the bidding (a front end
+        checks the bidding this way before it asks for trumps and points).
+
+        >>> sheet = ScoreSheet(Rules.preset("official"))
+        >>> e = sheet.contract(DealEntry.of("N", calls="p 5 p 6"))
+        >>> e.maker, e.bid
+        (Seat.N, 6)
+        """
+        rules = self.rules
+        maker, bid = entry.maker, entry.bid
+        if entry.calls:
+            got = read_auction(rules, entry.dealer, entry.calls)
+            if got is None:
+                if maker is not None or bid is not None:
+                    raise EntryError("the calls are all passes, so nobody is the maker; leave out the maker "
+                                     "and bid, or give the calls made")
+            else:
+                high, amount = got
+                if maker is not None and maker != high:
+                    raise EntryError(f"{maker} did not bid highest: the calls make {high} the maker with a bid "
+                                     f"of {amount}")
+                if bid is not None and bid != amount:
+                    raise EntryError(f"the bid is given as {bid}, but the calls end with {high}'s bid of {amount}")
+                maker, bid = high, amount
+        elif maker is None and bid is not None:
+            raise EntryError(f"a bid of {bid} needs its maker: say who bid it (N E S W)")
+        elif maker is not None and bid is None:
+            raise EntryError(f"say what {maker} bid: from {rules.min_bid} to {rules.highest_bid} under {rules.name}")
+        elif bid is not None and not rules.min_bid <= bid <= rules.highest_bid:
+            raise EntryError(f"a bid of {bid} is out of range: bids run from {rules.min_bid} to "
+                             f"{rules.highest_bid} under {rules.name}")
+        return dataclasses.replace(entry, maker=maker, bid=bid)
+
+    def _misdeal(self, number: int, entry: DealEntry, irregularity: Irregularity) -> SettledDeal:
+        if entry.calls or entry.maker is not None or entry.bid is not None or entry.trump is not None \
+                or entry.took is not None or entry.points is not None:
+            raise EntryError("a misdeal is dealt again: it has no bidding, trumps or points to enter")
+        dealer = entry.dealer
+        if irregularity.text == "002":
+            nxt, words = dealer, f"Misdeal: the same dealer deals again (002); no score. {dealer} deals again."
+        else:
+            nxt, words = dealer.left, f"Misdeal: the dealer loses the deal (003); no score. {dealer.left} deals next."
+        return self._settled(number, entry, None, None, (0, 0), nxt, [words], scored=False)
+
+    def _thrown_in(self, number: int, entry: DealEntry) -> SettledDeal:
+        rules = self.rules
+        if rules.all_pass is AllPass.STUCK_DEALER:
+            raise EntryError(f"under {rules.name} a deal is never thrown in: when the first three pass the dealer "
+                             f"is stuck and must bid {rules.min_bid}; give the maker and the bid")
+        if entry.irregularity is not None:
+            raise EntryError("a revoke needs a contract: give the maker and the bid")
+        if entry.trump is not None or entry.took is not None or entry.points is not None:
+            raise EntryError("all passed, so the deal is thrown in: it has no trumps and no points; give the "
+                             "maker and the bid if someone bid")
+        words = f"All passed: the deal is thrown in, no score. {entry.dealer.left} deals next."
+        return self._settled(number, entry, None, None, (0, 0), entry.dealer.left, [words], scored=False)
+
+    def _played(self, number: int, entry: DealEntry) -> SettledDeal:
+        rules = self.rules
+        maker, bid = entry.maker, entry.bid
+        assert maker is not None and bid is not None
+        if entry.took is not None and entry.points is not None:
+            raise EntryError("give either who took each point card or each side's points, not both")
+        points: tuple[int, int] | None = None
+        if entry.took is not None:
+            points = check_took(rules, entry.took)
+        elif entry.points is not None:
+            check_points(rules, entry.points)
+            points = entry.points
+        irregularity = entry.irregularity
+        revoke_002 = irregularity is not None and irregularity.kind == REVOKE and irregularity.text == "002"
+        if points is None and not revoke_002:
+            raise EntryError(f"say who took the points: each side's points (they add up to at most "
+                             f"{rules.total_points}), or who took each point card ({_and(_names(rules))})")
+        makers = maker.team
+        words = [_contract_words(entry, points)]
+        if irregularity is not None:
+            assert irregularity.by is not None
+            made, change, more = _revoke(rules, makers, bid, points, team_of(irregularity.by), irregularity.text)
+            words[0] += "."
+            words += more
+        else:
+            assert points is not None
+            made, change = settle(rules, makers, bid, points)
+            words[0] += ": made." if made else ": set."
+            words.append(_settlement_words(rules, makers, bid, points, made, change))
+        return self._settled(number, entry, points, made, change, entry.dealer.left, words, scored=True)
+
+    def _settled(self, number: int, entry: DealEntry, points: tuple[int, int] | None, made: bool | None,
+                 change: tuple[int, int], next_dealer: Seat, words: list[str], *, scored: bool) -> SettledDeal:
+        rules = self.rules
+        before = self.score
+        bgo = self.bidder_goes_out_applies()
+        pending = self.decider_pending
+        winner: Team | None = None
+        score = (before[0] + change[0], before[1] + change[1])
+        if scored:
+            makers = entry.maker.team if entry.maker is not None else None
+            assert makers is not None and made is not None
+            winner, tied = decide(rules, score, makers, made, bgo)
+            # As the match keeps it: a win ends the decider, a tie at the target starts one.
+            pending = False if winner is not None else (True if tied else pending)
+            words.append(f"Score: NS {score[0]}, EW {score[1]} (first to {rules.target} wins).")
+            words += _going_out_words(rules, score, makers, made, bgo, winner, tied)
+            if winner is None and rules.bidder_goes_out is not None and not bgo and not tied \
+                    and min(score) >= rules.bidder_goes_out:
+                words.append(f"Bidder goes out from the next deal: both sides stand at {rules.bidder_goes_out} or "
+                             "more, and makers who make their bid win outright.")
+        else:
+            words.append(f"Score: NS {score[0]}, EW {score[1]}.")
+        return SettledDeal(number, entry, points, made, change, score, bgo, winner, pending, next_dealer,
+                           tuple(words))
+
+
+def _check_irregularity(irregularity: Irregularity) -> None:
+    """Refuse an irregularity built by hand that the classmethods would not have built."""
+    if irregularity.kind not in (MISDEAL, REVOKE):
+        raise EntryError(f"an irregularity is a misdeal or a revoke, not {irregularity.kind!r}")
+    _penalty_text(irregularity.text)
+    if irregularity.kind == REVOKE and irregularity.by is None:
+        raise EntryError("say who revoked: a side (NS, EW) or a player (N E S W)")
+    if irregularity.kind == MISDEAL and irregularity.by is not None:
+        raise EntryError("a misdeal is nobody's revoke: leave out who")
+
+
+def _names(rules: Rules) -> list[str]:
+    return [c.name for c in point_cards(rules)]
+
+
+def _contract_words(entry: DealEntry, points: tuple[int, int] | None) -> str:
+    maker = entry.maker
+    assert maker is not None
+    makers = maker.team
+    trump = f" in {_suit_word(entry.trump)}" if entry.trump is not None else ""
+    head = f"{maker} bid {entry.bid}{trump}"
+    if points is None:
+        return head
+    return f"{head}: {makers} took {points[makers]}, {makers.other} {points[makers.other]}"
+
+
+def _settlement_words(rules: Rules, makers: Team, bid: int, points: tuple[int, int], made: bool,
+                      change: tuple[int, int]) -> str:
+    """How the deal scores, in the words of the preset's own scoring; the figures are ``settle()``'s."""
+    defenders = makers.other
+    took, against = points[makers], points[defenders]
+    if rules.settlement is Settlement.ADDITIVE:
+        if made:
+            return (f"Additive scoring: each side adds the points it took: {makers} {change[makers]:+d}, "
+                    f"{defenders} {change[defenders]:+d}.")
+        return (f"Additive scoring: makers who fall short lose their bid, and the defenders add the points they "
+                f"took: {makers} {change[makers]:+d}, {defenders} {change[defenders]:+d}.")
+    if made:
+        if took == against:
+            return f"Difference scoring: {took} against {against}, no difference: no score."
+        more, fewer = (makers, defenders) if took > against else (defenders, makers)
+        return (f"Difference scoring: the side that took more scores the difference, {points[more]} - "
+                f"{points[fewer]}: {more} {change[more]:+d}.")
+    return (f"Difference scoring: the defenders score the deal's {rules.total_points} points plus the "
+            f"{bid - took} the makers fell short: {defenders} {change[defenders]:+d}.")
+
+
+def _revoke(rules: Rules, makers: Team, bid: int, points: tuple[int, int] | None, offenders: Team,
+            text: str | None) -> tuple[bool, tuple[int, int], list[str]]:
+    """A revoke's settlement: (made, change, the words).  002: the other side scores the deal's points,
+    the offenders nothing, and offending makers lose their bid as a set.  003: play went on; the deal is
+    settled as usual, the offenders score nothing, and the makers cannot be set by a defender's revoke."""
+    total = rules.total_points
+    others = offenders.other
+    if text == "002":
+        change = [0, 0]
+        change[others] = total
+        made = offenders != makers
+        if not made:
+            change[makers] = -bid
+        words = [f"{offenders} revoked (002): the other side scores the deal's {total} points and {offenders} "
+                 "score nothing" + (f"; {offenders} were the makers, so they lose their bid of {bid} as a set."
+                                     if not made else ".")]
+        return made, (change[0], change[1]), words + [f"Revoke: {_changes((change[0], change[1]))}."]
+    assert points is not None
+    made, settled = settle(rules, makers, bid, points)
+    words = [f"{offenders} revoked (003): play went on, and {offenders} score nothing for the deal."]
+    if not made and offenders != makers:
+        # A defender's revoke: the makers cannot be set; they score as makers who made their bid.
+        made, settled = settle(rules, makers, points[makers], points)
+        words.append(f"A defender revoked, so {makers} cannot be set: they took {points[makers]} of their bid of "
+                     f"{bid} and score as if they had made it.")
+    change = list(settled)
+    change[offenders] = min(change[offenders], 0)  # nothing gained; a set's loss still stands
+    words.append(f"Settled: {_changes((change[0], change[1]))} ({'made' if made else 'set'}).")
+    return made, (change[0], change[1]), words
+
+
+def _going_out_words(rules: Rules, score: tuple[int, int], makers: Team, made: bool, bgo: bool,
+                     winner: Team | None, tied: bool) -> list[str]:
+    """Why the match ends here, or why not, in words; who wins is ``decide()``'s answer."""
+    target = rules.target
+    over = [s >= target for s in score]
+    words = []
+    if bgo and not made:
+        words.append(f"Bidder goes out applied, but {makers} were set: the deal scores as usual.")
+    if winner is not None:
+        final = f"{winner} win the match, {score[winner]} to {score[winner.other]}."
+        if bgo and made and winner == makers:
+            words.append(f"Bidder goes out: {makers} made their bid on a bidder-goes-out deal: {final}")
+        elif all(over) and rules.makers_count_first:
+            words.append(f"Both sides reach {target} on this deal: the makers count first, and {makers} "
+                         f"{'made their bid' if made else 'were set'}: {final}")
+        elif all(over):
+            words.append(f"Both sides reach {target}: the higher score wins: {final}")
+        elif any(over):
+            words.append(f"{winner} reach {target}, the target: {final}")
+        else:
+            floor = rules.negative_floor
+            words.append(f"{winner.other} stand at {score[winner.other]}, at or below the floor of {floor}: {final}")
+    elif tied:
+        words.append(f"Both sides reach {target} together: bidder-goes-out deals follow until one decides (a made "
+                     "bid wins; a set leaves it to the target).")
+    elif all(over):
+        words.append(f"Both sides stand at {target} or more with equal scores: another deal decides.")
+    return words

@@ -1,0 +1,546 @@
+"""The scorekeeper (cinch.scorekeeper, cinch.score_plain, `cinch score`): matches played with real cards.
+
+Rule source: RULEBOOK (settlement, going out, irregularities) and docs/rule-readings.md; the
+worked deals are the rule texts' own (000's "bid 10, took 9", 003's "bid 6, 6 against 8" and
+"bid 8, 7 against 7").  The strongest check replays whole random matches dealt by the engine
+and enters each deal as a scorekeeper would: the sheet must score them exactly as the match did.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from click.testing import CliRunner
+
+from cinch import Rules, Seat, Suit, Team
+from cinch.bots import make_bot
+from cinch.cli import main
+from cinch.deal import Deal
+from cinch.errors import RecordError
+from cinch.library import FINISHED, IN_PROGRESS, Library, LibraryError
+from cinch.match import Match
+from cinch.record import dumps, loads, replay, sheet_record, sheet_text
+from cinch.score_plain import ScoreDialogue, SheetSaver, parse_points, parse_took, run_plain
+from cinch.scorekeeper import (
+    DealEntry,
+    EntryError,
+    Irregularity,
+    ScoreSheet,
+    check_points,
+    every_card_scores,
+    point_cards,
+    possible_points,
+)
+from cinch.view import Phase
+
+ALL_NS = {"High": "NS", "Low": "NS", "Jack": "NS", "Game": "NS", "Right Pedro": "NS", "Left Pedro": "NS"}
+
+
+def sheet_of(preset: str, **options) -> ScoreSheet:
+    rules = Rules.preset(preset)
+    return ScoreSheet(rules.with_options(**options) if options else rules)
+
+
+def refused(sheet: ScoreSheet, entry: DealEntry) -> str:
+    with pytest.raises(EntryError) as info:
+        sheet.add(entry)
+    return str(info.value)
+
+
+def play(sheet: ScoreSheet, maker: str, bid: int, points: tuple[int, int], **kw):
+    dealer = sheet.next_dealer or Seat.N
+    return sheet.add(DealEntry.of(dealer, maker=maker, bid=bid, points=points, **kw))
+
+
+# ---- each preset's settlement of a worked deal ---------------------------------------------------------
+def test_pagat_makers_set_back_lose_their_bid_and_the_defenders_add_theirs():
+    sheet = sheet_of("pagat")
+    done = sheet.add(DealEntry.of("W", calls="p 10 p p", trump="H", points=(5, 9)))  # 000: bid 10, took 9
+    assert (done.entry.maker, done.entry.bid, done.made, done.score_change) == (Seat.E, 10, False, (5, -10))
+    assert done.ruling[:2] == (
+        "E bid 10 in hearts: EW took 9, NS 5: set.",
+        "Additive scoring: makers who fall short lose their bid, and the defenders add the points they took: "
+        "EW -10, NS +5.",
+    )
+    assert sheet.score == (5, -10)
+
+
+def test_official_difference_scoring_and_a_set():
+    sheet = sheet_of("official")
+    made = sheet.add(DealEntry.of("W", maker="N", bid=6, points=(6, 8)))  # 003: defenders score 2
+    assert made.score_change == (0, 2)
+    assert made.ruling[1] == "Difference scoring: the side that took more scores the difference, 8 - 6: EW +2."
+    setback = sheet.add(DealEntry.of("N", maker="E", bid=8, points=(7, 7)))  # 003: defenders score 15
+    assert setback.score_change == (15, 0) and sheet.score == (15, 2)
+    assert setback.ruling[1] == ("Difference scoring: the defenders score the deal's 14 points plus the 1 the makers "
+                                 "fell short: NS +15.")
+    even = sheet.add(DealEntry.of("E", maker="S", bid=5, points=(7, 7)))
+    assert even.score_change == (0, 0) and "7 against 7, no difference: no score" in even.ruling[1]
+
+
+def test_double_pedro_set_with_sancho_scores_the_deal_s_points_plus_the_shortfall():
+    sheet = sheet_of("double-pedro", sancho=True)  # 23 points in a deal
+    done = sheet.add(DealEntry.of("S", maker="W", bid=12, points=(13, 9)))
+    assert done.score_change == (23 + 3, 0)
+
+
+def test_difference_one_side_scores_a_deal_so_the_first_to_the_target_wins():
+    sheet = sheet_of("difference")
+    for _ in range(3):
+        play(sheet, "N", 14, (14, 0))  # NS 42
+    play(sheet, "E", 14, (0, 14))
+    play(sheet, "E", 14, (0, 14))
+    play(sheet, "E", 14, (0, 14))  # EW 42
+    play(sheet, "N", 8, (9, 0))  # NS 51: over alone, NS win
+    assert sheet.winner is Team.NS
+    assert sheet.deals[-1].ruling[-1] == "NS reach 51, the target: NS win the match, 51 to 42."
+
+
+def test_additive_makers_count_first_even_when_the_defenders_end_higher():
+    sheet = sheet_of("additive")
+    for points in ((9, 5), (9, 5), (9, 5), (9, 5), (9, 5)):
+        play(sheet, "N", 7, points)  # NS 45, EW 25
+    for _ in range(3):
+        play(sheet, "E", 7, (0, 8))  # EW 49
+    assert sheet.score == (45, 49) and sheet.winner is None
+    last = play(sheet, "N", 5, (6, 8))  # NS 51, EW 57: both over, NS made their bid
+    assert sheet.winner is Team.NS and last.made
+    assert last.ruling[-1] == ("Both sides reach 51 on this deal: the makers count first, and NS made their bid: "
+                               "NS win the match, 51 to 57.")
+
+
+def test_pagat_bidder_goes_out_and_the_tie_that_calls_for_it():
+    sheet = sheet_of("pagat")
+    for _ in range(8):
+        play(sheet, "N", 7, (7, 7))  # both at 56: bidder goes out from the next deal
+    assert sheet.bidder_goes_out_applies()
+    assert "Bidder goes out from the next deal" in sheet.deals[-1].ruling[-1]
+    set_deal = play(sheet, "E", 10, (5, 9))  # set under bidder goes out: scored as usual
+    assert set_deal.bidder_goes_out and sheet.winner is None and sheet.score == (61, 46)
+    assert set_deal.ruling[3] == "Bidder goes out applied, but EW were set: the deal scores as usual."
+    sheet.undo()
+    won = play(sheet, "E", 8, (5, 9))  # made: EW win outright although neither side reached 62
+    assert sheet.winner is Team.EW and sheet.score == (61, 65) and won.ruling[-1].startswith("Bidder goes out:")
+
+    tied = ScoreSheet(Rules.preset("pagat"))
+    for _ in range(4):
+        play(tied, "N", 7, (7, 7))  # 28 all
+    for _ in range(4):
+        play(tied, "N", 7, (8, 6))  # NS 60, EW 52: below 55 for EW, no bidder goes out yet
+    assert not tied.bidder_goes_out_applies()
+    both = play(tied, "E", 10, (4, 10))  # NS 64, EW 62: both reach 62 together, no decider rule yet
+    assert both.winner is None and both.decider_pending and "bidder-goes-out deals follow" in both.ruling[-1]
+    assert tied.bidder_goes_out_applies()
+
+
+def test_negative_floor_under_the_house_rule():
+    sheet = sheet_of("additive", negative_floor=-30)
+    for _ in range(3):
+        play(sheet, "E", 11, (4, 10))
+    assert sheet.winner is Team.NS and "at or below the floor of -30" in sheet.deals[-1].ruling[-1]
+
+
+# ---- who took each point card ----------------------------------------------------------------------------
+def test_cards_entered_one_by_one_by_side_or_player():
+    sheet = sheet_of("official")
+    done = sheet.add(DealEntry.of("N", maker="E", bid=5, trump="D", took={
+        "High": "E", "Low": "NS", "Jack": "nobody", "Game": "W", "Right Pedro": "EW", "Left Pedro": "S"}))
+    assert done.points == (6, 7) and done.made and done.score_change == (0, 1)
+    assert done.entry.taker("Jack") is None and done.entry.taker("High") is Seat.E
+
+
+def test_nobody_is_refused_where_every_trump_is_in_play():
+    assert every_card_scores(Rules.preset("pagat")) and not every_card_scores(Rules.preset("difference"))
+    message = refused(sheet_of("pagat"), DealEntry.of("N", maker="E", bid=7, took={**ALL_NS, "Jack": "nobody"}))
+    assert message.startswith("Jack cannot go to nobody under pagat: there every trump is in play")
+    assert not every_card_scores(Rules.preset("pagat").with_options(sancho=True))  # a point card may be buried
+
+
+def test_relative_high_and_low_go_to_nobody_only_when_no_trump_was_played():
+    sheet = sheet_of("double-pedro")
+    message = refused(sheet, DealEntry.of("N", maker="E", bid=1, took={**ALL_NS, "Low": "nobody"}))
+    assert message == ("under double-pedro Low is the lowest trump in play, to its capturer: if nobody took it no "
+                       "trump was played, yet High, Jack, Game, Right Pedro and Left Pedro went to a side; say who "
+                       "took Low")
+    nothing = sheet.add(DealEntry.of("N", maker="E", bid=1, took={name: "nobody" for name in ALL_NS}))
+    assert nothing.points == (0, 0) and not nothing.made  # 1 short: NS score 14 + 1
+
+
+def test_a_card_given_twice_a_card_missing_and_a_card_the_rules_do_not_score():
+    sheet = sheet_of("official")
+    twice = DealEntry.of("N", maker="E", bid=5, took=[("High", "NS"), ("High", "EW")])
+    assert refused(sheet, twice) == "High is given twice (to NS and to EW): a point card scores for one side only"
+    missing = DealEntry.of("N", maker="E", bid=5, took={"High": "NS", "Low": "EW"})
+    assert refused(sheet, missing) == ("say who took Jack, Game, Right Pedro and Left Pedro: a side (NS, EW), a "
+                                       "player (N E S W) or nobody")
+    sancho = DealEntry.of("N", maker="E", bid=5, took={**ALL_NS, "Sancho": "EW"})
+    assert "(-o sancho=true makes the nine of trumps Sancho, 9 points)" in refused(sheet, sancho)
+    with_sancho = sheet_of("official", sancho=True, dom_pedro=True)
+    done = with_sancho.add(DealEntry.of("N", maker="E", bid=5, took={**ALL_NS, "sancho": "E", "dom": "-"}))
+    assert done.points == (14, 9)
+    assert [c.name for c in point_cards(with_sancho.rules)][-2:] == ["Sancho", "Dom"]
+
+
+def test_points_that_do_not_add_up_are_refused_with_the_reason():
+    pagat, official = Rules.preset("pagat"), Rules.preset("official")
+    with pytest.raises(EntryError, match="the point cards hold only 14 under pagat"):
+        check_points(pagat, (9, 9))
+    with pytest.raises(EntryError, match="every point card scores for a side: the points add up to 14"):
+        check_points(pagat, (9, 4))
+    with pytest.raises(EntryError, match="no share of them gives NS 4 and EW 4"):
+        check_points(official, (4, 4))  # four 1s to NS leave EW only the Pedros
+    with pytest.raises(EntryError, match="no share of them gives NS 1 and EW 0"):
+        check_points(official, (1, 0))  # a trump played gives a High and a Low: 2 points at least
+    with pytest.raises(EntryError, match="cannot be negative"):
+        check_points(official, (-1, 9))
+    check_points(official, (13, 0))  # every card to NS but a dead Jack
+    assert (0, 0) in possible_points(official) and (0, 0) not in possible_points(pagat)
+    assert refused(sheet_of("official"), DealEntry.of("N", maker="E", bid=5, points=(4, 4))).startswith(
+        "NS 4 and EW 4 cannot be taken together")
+
+
+# ---- the bidding, the dealer, the end of the match ---------------------------------------------------------
+def test_a_bid_out_of_range_a_maker_who_did_not_bid_highest_and_an_unfinished_auction():
+    sheet = sheet_of("pagat")
+    assert refused(sheet, DealEntry.of("N", maker="E", bid=6, points=(5, 9))) == (
+        "a bid of 6 is out of range: bids run from 7 to 14 under pagat")
+    assert refused(sheet, DealEntry.of("N", calls="p 8 9 p", maker="E", points=(5, 9))) == (
+        "E did not bid highest: the calls make W the maker with a bid of 9")
+    assert refused(sheet, DealEntry.of("N", calls="8 7", points=(5, 9))).startswith(
+        "call 2 (S's), bid 7, is illegal: each bid must beat the one before (E bid 8)")
+    assert refused(sheet, DealEntry.of("N", calls="p 15", points=(5, 9))).startswith(
+        "call 2 (S's), bid 15, is illegal: bids run from 7 to 14 under pagat")
+    assert refused(sheet, DealEntry.of("N", calls="p 8 9", points=(5, 9))) == (
+        "the auction is not over after 3 calls: N is still to call (each player calls once, from the dealer's "
+        "left, the dealer last)")
+    assert refused(sheet, DealEntry.of("N", calls="p p p p")).startswith(
+        "call 4 (N's), pass, is illegal: the first three passed, so the dealer is stuck and must bid 7")
+    assert refused(sheet, DealEntry.of("N", maker="E", points=(5, 9))) == "say what E bid: from 7 to 14 under pagat"
+    assert refused(sheet, DealEntry.of("N", maker="E", bid=7)).startswith("say who took the points")
+    assert sheet.deals == ()  # nothing refused was kept
+
+
+def test_a_thrown_in_deal_passes_the_deal_and_is_refused_where_the_dealer_is_stuck():
+    sheet = sheet_of("difference")
+    done = sheet.add(DealEntry.of("E", calls="p p p p"))
+    assert done.entry.maker is None and done.score == (0, 0) and sheet.next_dealer is Seat.S
+    assert done.ruling[0] == "All passed: the deal is thrown in, no score. S deals next."
+    assert refused(sheet_of("pagat"), DealEntry.of("E")).startswith(
+        "under pagat a deal is never thrown in: when the first three pass the dealer is stuck and must bid 7")
+
+
+def test_a_dealer_out_of_turn_and_entries_after_the_match_are_refused():
+    sheet = sheet_of("official")
+    play(sheet, "N", 14, (14, 0))
+    assert refused(sheet, DealEntry.of("S", maker="N", bid=7, points=(9, 5))) == (
+        "S cannot deal deal 2: the deal passes to the left, and E deals now")
+    for _ in range(3):
+        play(sheet, "N", 14, (14, 0))
+    assert sheet.winner is Team.NS and sheet.score == (56, 0)
+    assert refused(sheet, DealEntry.of(sheet.next_dealer, maker="N", bid=7, points=(9, 5))) == (
+        "the match is over: NS won, 56 to 0; undo takes back the last deal")
+    sheet.undo()
+    assert sheet.winner is None and sheet.score == (42, 0)
+
+
+# ---- irregularities ---------------------------------------------------------------------------------------
+def test_a_misdeal_keeps_the_dealer_under_002_and_loses_the_deal_under_003():
+    additive = sheet_of("additive")
+    done = additive.add(DealEntry.of("W", irregularity=Irregularity.misdeal()))
+    assert done.entry.irregularity.text == "002" and additive.next_dealer is Seat.W
+    assert refused(additive, DealEntry.of("N", maker="N", bid=7, points=(9, 5))) == (
+        "N cannot deal deal 2: after a misdeal under 002 the same dealer deals again, and W deals now")
+    official = sheet_of("official")
+    official.add(DealEntry.of("W", irregularity=Irregularity.misdeal()))
+    assert official.next_dealer is Seat.N and official.score == (0, 0)
+    official.add(DealEntry.of("N", irregularity=Irregularity.misdeal("002")))  # the text may be chosen
+    assert official.next_dealer is Seat.N
+
+
+def test_a_revoke_under_002_and_under_003():
+    sheet = sheet_of("additive")  # 002: the other side scores 14; revoking makers lose their bid
+    by_makers = sheet.add(DealEntry.of("N", maker="E", bid=8, irregularity=Irregularity.revoke("W")))
+    assert by_makers.score_change == (14, -8) and by_makers.made is False and by_makers.points is None
+    by_defenders = sheet.add(DealEntry.of("E", maker="E", bid=8, irregularity=Irregularity.revoke("NS")))
+    assert by_defenders.score_change == (0, 14) and by_defenders.made is True
+
+    official = sheet_of("official")  # 003: settled as played; the offenders score nothing
+    cannot_be_set = official.add(DealEntry.of("N", maker="E", bid=9, points=(6, 8),
+                                              irregularity=Irregularity.revoke("S")))
+    assert cannot_be_set.made and cannot_be_set.score_change == (0, 2)
+    assert "A defender revoked, so EW cannot be set" in cannot_be_set.ruling[2]
+    offenders_score_nothing = official.add(DealEntry.of("E", maker="E", bid=5, points=(8, 6),
+                                                        irregularity=Irregularity.revoke("EW")))
+    assert offenders_score_nothing.score_change == (2, 0)
+    makers_gain_nothing = official.add(DealEntry.of("S", maker="E", bid=5, points=(4, 10),
+                                                    irregularity=Irregularity.revoke("E")))
+    assert makers_gain_nothing.score_change == (0, 0) and makers_gain_nothing.made
+    assert refused(official, DealEntry.of("W", maker="E", bid=5, irregularity=Irregularity.revoke("E"))).startswith(
+        "say who took the points")
+
+
+# ---- the engine's own matches, entered as a scorekeeper would ----------------------------------------------
+def entered(deal: Deal, rules: Rules) -> DealEntry:
+    """What a table would enter for a deal the engine played: the calls, trumps and who scored each card."""
+    calls = tuple(action for _, action in deal.auction)
+    result = deal.result
+    assert result is not None
+    if result.thrown_in:
+        return DealEntry(deal.dealer, calls)
+    took = {card.name: None for card in point_cards(rules)}
+    for award in result.awards:
+        took[award.name] = award.team
+    return DealEntry(deal.dealer, calls, trump=result.trump, took=tuple(took.items()))
+
+
+def chooser(seed: int):
+    """Bids and trumps by a bot, so that matches end; the rest at random, so that point cards die too."""
+    bot, rng = make_bot("basic", seed=seed), random.Random(seed)
+    return lambda view: bot.choose(view) if view.phase in (Phase.BIDDING, Phase.TRUMP) else rng.choice(view.legal)
+
+
+@pytest.mark.parametrize("preset, options", [
+    ("pagat", {}), ("difference", {}), ("additive", {}), ("official", {}), ("double-pedro", {}),
+    ("additive", {"sancho": True, "dom_pedro": True, "no_draw": True, "bidding": "auction"}),
+    ("pagat", {"target": 30, "bidder_goes_out": 20}), ("additive", {"negative_floor": -20, "target": 30}),
+])
+def test_the_sheet_scores_the_engine_s_own_matches_exactly(preset, options):
+    rules = Rules.preset(preset).with_options(**options) if options else Rules.preset(preset)
+    for seed in range(4):
+        match = Match(rules, first_dealer=Seat(seed), rng=seed)
+        match.play_out(chooser(seed))
+        sheet = ScoreSheet(rules)
+        for deal, summary in zip(match.deals, match.summaries, strict=True):
+            done = sheet.add(entered(deal, rules))
+            assert (done.score, done.made, done.bidder_goes_out) == (summary.score, summary.result.made,
+                                                                     summary.bidder_goes_out)
+        assert sheet.winner == match.winner and sheet.score == match.score
+
+
+# ---- records and the library ------------------------------------------------------------------------------
+def a_sheet() -> ScoreSheet:
+    sheet = ScoreSheet(Rules.preset("official"), players={Seat.N: "Ann", Seat.S: "Cy"})
+    sheet.add(DealEntry.of("W", calls="p 6 p p", trump="S", took={"High": "NS", "Low": "E", "Jack": "-",
+                                                                   "Game": "EW", "Right Pedro": "S",
+                                                                   "Left Pedro": "W"}))
+    sheet.add(DealEntry.of("N", irregularity=Irregularity.misdeal()))
+    sheet.add(DealEntry.of("E", maker="E", bid=8, points=(7, 7), irregularity=Irregularity.revoke("N", "002")))
+    return sheet
+
+
+def test_a_sheet_is_written_as_a_record_and_replays_to_the_same_deals():
+    sheet = a_sheet()
+    record = loads(sheet_text(sheet))
+    assert record["deals"][0] == {
+        "dealer": "W",
+        "real_cards": {"calls": ["pass", "bid 6", "pass", "pass"], "maker": "E", "bid": 6, "trump": "S",
+                       "took": {"High": "NS", "Low": "E", "Jack": None, "Game": "EW", "Right Pedro": "S",
+                                "Left Pedro": "W"}},
+        "result": {"points": {"NS": 6, "EW": 7}, "made": True, "score_change": {"NS": 0, "EW": 1},
+                   "score": {"NS": 0, "EW": 1}},
+    }
+    again = replay(record)
+    assert again.sheet is not None and again.sheet.deals == sheet.deals and again.sheet.players == sheet.players
+    out = again.to_json()
+    assert out["real_cards"] is True and out["score"] == {"NS": 0, "EW": 15} and out["next"] is None
+    assert [d["irregularity"] for d in out["deals"]] == [
+        None, {"kind": "misdeal", "text": "003"}, {"kind": "revoke", "by": "N", "text": "002"}]
+    text = again.describe()
+    assert "  2. N dealt: misdeal (003), no score.  Score NS 0, EW 1" in text
+    assert "  3. E dealt: E bid 8; took NS 7, EW 7; revoke by N (002): EW +14.  Score NS 0, EW 15" in text
+    assert text.endswith("Score: NS 0, EW 15; the match goes on.\nNext: a new deal, dealt by S.")
+    with pytest.raises(RecordError, match="no cards to play through"):
+        again.match  # noqa: B018
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda r: r["deals"][0]["result"].update(score={"NS": 1, "EW": 1}),
+     'deal 1: "result": score is written {"NS": 1, "EW": 1}, but the rules settle the deal to {"NS": 0, "EW": 1}'),
+    (lambda r: r["deals"][1].update(dealer="E"),
+     "deal 2: E cannot deal deal 2: the deal passes to the left, and N deals now"),
+    (lambda r: r["deals"][0]["real_cards"].update(bid=20),
+     "deal 1: the bid is given as 20, but the calls end with E's bid of 6"),
+    (lambda r: r["deals"][0]["real_cards"]["took"].update(Sancho="NS"),
+     "deal 1: Sancho is not a point card under official; the point cards are High, Low, Jack, Game, Right Pedro "
+     "and Left Pedro (-o sancho=true makes the nine of trumps Sancho, 9 points)"),
+    (lambda r: r["deals"][0]["real_cards"].update(trump=7),
+     'deal 1: "real_cards": "trump" must be a suit letter (S H D C), not a number'),
+    (lambda r: r["deals"][0].update(deck="AS"),
+     "deal 1: unknown field 'deck'; a deal played with real cards has dealer, real_cards and result"),
+    (lambda r: r["deals"].append({"dealer": "S", "deck": "AS", "actions": []}),
+     'deal 4: the deal has no "real_cards", but other deals of the record were played with real cards'),
+])
+def test_a_record_of_real_cards_that_does_not_settle_is_refused(change, message):
+    record = json.loads(dumps(sheet_record(a_sheet())))
+    change(record)
+    with pytest.raises(RecordError) as info:
+        replay(record)
+    assert str(info.value).startswith(message)
+
+
+def test_the_library_keeps_a_sheet_after_every_deal_and_gives_it_back(tmp_path):
+    with Library.open(tmp_path / "games.sqlite3") as lib:
+        sheet = ScoreSheet(Rules.preset("pagat"), first_dealer=Seat.E)
+        saver = SheetSaver(lib, tmp_path / "match.json")
+        assert saver.start(sheet) == []
+        match_id = saver.match_id
+        assert lib.get(match_id).status == IN_PROGRESS and lib.sheet(match_id).next_dealer is Seat.E
+        sheet.add(DealEntry.of("E", maker="S", bid=7, points=(13, 1)))
+        assert saver.save(sheet) == []
+        stored = lib.get(match_id)
+        assert (stored.frontend, stored.score, stored.deals) == ("score", (13, 1), 1)
+        back = lib.sheet(match_id)
+        assert back.deals == sheet.deals and back.next_dealer is Seat.S
+        assert replay(loads((tmp_path / "match.json").read_text())).sheet.deals == sheet.deals
+        assert lib.unfinished() == [] and [m.id for m in lib.unfinished_sheets()] == [match_id]
+        with pytest.raises(LibraryError, match="played with real cards and kept by `cinch score`"):
+            lib.resume(match_id)
+
+
+# ---- the dialogue and `cinch score --plain` -----------------------------------------------------------------
+def test_points_and_cards_are_read_in_the_short_forms():
+    pagat, official = Rules.preset("pagat"), Rules.preset("official")
+    assert parse_points("9 5", pagat) == (9, 5) and parse_points("EW 5 NS 9", pagat) == (9, 5)
+    assert parse_points("NS 9", pagat) == (9, 5)
+    with pytest.raises(EntryError, match="give both sides' points"):
+        parse_points("NS 9", official)
+    assert dict(parse_took("N: high, low; EW jack game pedros", pagat)) == {
+        "High": Seat.N, "Low": Seat.N, "Jack": Team.EW, "Game": Team.EW, "Right Pedro": Team.EW,
+        "Left Pedro": Team.EW}
+    assert dict(parse_took("ns right pedro, - left pedro, ew rest", official))["Left Pedro"] is None
+    with pytest.raises(EntryError, match="say whose the cards are first"):
+        parse_took("high NS", pagat)
+
+
+MATCH_INPUT = """\
+N
+E 20
+S 14
+h
+NS 9 EW 9
+NS high high
+NS all
+p p p p
+S 8
+s
+NS high low jack game EW pedros
+undo
+S 8
+s
+NS high low jack game rp EW lp
+N 14
+c
+14 0
+N 14
+d
+14 0
+N 5
+h
+NS 9 EW 5
+E 7
+s
+NS 8 EW 6
+S 7
+sheet
+quit
+"""
+
+
+def test_a_whole_match_at_the_plain_prompt_with_refusals_and_an_undo(tmp_path):
+    db = str(tmp_path / "games.sqlite3")
+    result = CliRunner().invoke(main, ["score", "--plain", "--rules", "official", "--db", db, "--player", "N=Ann",
+                                       "--player", "S=Cy"], input=MATCH_INPUT)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "A bid of 20 is out of range: bids run from 1 to 14 under official." in out
+    assert "NS 9 and EW 9 make 18, but the point cards hold only 14 under official" in out
+    assert "High is given twice (to NS and to NS): a point card scores for one side only." in out
+    assert "All passed: the deal is thrown in, no score. S deals next." in out
+    assert ("Difference scoring: the defenders score the deal's 14 points plus the 4 the makers fell short: "
+            "EW +18.") in out
+    assert "Took back deal 3: S dealt: S bid 8 in spades; took NS 4, EW 10; NS bid 8, took 4: set; EW add 18." in out
+    assert "Difference scoring: the side that took more scores the difference, 9 - 5: NS +4." in out
+    assert "NS reach 51, the target: NS win the match, 65 to 0." in out
+    assert "*** NS (Ann & Cy) win the match, 65 to 0 (NS 65, EW 0). ***" in out
+    assert "The match is over: NS won, 65 to 0. Type undo to take back the last deal, or quit." in out
+    assert "Score: NS (Ann & Cy) 65, EW 0. NS won the match." in out
+
+    with Library.open(db, readonly=True) as lib:
+        (stored,) = lib.list()
+        assert (stored.status, stored.winner, stored.score, stored.deals) == (FINISHED, Team.NS, (65, 0), 7)
+        assert lib.sheet(stored.id).deals[2].points == (9, 5)
+    shown = CliRunner().invoke(main, ["replay", "--db", db, str(stored.id)])
+    assert shown.exit_code == 0
+    assert shown.output.splitlines()[-1] == "Winner: NS (65 to 0)"
+    assert "  7. S dealt: E bid 7 in spades; took NS 8, EW 6; EW bid 7, took 6: set; NS add 15.  Score NS 65, EW 0" \
+        in shown.output
+
+
+def test_score_resumes_a_stored_sheet_and_refuses_what_would_change_it(tmp_path):
+    db = str(tmp_path / "games.sqlite3")
+    first = CliRunner().invoke(main, ["score", "--plain", "--rules", "pagat", "--dealer", "W", "--db", db],
+                               input="N 7\nh\nNS 13\n")
+    assert first.exit_code == 0 and "End of input; every deal entered is saved." in first.output
+    again = CliRunner().invoke(main, ["score", "--plain", "--db", db, "--resume", "1"], input="W 8\n\n9 5\nsheet\n")
+    assert again.exit_code == 0, again.output
+    assert "Going on after deal 1: score NS 13, EW 1." in again.output
+    assert "Score: NS 22, EW -7. E deals next." in again.output
+    clash = CliRunner().invoke(main, ["score", "--plain", "--db", db, "--resume", "1", "--rules", "official"])
+    assert clash.exit_code == 2 and "--resume goes on with the stored match" in clash.output
+    card_table = CliRunner().invoke(main, ["resume", "--db", db, "1"])
+    assert card_table.exit_code == 2 and "`cinch score --resume 1` goes on with it" in card_table.output
+    bad = CliRunner().invoke(main, ["score", "--plain", "--db", db, "--player", "X=Bo"])
+    assert bad.exit_code == 2 and "write SEAT=NAME with a seat N E S W" in bad.output
+
+
+def test_a_failed_save_is_told_and_loses_nothing(tmp_path):
+    sheet = ScoreSheet(Rules.preset("pagat"))
+    saver = SheetSaver(None, tmp_path / "no-such-folder" / "match.json")
+    talk = ScoreDialogue(sheet, on_change=saver.save)
+    reply = [talk.answer(line) for line in ("W", "N 7", "", "13 1")][-1]
+    assert reply.lines[-1].startswith(f"Could not write {tmp_path / 'no-such-folder' / 'match.json'}")
+    assert sheet.score == (13, 1)
+
+
+def test_the_dialogue_goes_back_a_question_and_explains_each_one():
+    import io
+
+    out = io.StringIO()
+    talk = ScoreDialogue(ScoreSheet(Rules.preset("difference"), first_dealer=Seat.N))
+    assert run_plain(talk, io.StringIO("help\np 3 p p\nback\n4 p p p\nback\nback\nhelp\n"), out) == "eof"
+    text = out.getvalue()
+    assert "'p 7 p 8'; or only the maker and the bid: 'N 8';" in text
+    assert "S bid 3 for NS. Trumps?" in text and "E bid 4 for EW. Trumps?" in text
+    assert "Nothing to go back to in this deal; undo takes back the last deal entered." in text
+    assert talk.draft.maker is None and talk.draft.trump is None
+
+
+def test_every_score_sheet_entry_is_json_that_reads_back():
+    sheet = a_sheet()
+    for deal in sheet.deals:
+        entry = DealEntry.from_json(deal.dealer, json.loads(json.dumps(deal.entry.to_json())))
+        assert entry == deal.entry
+    assert DealEntry.of("N", trump=Suit.HEARTS).trump is Suit.HEARTS
+
+
+def test_the_record_format_s_example_of_real_cards_is_the_program_s_own():
+    from pathlib import Path
+
+    doc = (Path(__file__).parent.parent / "docs" / "record-format.md").read_text(encoding="utf-8")
+    section = doc[doc.index("## Deals played with real cards"):]
+    example = section[section.index("```json") + len("```json"):section.index("```\n", section.index("```json"))]
+    assert json.loads(example) == sheet_record(a_sheet())
+    assert replay(json.loads(example)).sheet.score == (0, 15)
+
+
+def test_a_misdeal_found_after_the_bidding_drops_what_was_entered_of_the_deal():
+    talk = ScoreDialogue(ScoreSheet(Rules.preset("additive"), first_dealer=Seat.S))
+    assert talk.answer("NS 7").lines == [
+        "Name the maker by seat, as N 7 (the side follows from the seat), or give the calls, as p 7 p p."]
+    talk.answer("p 7 p p")
+    reply = talk.answer("misdeal")
+    assert reply.settled is not None and reply.settled.entry.maker is None
+    assert "  Misdeal: the same dealer deals again (002); no score. S deals again." in reply.lines
+    assert talk.question().startswith("Deal 2, S deals.")
