@@ -83,6 +83,15 @@ def decide(rules: Rules, score: tuple[int, int], makers: Team, made: bool,
     return winner, False
 
 
+def bidder_goes_out_applies(rules: Rules, score: tuple[int, int], decider_pending: bool) -> bool:
+    """Whether a deal from ``score`` is played under bidder goes out (000): both sides at the
+    rule's threshold or more, or a tie at the target waiting for its decider."""
+    threshold = rules.bidder_goes_out
+    if threshold is None:
+        return False
+    return decider_pending or min(score) >= threshold
+
+
 def teams_json(pair: tuple[int, int]) -> dict[str, int]:
     """A pair by side, as records and reports write it: ``{"NS": 13, "EW": 1}``."""
     return {"NS": pair[0], "EW": pair[1]}
@@ -138,10 +147,7 @@ class Match:
 
     def bidder_goes_out_applies(self) -> bool:
         """Whether the next (or current) deal is played under bidder goes out (000)."""
-        threshold = self.rules.bidder_goes_out
-        if threshold is None:
-            return False
-        return self._decider_pending or min(self._score) >= threshold
+        return bidder_goes_out_applies(self.rules, self.score, self._decider_pending)
 
     # ---- playing -------------------------------------------------------------
     def start_deal(

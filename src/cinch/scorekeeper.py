@@ -37,7 +37,7 @@ from cinch.actions import BIDS, PASS, Bid, Call, Pass
 from cinch.cards import Seat, Suit, Team
 from cinch.deal import EXAMPLE_DECK, Deal, DealResult
 from cinch.errors import CinchError, IllegalAction, NotationError, json_kind
-from cinch.match import DealSummary, decide, teams_json
+from cinch.match import DealSummary, bidder_goes_out_applies, decide, teams_json
 from cinch.rules import AboveSix, AllPass, Bidding, High, Low, Rob, Rules, Settlement
 from cinch.scoring import PointTable, settle
 from cinch.view import Phase
@@ -687,10 +687,7 @@ class ScoreSheet:
     def bidder_goes_out_applies(self) -> bool:
         """Whether the next deal is played under bidder goes out (000): both sides at the threshold or
         more, or a tie at the target waiting for a decider (as :meth:`Match.bidder_goes_out_applies`)."""
-        threshold = self.rules.bidder_goes_out
-        if threshold is None:
-            return False
-        return self.decider_pending or min(self.score) >= threshold
+        return bidder_goes_out_applies(self.rules, self.score, self.decider_pending)
 
     def side_name(self, team: Team) -> str:
         """``NS`` or, when the players have names, ``NS (Ann & Cy)``."""
