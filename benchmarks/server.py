@@ -1,6 +1,7 @@
 """Load on ``cinch serve``: many tables of four websocket clients playing at a set pace.
 
     .venv/bin/python benchmarks/server.py [--tables 500] [--pace 1.0] [--seconds 60] [--client-procs 2] [--json]
+    .venv/bin/python benchmarks/server.py --cluster [--processes 2] ...   # over PostgreSQL and Redis
 
 Starts the real server as a subprocess (``python -m cinch serve`` on a free loopback port,
 a fresh game library in a temporary folder), creates ``--tables`` rooms over HTTP (no bot
@@ -32,6 +33,15 @@ FILE`` records the server with py-spy (if on the PATH) during the run.
 The server is one event loop: it can make at most ``1000 / (server CPU ms an action)``
 actions a second, and its latency grows long before that, so ``tables * pace * ms an
 action`` must stay well under 1000 ms a second (about 700) for the target.
+
+``--cluster`` runs the same load over ``--processes`` server processes (2 by default) that
+share PostgreSQL and Redis, both started here from Debian's packages on loopback
+(``scripts/services.py``; PostgreSQL with its default durability, fsync on).  Each table is
+created on one process and its seats spread over all of them (N on the first, E on the
+second, ...), so that every action is taken by one process and relayed through Redis to
+the seats on the other: the latency measured is a seat's action to its own update, as
+before, and the update of the seats elsewhere follows the same path.  The server CPU is
+the processes' together; PostgreSQL's and Redis's show in the machine's busy cores.
 """
 
 from __future__ import annotations
@@ -83,16 +93,17 @@ def free_port() -> int:
 class ServerProcess:
     """``python -m cinch serve`` on a loopback port, its CPU time and memory read from ``/proc``."""
 
-    def __init__(self, folder: str, files: int, compression: bool = False):
+    def __init__(self, folder: str, files: int, compression: bool = False, index: int = 0,
+                 store: list[str] | None = None):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.log_path = os.path.join(folder, "server.log")
+        self.log_path = os.path.join(folder, f"server{index}.log")
         self.log = open(self.log_path, "wb")  # noqa: SIM115 - closed in stop()
         path = [os.path.join(ROOT, "src"), *filter(None, [os.environ.get("PYTHONPATH")])]
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
+        where = store if store is not None else ["--db", os.path.join(folder, "games.sqlite3")]
         command = [sys.executable, "-m", "cinch", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                   "--db", os.path.join(folder, "games.sqlite3"), "--log-level", "warning",
-                   "--ws-compression" if compression else "--no-ws-compression"]
+                   *where, "--log-level", "warning", "--ws-compression" if compression else "--no-ws-compression"]
         self.proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT,
                                      env=env, start_new_session=True,  # Ctrl-C reaches us, and we stop it
                                      preexec_fn=lambda: raise_open_files(files))
@@ -156,7 +167,7 @@ class ServerProcess:
 class Plan:
     """What one client process does (picklable, for ``--client-procs``)."""
 
-    url: str
+    urls: list[str]  # the server processes: a table's seats spread over them
     tables: int
     pace: float
     seconds: float
@@ -208,6 +219,7 @@ class Player:
         self.sent_seq: int | None = None  # the seq of the act awaiting its state
         self.sent_at = 0.0
         self.reader: asyncio.Task[None] | None = None
+        self.where = 0  # the server process it is connected to
 
 
 class Table:
@@ -234,11 +246,13 @@ class Bench:
         self.errors: Counter[str] = Counter()
         self.disconnects: Counter[str] = Counter()
         self.interval = 1.0 / plan.pace
-        self.ws_url = plan.url.replace("http://", "ws://") + "/ws"
+        self.ws_urls = [url.replace("http://", "ws://") + "/ws" for url in plan.urls]
+        self.created = 0
 
     # ---- setting up ------------------------------------------------------------------------------------------
-    async def open(self, hello: dict[str, Any]) -> ClientConnection:
-        ws = await connect(self.ws_url, max_size=2**22, open_timeout=30, close_timeout=2, ping_interval=None,
+    async def open(self, hello: dict[str, Any], where: int = 0) -> ClientConnection:
+        ws = await connect(self.ws_urls[where % len(self.ws_urls)], max_size=2**22, open_timeout=30, close_timeout=2,
+                           ping_interval=None,
                            compression="deflate" if self.plan.compression else None)
         await ws.send(json.dumps({"type": "hello", **hello}))
         return ws
@@ -258,15 +272,18 @@ class Bench:
             body: dict[str, Any] = {"rules": self.plan.rules, "bot_delay": 0, "between_deals": 0, "grace": 3600}
             if self.plan.target is not None:
                 body["target"] = self.plan.target
-            reply = await http.post("/api/rooms", json=body)
+            first = self.created  # the process the table is created on; its seats go round the processes from it
+            self.created += 1
+            reply = await http.post(self.plan.urls[first % len(self.plan.urls)] + "/api/rooms", json=body)
             if reply.status_code != 201:
                 raise SetupError(f"http-{reply.status_code}")
             room = reply.json()
             table.code, table.host_token = room["code"], room["host_token"]
             try:
-                for p in table.players:
+                for i, p in enumerate(table.players):
                     hello = {"room": table.code, **({"host_token": table.host_token} if p.seat == "N" else {})}
-                    p.ws = await self.open(hello)
+                    p.where = first + i
+                    p.ws = await self.open(hello, p.where)
                     self.tally.connections += 1
                     await self.expect(p.ws, "welcome")
                     await p.ws.send(json.dumps({"type": "join", "seat": p.seat, "name": f"P{p.seat}",
@@ -297,7 +314,7 @@ class Bench:
         start = time.monotonic()
         gate = asyncio.Semaphore(self.plan.batch)
         limits = httpx.Limits(max_connections=self.plan.batch)
-        async with httpx.AsyncClient(base_url=self.plan.url, timeout=30, limits=limits) as http:
+        async with httpx.AsyncClient(timeout=30, limits=limits) as http:
             tasks = [asyncio.create_task(self.set_up(http, Table(), gate)) for _ in range(self.plan.tables)]
             done, pending = await asyncio.wait(tasks, timeout=self.plan.setup_timeout)
             for task in pending:
@@ -338,7 +355,7 @@ class Bench:
                 hello = {"room": p.table.code, "token": p.token}
                 if p.seat == "N":
                     hello["host_token"] = p.table.host_token
-                p.ws = await self.open(hello)
+                p.ws = await self.open(hello, p.where)
             except (OSError, WebSocketException, TimeoutError):
                 self.disconnects["reconnect-failed"] += 1
                 return
@@ -524,14 +541,15 @@ def machine_cpu() -> tuple[float, float]:
 class Marks:
     """The server's and the machine's CPU counters at the run's start and end (and py-spy, if asked)."""
 
-    def __init__(self, server: ServerProcess, seconds: float, profile: str | None):
-        self.server, self.seconds, self.profile = server, seconds, profile
-        self.cpu: dict[str, float] = {"ready": server.cpu()}
+    def __init__(self, servers: list[ServerProcess], seconds: float, profile: str | None):
+        self.servers, self.seconds, self.profile = servers, seconds, profile
+        self.server = servers[0]
+        self.cpu: dict[str, float] = {"ready": self.server_cpu()}
         self.machine: dict[str, tuple[float, float]] = {}
         self.spy: subprocess.Popen[bytes] | None = None
 
     def __call__(self, name: str) -> None:
-        self.cpu[name], self.machine[name] = self.server.cpu(), machine_cpu()
+        self.cpu[name], self.machine[name] = self.server_cpu(), machine_cpu()
         if name == "start" and self.profile:
             spy = shutil.which("py-spy")
             if spy is None:
@@ -542,6 +560,9 @@ class Marks:
                                          str(max(1, int(self.seconds))), "--rate", "100", "--nonblocking",
                                          "--format", fmt, "-o", self.profile],
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def server_cpu(self) -> float:
+        return sum(s.cpu() for s in self.servers)
 
     def stop(self) -> None:
         if self.spy is not None:
@@ -556,14 +577,21 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     procs = max(1, min(args.client_procs, args.tables))
     raise_open_files(4 * args.tables + 1024)
     setup_timeout = args.setup_timeout or max(60.0, 0.4 * args.tables)
-    with tempfile.TemporaryDirectory(prefix="cinch-bench-") as folder:
-        server = ServerProcess(folder, files=4 * args.tables + 1024, compression=args.compression)
+    with tempfile.TemporaryDirectory(prefix="cinch-bench-") as folder, contextlib.ExitStack() as services:
+        store = None
+        if args.cluster:
+            store = cluster_services(services)
+        count = args.processes if args.cluster else 1
+        servers = [ServerProcess(folder, files=4 * args.tables + 1024, compression=args.compression, index=i,
+                                 store=store) for i in range(count)]
         workers: list[multiprocessing.process.BaseProcess] = []
         marks: Marks | None = None
         try:
-            server.wait_ready()
-            marks = Marks(server, args.seconds, args.py_spy)
-            plans = [Plan(server.url, n, args.pace, args.seconds, args.rules, args.target, args.batch, setup_timeout,
+            for server in servers:
+                server.wait_ready()
+            marks = Marks(servers, args.seconds, args.py_spy)
+            urls = [server.url for server in servers]
+            plans = [Plan(urls, n, args.pace, args.seconds, args.rules, args.target, args.batch, setup_timeout,
                           args.compression, args.spread) for n in split(args.tables, procs)]
             if procs == 1:
                 tallies = [asdict(asyncio.run(Bench(plans[0]).play(marks=marks)))]
@@ -583,9 +611,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 failed = [t["failed"] for t in tallies if "failed" in t]
                 if failed:
                     raise RuntimeError(f"a client process failed: {failed[0]}")
-            marks.cpu["after"] = server.cpu()
-            memory = server.memory()
-            log = server.log_lines()
+            marks.cpu["after"] = marks.server_cpu()
+            memories = [server.memory() for server in servers]
+            memory = {key: max(m.get(key, 0.0) for m in memories) for key in ("VmHWM", "VmRSS")}
+            log = [line for server in servers for line in server.log_lines()]
         finally:
             for w in workers:
                 if w.is_alive():
@@ -593,8 +622,24 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 w.join(5)
             if marks is not None:
                 marks.stop()
-            server.stop()
+            for server in servers:
+                server.stop()
     return summarize(args, procs, tallies, marks, memory, log)
+
+
+def cluster_services(stack: contextlib.ExitStack) -> list[str]:
+    """PostgreSQL and Redis on loopback for ``--cluster`` (stopped when ``stack`` closes); the server's options."""
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    from services import Postgres, Redis, Unavailable
+
+    try:
+        postgres = Postgres(durable=True)
+        stack.callback(postgres.stop)
+        redis = Redis()
+        stack.callback(redis.stop)
+    except Unavailable as e:
+        raise SystemExit(f"--cluster: {e}") from None
+    return ["--database-url", postgres.database("cinch_bench"), "--redis-url", redis.url]
 
 
 def summarize(args: argparse.Namespace, procs: int, tallies: list[dict[str, Any]], marks: Marks,
@@ -617,6 +662,8 @@ def summarize(args: argparse.Namespace, procs: int, tallies: list[dict[str, Any]
     cores = round((all1 - all0) / run_s)  # the CPUs this machine lets us see
     busy = (busy1 - busy0) / run_s
     return {
+        "server_processes": args.processes if args.cluster else 1,
+        "store": "postgresql+redis" if args.cluster else "sqlite",
         "tables": args.tables, "tables_ready": total("tables"), "connections": total("connections"),
         "setup_failures": counts("setup_failures"), "setup_s": round(max(t["setup_s"] for t in tallies), 1),
         "warm_s": round(max(t["warm_s"] for t in tallies), 1), "spread": args.spread,
@@ -652,6 +699,8 @@ def report(r: dict[str, Any]) -> str:
         f"  tables          {r['tables_ready']} of {r['tables']} ready, {r['connections']} connections "
         f"(setup {r['setup_s']} s; failures: {named(r['setup_failures'])}); "
         f"spread over their deals by 0 to {r['spread']} actions each ({r['warm_s']} s)",
+        f"  server          {r['server_processes']} process(es) over "
+        f"{'PostgreSQL and Redis' if r['store'] != 'sqlite' else 'the SQLite library'}",
         f"  clients         {r['client_procs']} process(es), compression {'on' if r['compression'] else 'off'}",
         f"  run             {r['run_s']} s at {r['pace']} action/s per table",
         f"  actions         {r['actions']} in all, {r['actions_per_s']}/s (target {r['target_per_s']}/s); "
@@ -699,6 +748,10 @@ def main() -> None:
                              "different points of their deals, as on a real server (default 40; 0: all start together)")
     parser.add_argument("--compression", action="store_true",
                         help="permessage-deflate on the websockets (off by default, as in `cinch serve`)")
+    parser.add_argument("--cluster", action="store_true",
+                        help="several server processes over PostgreSQL and Redis (started here on loopback from "
+                             "Debian's packages), each table's seats spread over them")
+    parser.add_argument("--processes", type=int, default=2, help="server processes with --cluster (default 2)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON line")
     parser.add_argument("--py-spy", metavar="FILE", default=None,
                         help="record the server with py-spy during the run (FILE .svg: a flame graph, "
@@ -706,6 +759,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.tables < 1 or args.pace <= 0 or args.seconds <= 0:
         parser.error("--tables, --pace and --seconds must be positive")
+    if args.processes < 1:
+        parser.error("--processes must be at least 1")
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so that the server is stopped on SIGTERM too
     try:
         result = run(args)

@@ -255,14 +255,33 @@ class Thinker:
 
 
 class Lab:
-    """A server over a fresh library, and one event loop that every example's handling runs in."""
+    """A server over a fresh library, and one event loop that every example's handling runs in.
 
-    def __init__(self, path: Any):
+    With ``database_url`` the library is PostgreSQL, as a cluster's process has it (the same rooms,
+    every message one locked transaction): the same checks hold, message for message."""
+
+    def __init__(self, path: Any, database_url: str | None = None):
         self.secrets = Secrets(0)
         self.loop = asyncio.new_event_loop()
-        self.library = Library.open(path)
-        self.server = Server(self.library, thinker=Thinker())  # type: ignore[arg-type]
-        self.peek = sqlite3.connect(path)
+        self.peek: sqlite3.Connection | None = None
+        if database_url is None:
+            self.library: Any = Library.open(path)
+            self.server = Server(self.library, thinker=Thinker())  # type: ignore[arg-type]
+            self.peek = sqlite3.connect(path)
+        else:
+            from cinch.server.cluster import ClusterStore
+            from cinch.server.postgres import PgLibrary
+
+            store = ClusterStore(PgLibrary.open(database_url), None, name="lab", lease=3600)
+            self.library = store.library
+            self.server = Server(None, thinker=Thinker(), store=store)  # type: ignore[arg-type]
+            store.server = self.server
+
+    def stored(self, code: str) -> tuple[Any, ...] | None:
+        """The room's row as the library holds it (read straight from the file or the database)."""
+        if self.peek is not None:
+            return self.peek.execute("SELECT status, match_id, data FROM rooms WHERE code = ?", (code,)).fetchone()
+        return self.library._execute("SELECT status, match_id, data FROM rooms WHERE code = %s", (code,)).fetchone()
 
     def run(self, fn: Any, *args: Any) -> Any:
         """``fn(*args)`` inside the loop (rooms ask for the running loop), with no other task in between."""
@@ -300,15 +319,16 @@ class Lab:
         # Into the deal at the table itself (a broadcast after each action would cost most of the test's time).
         table = room.table
         assert table is not None
-        for _ in range(steps):
-            deal = table.match.current
-            if deal is None or deal.to_act is None:
-                break
-            view = table.view(deal.to_act)
-            assert view is not None
-            table.act(deal.to_act, rng.choice(view.legal))
-            table.advance()
-        room._changed()
+        with room._change():  # (one change of the room: as stored, as a process would have made it)
+            for _ in range(steps):
+                deal = table.match.current
+                if deal is None or deal.to_act is None:
+                    break
+                view = table.view(deal.to_act)
+                assert view is not None
+                table.act(deal.to_act, rng.choice(view.legal))
+                table.advance()
+            room._changed()
         for conn in [*people, spectator, host]:
             conn.sent.clear()  # type: ignore[union-attr]
         return Table(room, people, spectator, host, tokens, host_token)
@@ -317,18 +337,24 @@ class Lab:
         table.room.close()
         self.server.rooms.pop(table.room.code, None)
         self.loop.run_until_complete(asyncio.sleep(0))  # cancelled timers and tasks finish
+        if self.peek is None:  # (Hypothesis replays an example with the same codes: the database forgets it)
+            for query in ("DELETE FROM actions WHERE room = %s", "DELETE FROM rooms WHERE code = %s"):
+                self.library._execute(query, (table.room.code,))
 
     def close(self) -> None:
         self.server.close()
         self.loop.run_until_complete(asyncio.sleep(0))
         self.loop.close()
-        self.peek.close()
+        if self.peek is not None:
+            self.peek.close()
         self.library.close()
 
 
-@pytest.fixture
-def lab(tmp_path, monkeypatch) -> Iterator[Lab]:
-    lab = Lab(tmp_path / "games.sqlite3")
+@pytest.fixture(params=["sqlite", "postgres"])
+def lab(request, tmp_path, monkeypatch) -> Iterator[Lab]:
+    """The lab over the SQLite library of one process, and over PostgreSQL as a cluster's process uses it."""
+    url = request.getfixturevalue("database_url") if request.param == "postgres" else None
+    lab = Lab(tmp_path / "games.sqlite3", url)
     monkeypatch.setattr(rooms_module, "secrets", lab.secrets)  # room codes, tokens, first dealers
     monkeypatch.setattr(shuffle_module, "secrets", lab.secrets)  # the shuffles' salts
     try:
@@ -487,9 +513,9 @@ def legal_now(room: Room, conn: Connection, msg: Any) -> Any:
     return action if action in view.legal else None
 
 
-def stored_room(lab: Lab, room: Room) -> tuple[Any, ...]:
+def stored_room(lab: Lab, room: Room) -> tuple[Any, ...] | None:
     """The room as the library holds it (read straight from the file: ``Library.rooms`` reads them all)."""
-    return lab.peek.execute("SELECT status, match_id, data FROM rooms WHERE code = ?", (room.code,)).fetchone()
+    return lab.stored(room.code)
 
 
 def check_sent(conn: Connection) -> list[dict[str, Any]]:

@@ -31,11 +31,24 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 import cinch.server.protocol as protocol
 from cinch.actions import Action, parse_action
 from cinch.cards import Seat
-from cinch.library import Library
+from cinch.library import Library, LibraryError
 from cinch.record import dumps
 from cinch.server.protocol import Refusal
 from cinch.server.replays import add_replay_routes
-from cinch.server.rooms import OVER, Room, Settings, hint_now, new_code, new_token, rules_from, token_hash
+from cinch.server.rooms import (
+    OVER,
+    SEATS,
+    WAITING,
+    Place,
+    Room,
+    Settings,
+    hint_now,
+    new_code,
+    new_token,
+    rules_from,
+    token_hash,
+)
+from cinch.server.store import LocalStore, Store
 
 log = logging.getLogger("cinch.server")
 
@@ -44,6 +57,7 @@ STATIC = Path(__file__).parent / "static"  # the browser table: plain HTML, CSS 
 KEEP_WAITING = 24 * 3600  # seconds a room nobody has started stays open
 KEEP_OVER = 3600  # seconds a room whose match is over stays open (for a rematch) without anyone in it
 MAX_ROOMS = 5000  # rooms not yet over, at most: a flood of creations cannot fill the memory
+KEEP_CACHED = 60  # seconds a cluster's process keeps a room nobody here is in and that it does not drive
 SEND_QUEUE = 256  # messages waiting for a slow client before it is cut off (it reconnects to a snapshot)
 
 
@@ -142,11 +156,20 @@ def _think(bot: str, seed: int, view: Any) -> str:
 
 
 class Server:
-    """The rooms of one server process and the library they are saved in."""
+    """The rooms of one server process and the library they are saved in.
 
-    def __init__(self, library: Library, *, base_url: str = "", thinker: Thinker | None = None,
-                 room_defaults: dict[str, Any] | None = None, share_library: bool = True):
-        self.library = library
+    With a cluster's store (:class:`cinch.server.cluster.ClusterStore`) ``rooms`` is a cache: a room is
+    loaded from the database when a client names it or when this process comes to drive it, kept up to
+    date when another process changes it, and let go when nobody here needs it."""
+
+    def __init__(self, library: Library | None, *, base_url: str = "", thinker: Thinker | None = None,
+                 room_defaults: dict[str, Any] | None = None, share_library: bool = True,
+                 store: Store | None = None):
+        if store is None:
+            assert library is not None, "a server needs a library or a store"
+            store = LocalStore(library)
+        self.store = store
+        self.library: Any = store.library
         self.share_library = share_library  # the terminal's games too (not only the rooms'), in /api/library
         self.base_url = base_url.rstrip("/")
         self.thinker = thinker if thinker is not None else Thinker()
@@ -158,7 +181,9 @@ class Server:
 
     def load(self) -> None:
         """Every stored room not over (and those over in the last hour, for a rematch), where it stood:
-        people reconnect with their tokens."""
+        people reconnect with their tokens.  (A cluster loads a room when it is asked for or claimed.)"""
+        if self.store.cluster:
+            return
         now = datetime.now(UTC)
         recent = (now - timedelta(seconds=KEEP_OVER)).isoformat()
         today = (now - timedelta(seconds=KEEP_WAITING)).isoformat()
@@ -175,6 +200,8 @@ class Server:
 
     def resume_rooms(self) -> None:
         """(On the event loop.)  Restored rooms start their grace timers and bots."""
+        if self.store.cluster:
+            return  # (the rooms nobody drives are claimed by the store's sweep)
         for room in self.rooms.values():
             if room.table is not None and room.status != OVER:
                 for seat, place in room.places.items():
@@ -222,11 +249,19 @@ class Server:
             if spec["substitute"] not in available_bots():
                 raise Refusal("bad-request", f"substitute must be a bot: {', '.join(available_bots())}")
             settings.substitute = spec["substitute"]
-        code = new_code(lambda c: c in self.rooms)
         host_token = new_token()
-        room = Room(code, settings, token_hash(host_token), self.library, link=self.link(code, base),
-                    thinker=self.thinker)
-        room.save()
+        while True:
+            code = new_code(lambda c: c in self.rooms)
+            room = Room(code, settings, token_hash(host_token), self.library, link=self.link(code, base),
+                        thinker=self.thinker, store=self.store)
+            if not self.store.cluster:
+                room.save()
+                break
+            try:
+                if self.store.create_room(room):  # type: ignore[attr-defined]
+                    break  # (else another process took the code a moment ago: draw again)
+            except LibraryError as e:
+                raise Refusal("storage", f"the room could not be saved ({e}); try again") from None
         self.rooms[code] = room
         return {"code": code, "link": room.link, "host_token": host_token, "room": room.info()}
 
@@ -234,6 +269,12 @@ class Server:
         """Close the rooms whose match has been over for an hour, and those still waiting for players after a
         day, with nobody in them (their matches stay in the library)."""
         now = time.monotonic()
+        if self.store.cluster:  # the database keeps every room; here, only those someone here needs
+            for code, room in list(self.rooms.items()):
+                if not room.clients and not self.store.drives(room) and now - room.last_change > KEEP_CACHED:
+                    room.close()
+                    del self.rooms[code]
+            return
         for code, room in list(self.rooms.items()):
             idle = now - room.last_change
             if room.clients or not ((room.status == OVER and idle > KEEP_OVER) or
@@ -246,7 +287,7 @@ class Server:
                     self.library.save_room(code, status="closed", match_id=None, data=room.to_json())
 
     def room(self, code: str) -> Room:
-        room = self.rooms.get(code.strip().upper())
+        room = self.room_for(code.strip().upper())
         if room is None:
             raise Refusal("unknown-room", f"there is no room {code!r} on this server (codes are {6} letters "
                                           "and digits, as in the invite link)")
@@ -254,7 +295,115 @@ class Server:
 
     def lobby(self) -> list[dict[str, Any]]:
         self.forget_idle()
-        return [r.info() for r in self.rooms.values() if r.settings.listed and r.status != OVER]
+        if not self.store.cluster:
+            return [r.info() for r in self.rooms.values() if r.settings.listed and r.status != OVER]
+        out = []
+        for row in self.store.library.lobby_rooms(KEEP_WAITING):
+            room = self.rooms.get(row["code"])
+            if room is not None and not room.stale:
+                if room.settings.listed and room.status != OVER:
+                    out.append(room.info())
+                continue
+            with contextlib.suppress(Exception):  # (a damaged row must not hide the other rooms)
+                info = self.stored_info(row)
+                if info is not None:
+                    out.append(info)
+        return out
+
+    def stored_info(self, row: dict[str, Any]) -> dict[str, Any] | None:
+        """A room's ``info`` from its stored row alone (the lobby of a cluster: no match replayed)."""
+        data = row["data"]
+        settings = Settings.from_json(data["settings"])
+        if not settings.listed:
+            return None
+        places = {p.seat: p for p in (Place.from_json(e) for e in data["places"])}
+        here: set[Any] = set()
+        spectators = 0
+        for presence in self.store.elsewhere(row["code"]).values():
+            here |= presence.seats
+            spectators += presence.spectators
+        seats = []
+        for seat in SEATS:
+            place = places[seat]
+            seats.append({"seat": seat.name, "name": place.name, "kind": "substitute" if place.away else place.kind,
+                          "bot": place.bot, "connected": place.kind == "bot" or seat in here,
+                          "entropy": place.entropy})
+        rules = settings.rules
+        return {"code": row["code"], "link": self.link(row["code"]), "status": row["status"] or WAITING,
+                "rules": rules.to_json(), "rules_name": rules.name, "target": rules.target, "seats": seats,
+                "spectators": spectators, "grace": settings.grace, "between_deals": settings.between_deals,
+                "hints": settings.hints, "match_id": row["match_id"]}
+
+    # ---- the cluster's news (cinch.server.cluster) ------------------------------------------------------
+    def cached(self, code: str) -> Room | None:
+        return self.rooms.get(code)
+
+    def cached_rooms(self) -> list[Room]:
+        return list(self.rooms.values())
+
+    def room_for(self, code: str) -> Room | None:
+        """The room with this code: held here, or (a cluster) loaded from the database; None if none."""
+        room = self.rooms.get(code)
+        if room is not None:
+            if room.stale:
+                self.refresh(room)
+            return room
+        if not self.store.cluster:
+            return None
+        try:
+            row = self.store.library.find_room(code, KEEP_OVER, KEEP_WAITING)
+        except LibraryError as e:
+            raise Refusal("storage", f"room {code} could not be read ({e}); try again") from None
+        if row is None:
+            return None
+        room = Room.load(row, self.library, link=self.link(code), thinker=self.thinker, store=self.store)
+        self.rooms[code] = room
+        return room
+
+    def moved(self, code: str, rev: int, news: dict[str, Any] | None = None) -> None:
+        """Another process changed a room: catch up now if anyone here watches it or it is driven here, from
+        what it told (``news``) when this process held the room as it was just before, else from the
+        database."""
+        room = self.rooms.get(code)
+        if room is None or rev <= room.rev:
+            return
+        if not room.clients and not self.store.drives(room):
+            room.stale = True  # (caught up when next asked for)
+            return
+        try:
+            taken = news is not None and room.take_news(rev, news)
+        except Exception:  # a message that does not fit: the database says what is
+            log.exception("room %s: news of rev %d could not be taken", code, rev)
+            taken = False
+        if taken:
+            room.broadcast()
+            room.settle()
+        else:
+            self.refresh(room)
+
+    def refresh(self, room: Room) -> None:
+        """Bring a room to what the database holds and tell its connections here."""
+        try:
+            state = self.store.library.room_state(room.code)
+        except LibraryError as e:
+            log.warning("room %s could not be read: %s", room.code, e)
+            return
+        if state is None:
+            return
+        if state["rev"] != room.rev or room.stale:
+            room.adopt(state)
+            room.broadcast()
+        room.settle()
+
+    def presence_moved(self, code: str) -> None:
+        room = self.rooms.get(code)
+        if room is not None and not room.stale:
+            room.presence_moved()
+
+    def relay_in(self, code: str, message: dict[str, Any], seat: Seat | None) -> None:
+        room = self.rooms.get(code)
+        if room is not None:
+            room.deliver(message, seat)
 
     # ---- a client's message ---------------------------------------------------------------------------------
     def handle(self, conn: Connection, text: str | bytes) -> None:
@@ -336,15 +485,30 @@ async def keep_garbage_collection_short() -> None:
         await asyncio.sleep(FREEZE_EVERY)
 
 def create_app(db: str | os.PathLike[str] | None = None, *, base_url: str = "", thinker: Thinker | None = None,
-               room_defaults: dict[str, Any] | None = None, share_library: bool = True) -> Starlette:
-    """The ASGI app over the game library at ``db`` (``$CINCH_DB`` or the default library if None)."""
-    library = Library.open(db)
-    server = Server(library, base_url=base_url, thinker=thinker, room_defaults=room_defaults,
-                    share_library=share_library)
+               room_defaults: dict[str, Any] | None = None, share_library: bool = True,
+               database_url: str | None = None, redis_url: str | None = None,
+               cluster_options: dict[str, Any] | None = None) -> Starlette:
+    """The ASGI app over the game library at ``db`` (``$CINCH_DB`` or the default library if None), or, with
+    ``database_url``, over PostgreSQL, shared with the other processes that ``redis_url`` connects."""
+    store: Store
+    if database_url is not None:
+        from cinch.server.cluster import ClusterStore
+
+        store = ClusterStore.open(database_url, redis_url, **(cluster_options or {}))
+    else:
+        if redis_url is not None:
+            raise LibraryError("--redis-url connects processes that share a PostgreSQL database: give "
+                               "--database-url too (SQLite serves one process)")
+        store = LocalStore(Library.open(db))
+    server = Server(None, base_url=base_url, thinker=thinker, room_defaults=room_defaults,
+                    share_library=share_library, store=store)
     server.load()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        start = getattr(store, "start", None)
+        if start is not None:
+            await start(server)
         server.resume_rooms()
         keeper = asyncio.get_running_loop().create_task(keep_garbage_collection_short())
         try:
@@ -352,6 +516,9 @@ def create_app(db: str | os.PathLike[str] | None = None, *, base_url: str = "", 
         finally:
             keeper.cancel()
             server.close()
+            stop = getattr(store, "stop", None)
+            if stop is not None:
+                await stop()
 
     def error(refusal: Refusal, status: int) -> JSONResponse:
         return JSONResponse(refusal.to_json(), status_code=status)

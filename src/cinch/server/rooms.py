@@ -5,16 +5,23 @@ table, saves, and then tells every connection what it may see.  It knows nothing
 websockets: a connection is anything with ``send(message)`` and the fields of
 :class:`Client`, so the tests drive rooms directly.  Everything here runs on the
 server's event loop; a bot that thinks for long thinks in a :class:`Thinker`'s process.
+
+Every change of a room is one :meth:`Room._change`: its store makes it exclusive and brings
+the room up to date first, the room decides (the same code whatever the store), the store
+makes it durable, and only then is anyone told (:mod:`cinch.server.store`).  With several
+server processes (:mod:`cinch.server.cluster`) a room is a cache of what PostgreSQL holds,
+refreshed when another process moves it on; one process drives its timers and bots.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -29,6 +36,7 @@ from cinch.match import Match
 from cinch.record import finished_deals, to_record
 from cinch.rules import Rules
 from cinch.server.protocol import Refusal
+from cinch.server.store import LocalStore, NotDriver, Presence, StorageFailed, Store, catch_up, match_from_record
 from cinch.server.views import match_json, private_deal_json, public_deal_json, public_view
 from cinch.shuffle import Shuffle
 from cinch.table import Pending, Saver, Table
@@ -121,7 +129,10 @@ class Place:
 
 @dataclass
 class Clock:
-    """Seconds a seat has spent on its decisions this match; paused while its person is away."""
+    """Seconds a seat has spent on its decisions this match; paused while its person is away.
+
+    The times are the wall clock's (``time.time()``), so that every process of a cluster shows the
+    same running clock."""
 
     used: float = 0.0
     since: float | None = None
@@ -166,11 +177,12 @@ class Room:
     """A room: its settings, seats, the table once started, and the connections watching it."""
 
     def __init__(self, code: str, settings: Settings, host_hash: str, library: Library, *,
-                 link: str = "", thinker: Thinker | None = None):
+                 link: str = "", thinker: Thinker | None = None, store: Store | None = None):
         self.code = code
         self.settings = settings
         self.host_hash = host_hash
-        self.library = library
+        self.store: Store = store if store is not None else LocalStore(library)
+        self.library = self.store.library if store is not None else library
         self.link = link
         self.thinker = thinker
         self.places = {s: Place(s) for s in Seat}
@@ -195,6 +207,14 @@ class Room:
         self.hints_pending: set[Seat] = set()
         self.closed = False
         self.last_change = time.monotonic()
+        # The change in progress (Room._change): how deep, and what it will send once it is durable.
+        self._depth = 0
+        self._outbox: list[tuple[Client | None, dict[str, Any] | str | None]] = []  # (None, newcomer): a state
+        self._reload_wanted = False
+        self._refreshed = False  # the change began by taking another process's state: show it even if refused
+        self.rev = 0  # the store's revision of the room that this process holds (a cluster counts every change)
+        self._rev_shown = 0
+        self.stale = False  # (a cluster) another process changed the room and nobody here has looked yet
 
     # ---- what the room is ------------------------------------------------------------------------------------
     @property
@@ -226,7 +246,21 @@ class Room:
         return None
 
     def connected(self, seat: Seat) -> bool:
-        return any(c.seat == seat for c in self.clients)
+        """Whether the seat has a connection open, in this process or (a cluster) in another."""
+        return any(c.seat == seat for c in self.clients) or any(
+            seat in p.seats for p in self.store.elsewhere(self.code).values())
+
+    def here(self) -> set[Seat | None]:
+        """The seats with a connection open anywhere (None: some spectator's)."""
+        seats: set[Seat | None] = {c.seat for c in self.clients}
+        for presence in self.store.elsewhere(self.code).values():
+            seats |= presence.seats
+        return seats
+
+    def presence(self) -> Presence:
+        """This process's connections to the room, as the other processes of a cluster are told them."""
+        return Presence(frozenset(c.seat for c in self.clients if c.seat is not None),
+                        sum(1 for c in self.clients if c.seat is None))
 
     def seat_info(self, place: Place, here: set[Seat | None] | None = None) -> dict[str, Any]:
         kind = "substitute" if place.away else place.kind
@@ -236,50 +270,81 @@ class Room:
 
     def info(self) -> dict[str, Any]:
         rules = self.settings.rules
-        here = {c.seat for c in self.clients}
+        here = self.here()
+        elsewhere = self.store.elsewhere(self.code)
         return {
             "code": self.code, "link": self.link, "status": self.status, "rules": self._rules_json,
             "rules_name": self._rules_name, "target": rules.target,
             "seats": [self.seat_info(self.places[s], here) for s in SEATS],
-            "spectators": sum(1 for c in self.clients if c.seat is None),
+            "spectators": sum(1 for c in self.clients if c.seat is None)
+            + sum(p.spectators for p in elsewhere.values()),
             "grace": self.settings.grace, "between_deals": self.settings.between_deals,
             "hints": self.settings.hints, "match_id": self.match_id,
         }
 
     # ---- saving ------------------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
+        table = self.table
         return {"settings": self.settings.to_json(), "host_hash": self.host_hash,
                 "places": [self.places[s].to_json() for s in Seat], "matches": self.matches,
                 "seq_base": self.seq_base, "substitutes": self.substitutes,
-                "clocks": {s.name: self.clocks[s].used for s in Seat}}
+                "clocks": {s.name: self.clocks[s].used for s in Seat},
+                # What a process that takes the room over must know to show the same table (a restart
+                # ignores them: its clocks start paused and it deals the next deal at once).
+                "running": {s.name: c.since for s, c in self.clocks.items() if c.since is not None},
+                "ready": [s.name for s in Seat if s in self.ready],
+                "acknowledged": None if table is None else table.acknowledged}
 
     def save(self) -> None:
         """Store the room (its seats and settings; the match saves itself after every action)."""
         self.library.save_room(self.code, status=self.status, match_id=self.match_id, data=self.to_json())
 
     @classmethod
-    def load(cls, row: dict[str, Any], library: Library, *, link: str = "", thinker: Thinker | None = None) -> Room:
+    def load(cls, row: dict[str, Any], library: Library, *, link: str = "", thinker: Thinker | None = None,
+             store: Store | None = None) -> Room:
         """A stored room, its table rebuilt at the last saved action (people's seats wait for them)."""
         data = row["data"]
         room = cls(row["code"], Settings.from_json(data["settings"]), data["host_hash"], library, link=link,
-                   thinker=thinker)
-        for entry in data["places"]:
-            place = Place.from_json(entry)
-            room.places[place.seat] = place
-        room.matches = list(data["matches"])
-        room.seq_base = int(data["seq_base"])
-        room.substitutes = list(data["substitutes"])
+                   thinker=thinker, store=store)
+        room._places_from(data)
         for name, used in data.get("clocks", {}).items():
             room.clocks[Seat[name]].used = float(used)
         room.match_id = row["match_id"]
+        room.rev = int(row.get("rev", 0))
         if room.match_id is not None:
-            room.table = room._resume_table(room.match_id)
+            text = row.get("record")
+            match = room.store.load_match(room.match_id) if text is None else match_from_record(
+                text, row.get("first_dealer"), room.match_id)
+            room.table = room._table_for(room.match_id, match)
+            if store is not None and store.cluster:
+                room._adopt_table_state(data)  # (another process may be playing it: as it stands, not dealt on)
             room._reset_audiences()
             room._tell(room._views())
         return room
 
+    def _places_from(self, data: dict[str, Any]) -> None:
+        for entry in data["places"]:
+            place = Place.from_json(entry)
+            self.places[place.seat] = place
+        self.matches = list(data["matches"])
+        self.seq_base = int(data["seq_base"])
+        self.substitutes = list(data["substitutes"])
+
+    def _adopt_table_state(self, data: dict[str, Any]) -> None:
+        """What the stored room says beyond its match: who is ready, which deal's end was shown, the clocks."""
+        self.ready = {Seat[s] for s in data.get("ready", ()) if s in ("N", "E", "S", "W")}
+        for seat, clock in self.clocks.items():
+            clock.used = float(data.get("clocks", {}).get(seat.name, clock.used))
+            since = data.get("running", {}).get(seat.name)
+            clock.since = float(since) if isinstance(since, int | float) else None
+        acknowledged = data.get("acknowledged")
+        if self.table is not None and isinstance(acknowledged, int):
+            self.table.acknowledged = min(acknowledged, len(self.table.match.summaries))
+
     def _resume_table(self, match_id: int) -> Table:
-        match = self.library.resume(match_id)
+        return self._table_for(match_id, self.store.load_match(match_id))
+
+    def _table_for(self, match_id: int, match: Match) -> Table:
         saver = StrictSaver(self.library, frontend="server")
         saver.attach(match_id, match)
         bots = {}
@@ -290,6 +355,187 @@ class Room:
                       shuffles=self._shuffle, bot_factory=_factory)
         table.acknowledge()
         return table
+
+    # ---- changes --------------------------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def _change(self, *, driver: bool = False) -> Iterator[None]:
+        """One change of the room, all of it or nothing: the store makes it exclusive and brings the room up to
+        date, the body decides and saves, the store makes it durable, and only then is anyone told.
+
+        Messages and states the body sends wait in an outbox until the change is durable; a change that
+        fails sends none of them (a refusal goes back to its sender alone).  ``driver``: a timer's or a bot's
+        change, which only the process that drives the room may make (:class:`NotDriver` otherwise).
+        Changes nest: the outermost one commits.
+        """
+        if self._depth:
+            self._depth += 1
+            try:
+                yield
+            finally:
+                self._depth -= 1
+            return
+        self._refreshed = False
+        self._rev_shown = self.rev
+        try:
+            self.store.begin(self, driver)
+        except CinchError as e:
+            self._finish_failed(self.store.rollback(self))
+            if isinstance(e, StorageFailed) and not driver:
+                raise Refusal("storage", f"the game library cannot be reached ({e}); nothing was changed") from None
+            raise
+        self._depth = 1
+        try:
+            yield
+        except BaseException:
+            self._depth = 0
+            self._finish_failed(self.store.rollback(self))
+            raise
+        self._depth = 0
+        try:
+            self.store.commit(self)
+        except CinchError as e:
+            self._finish_failed(True)
+            if driver:
+                raise StorageFailed(str(e)) from None
+            raise Refusal("storage", f"the change could not be saved ({e}); it was not made") from None
+        if self._reload_wanted:
+            self._reload_now()
+        self._flush()
+        if self._refreshed:
+            self._settle_soon()
+
+    def _finish_failed(self, reload: bool) -> None:
+        self._outbox.clear()
+        if reload or self._reload_wanted:
+            self._reload_now()
+            self._refreshed = True
+        if self._refreshed and self.rev != self._rev_shown:  # the connections here were shown an older state
+            self.broadcast()
+            self._settle_soon()
+
+    def _settle_soon(self) -> None:
+        """(A cluster.)  The change took another process's state: once it is over, take up what that state
+        asks of this process (its bots and timers, if it drives the room; a seat to take back)."""
+        if not self.store.cluster:
+            return
+        with contextlib.suppress(RuntimeError):  # (no event loop: nothing runs timers here anyway)
+            asyncio.get_running_loop().call_soon(self.settle)
+
+    def settle(self) -> None:
+        if not self.closed:
+            self.reconcile()
+            self.drive()
+
+    def _as_driver(self, what: str, step: Callable[[], None]) -> None:
+        """A timer's change, made only while this process drives the room; one that cannot be saved is tried
+        again a few seconds later."""
+        try:
+            with self._change(driver=True):
+                step()
+        except NotDriver:
+            return
+        except CinchError as e:
+            self._save_failed(e, what)
+
+    def _send(self, client: Client, message: dict[str, Any]) -> None:
+        """Send ``message`` to one connection once the change is durable (at once outside a change)."""
+        if self._depth:
+            self._outbox.append((client, message))
+        else:
+            client.send(message)
+
+    def _flush(self) -> None:
+        """Send what the change left in the outbox, in order; consecutive states go out as one."""
+        outbox, self._outbox = self._outbox, []
+        newcomers: list[Client] = []
+        for i, (client, message) in enumerate(outbox):
+            if message is None:  # a state for everyone (``client``: a newcomer, who gets the log as well)
+                if client is not None:
+                    newcomers.append(client)
+                if i + 1 < len(outbox) and outbox[i + 1][1] is None:
+                    continue  # a later state follows at once: it says all this one would
+                self._broadcast_now(newcomers)
+                newcomers = []
+            elif client is not None:
+                client.send(message)
+
+    def _reload(self) -> None:
+        """Back to what the store holds (a save failed, so the match in memory is ahead of it): within a
+        change, once the change has been rolled back."""
+        if self._depth:
+            self._reload_wanted = True
+        else:
+            self._reload_now()
+
+    def _reload_now(self) -> None:
+        self._reload_wanted = False
+        if self.store.cluster:
+            refresh = getattr(self.store, "reload", None)
+            if refresh is not None:
+                refresh(self)
+            return
+        if self.match_id is not None:
+            self.table = self._resume_table(self.match_id)  # (the narrators go on: nothing is told twice)
+
+    def adopt(self, row: dict[str, Any]) -> None:
+        """(A cluster.)  Take the state another process stored: ``row`` is the room's row with its match's
+        record.  The match is carried forward in place when it can be (:func:`catch_up`); the narrators go
+        on, so that each connection is told what happened since it last looked."""
+        before = self._holders()
+        self._places_from(row["data"])  # (first: a table built here seats the bots the store names)
+        match_id = row["match_id"]
+        table = self.table
+        if match_id is None:
+            self.table = None
+        elif table is None or match_id != self.match_id:
+            self.table = self._table_for(match_id, match_from_record(row["record"], row.get("first_dealer"),
+                                                                     match_id))
+            self._reset_audiences()
+        elif not catch_up(table.match, orjson.loads(row["record"])):
+            table.match = match_from_record(row["record"], row.get("first_dealer"), match_id)
+        self._took(row, before)
+
+    def take_news(self, rev: int, news: dict[str, Any]) -> bool:
+        """(A cluster.)  Another process's change as it told it on Redis: the room's stored data and its
+        match's deals from the one this process holds on.  False if it cannot be taken so (this process is
+        not at the revision just before, or the match is another): the caller reads the database."""
+        table = self.table
+        if self.stale or rev != self.rev + 1 or table is None or news.get("match_id") != self.match_id \
+                or not isinstance(news.get("from"), int) or len(table.match.deals) - 1 > news["from"]:
+            return False
+        record = {**news["header"], "deals": [{}] * news["from"] + news["deals"]}
+        if not catch_up(table.match, record):
+            return False  # (the match may be half carried: the database's record mends it)
+        before = self._holders()
+        self._places_from(news["data"])
+        self._took({"data": news["data"], "match_id": self.match_id, "rev": rev}, before)
+        return True
+
+    def _holders(self) -> dict[Seat, tuple[str, str | None]]:
+        return {s: (p.kind, p.token_hash) for s, p in self.places.items()}
+
+    def _took(self, row: dict[str, Any], before: dict[Seat, tuple[str, str | None]]) -> None:
+        """The rest of taking a stored state, its places and match in hand: the bots, the room's own state."""
+        data = row["data"]
+        table = self.table
+        if table is not None and row["match_id"] is not None:
+            table.saver.attach(row["match_id"], table.match)
+            for seat, place in self.places.items():  # the seats' bots as the store says
+                if place.bot is not None and table.bot_names.get(seat) != place.bot:
+                    table.seat_bot(seat, place.bot, secrets.randbelow(2**31))
+                elif place.bot is None and seat in table.bots:
+                    table.seat_person(seat)
+            table.generation += 1  # a bot's turn thought before this is stale
+        self.match_id = row["match_id"]
+        self._adopt_table_state(data)
+        self.rev = int(row["rev"])
+        self.stale = False
+        self._seq_cache = (None, 0, 0)
+        self._refreshed = True
+        for client in list(self.clients):  # a seat given to someone else, or to a bot, elsewhere
+            held = client.seat
+            if held is not None and (self.places[held].kind, self.places[held].token_hash) != before[held]:
+                client.seat = None
 
     # ---- connections -----------------------------------------------------------------------------------
     def attach(self, client: Client, token: str | None, host_token: str | None) -> None:
@@ -307,12 +553,23 @@ class Room:
                 raise Refusal("bad-token", f"that is not room {self.code}'s host token")
         if client.room is not None:
             client.room.detach(client)
-        client.room, client.seat, client.host = self, seat, host
-        self.clients.add(client)
-        client.send({"type": "welcome", "room": self.code, "seat": None if seat is None else seat.name, "host": host})
-        if seat is not None:
-            self._returned(seat)
-        self.broadcast(newcomer=client)
+        try:
+            with self._change():
+                if seat is not None and self.seat_of(token or "") != seat:  # (another process gave the seat away)
+                    raise Refusal("bad-token", f"that token is no longer a seat's in room {self.code}")
+                client.room, client.seat, client.host = self, seat, host
+                self.clients.add(client)
+                self._send(client, {"type": "welcome", "room": self.code, "seat": None if seat is None else seat.name,
+                                    "host": host})
+                if seat is not None:
+                    self._returned(seat)
+                self.broadcast(newcomer=client)
+        except BaseException:  # (the room could not be saved: the connection is in no room, and may try again)
+            if client.room is self:
+                self.clients.discard(client)
+                client.room, client.seat, client.host = None, None, False
+            raise
+        self.store.presence_changed(self)
 
     def detach(self, client: Client) -> None:
         """A connection closes (or moves to another room)."""
@@ -321,27 +578,33 @@ class Room:
         self.clients.discard(client)
         seat = client.seat
         client.room, client.seat = None, None
+        self.store.presence_changed(self)
         if seat is not None and not self.connected(seat):
             self._dropped(seat)
         self.broadcast()
 
     def _dropped(self, seat: Seat) -> None:
         """A seated person's last connection closed: pause the clock; a bot takes over after the grace."""
-        self.clocks[seat].stop(time.monotonic())
+        self.clocks[seat].stop(time.time())
         if self.table is None or self.status == OVER:
             return
         self._start_grace(seat)
 
     def _start_grace(self, seat: Seat) -> None:
-        if seat in self.grace_timers or self.places[seat].kind != "human" or self.places[seat].away:
+        if seat in self.grace_timers or self.places[seat].kind != "human" or self.places[seat].away \
+                or self.closed or not self.store.drives(self):
             return
         loop = asyncio.get_running_loop()
         self.grace_timers[seat] = loop.call_later(self.settings.grace, self._substitute, seat)
 
     def _substitute(self, seat: Seat) -> None:
         self.grace_timers.pop(seat, None)
+        self._as_driver("a substitute for an absent player", lambda: self._substitute_now(seat))
+
+    def _substitute_now(self, seat: Seat) -> None:
         place = self.places[seat]
-        if self.table is None or self.connected(seat) or place.kind != "human" or self.closed or self.status == OVER:
+        if self.table is None or self.connected(seat) or place.kind != "human" or place.away \
+                or self.closed or self.status == OVER:
             return
         place.bot = self.settings.substitute
         self.table.seat_bot(seat, place.bot, secrets.randbelow(2**31))
@@ -362,6 +625,26 @@ class Room:
         self._run_clocks()
         self._kick()
 
+    def presence_moved(self) -> None:
+        """(A cluster.)  Connections to the room opened or closed in another process: show who is here, and
+        (driving the room) start or stop the grace of the seats concerned."""
+        self._run_clocks()
+        self.broadcast()
+        self.drive()
+
+    def reconcile(self) -> None:
+        """(A cluster.)  After another process's change: a person connected here whose seat a substitute took
+        meanwhile (the grace ran out elsewhere while they came back here) takes it back."""
+        if self.table is None or self.closed:
+            return
+        back = [s for s, p in self.places.items() if p.away and any(c.seat == s for c in self.clients)]
+        if not back:
+            return
+        with contextlib.suppress(Refusal, CinchError), self._change():
+            for seat in back:
+                self._returned(seat)
+            self.broadcast()
+
     def _mark_substitute(self, seat: Seat, *, start: bool) -> None:
         table = self.table
         assert table is not None
@@ -376,10 +659,16 @@ class Room:
                     entry["until"] = where
                     break
         m.metadata["substitutes"] = [s for s in self.substitutes if s["match"] == self.match_id]
+        table.saver.save(m)  # (the record says who played for whom as the room does, for the other processes)
 
     # ---- the messages --------------------------------------------------------------------------------------
     def join(self, client: Client, seat_name: str, name: str, entropy: str, *, take: bool = False) -> None:
         """Sit down: in an empty seat before the start (``join``), or in a bot's seat between deals (``take``)."""
+        with self._change():
+            self._join(client, seat_name, name, entropy, take)
+        self.store.presence_changed(self)
+
+    def _join(self, client: Client, seat_name: str, name: str, entropy: str, take: bool) -> None:
         seat = Seat[seat_name]
         place = self.places[seat]
         if client.seat is not None:
@@ -400,7 +689,7 @@ class Room:
         self._seat_changed(seat, name)
         self.save()
         client.seat = seat
-        client.send({"type": "seated", "room": self.code, "seat": seat.name, "token": token})
+        self._send(client, {"type": "seated", "room": self.code, "seat": seat.name, "token": token})
         self._returned(seat)
         self.broadcast(newcomer=client)
 
@@ -418,6 +707,11 @@ class Room:
 
     def leave(self, client: Client) -> None:
         """Give up the seat: it is empty again before the start; afterwards the room's substitute bot keeps it."""
+        with self._change():
+            self._leave(client)
+        self.store.presence_changed(self)
+
+    def _leave(self, client: Client) -> None:
         seat = self._seated(client)
         place = self.places[seat]
         for c in list(self.clients):
@@ -426,7 +720,7 @@ class Room:
         timer = self.grace_timers.pop(seat, None)
         if timer is not None:
             timer.cancel()
-        self.clocks[seat].stop(time.monotonic())
+        self.clocks[seat].stop(time.time())
         if self.table is None:
             self.places[seat] = Place(seat)
         else:
@@ -441,6 +735,10 @@ class Room:
 
     def fill(self, client: Client, seat_name: str, bot: str) -> None:
         """The host seats a bot in an empty seat (or changes a bot), before the start or between deals."""
+        with self._change():
+            self._fill(client, seat_name, bot)
+
+    def _fill(self, client: Client, seat_name: str, bot: str) -> None:
         self._host(client)
         seat = Seat[seat_name]
         place = self.places[seat]
@@ -481,6 +779,10 @@ class Room:
 
     def start(self, client: Client) -> None:
         """The host starts the match: every seat must be taken."""
+        with self._change():
+            self._start(client)
+
+    def _start(self, client: Client) -> None:
         self._host(client)
         if self.table is not None:
             raise Refusal("started", "the match has already started")
@@ -492,6 +794,10 @@ class Room:
 
     def rematch(self, client: Client) -> None:
         """A new match with the same seats once this one is over; the deal passes to the left."""
+        with self._change():
+            self._rematch(client)
+
+    def _rematch(self, client: Client) -> None:
         if client.seat is None and not client.host:
             raise Refusal("not-seated", "only a seated player or the host may call a rematch")
         table = self.table
@@ -534,7 +840,15 @@ class Room:
         return Shuffle.new(entropy, number)
 
     def act(self, client: Client, seq: int, text: str) -> None:
-        """A person's decision, in the record notation, for the state numbered ``seq``."""
+        """A person's decision, in the record notation, for the state numbered ``seq``.
+
+        Several processes may receive the same decision (two tabs of one seat): each checks ``seq`` within
+        its change, after the store brought the room up to date, so that one takes it and the other finds
+        it stale."""
+        with self._change():
+            self._act(client, seq, text)
+
+    def _act(self, client: Client, seq: int, text: str) -> None:
         seat = self._seated(client)
         table = self.table
         if table is None or self.status != PLAYING:
@@ -567,6 +881,10 @@ class Room:
 
     def ready_now(self, client: Client) -> None:
         """A person has seen the end of the deal."""
+        with self._change():
+            self._ready(client)
+
+    def _ready(self, client: Client) -> None:
         seat = self._seated(client)
         if self.status != BETWEEN:
             raise Refusal("not-between-deals", "ready answers the end of a deal")
@@ -575,6 +893,7 @@ class Room:
         if people <= self.ready:
             self._next_deal()
         else:
+            self.save()  # (who is ready, for the other processes of a cluster)
             self.broadcast()
 
     def hint(self, client: Client) -> None:
@@ -615,8 +934,15 @@ class Room:
             self.hints_pending.discard(seat)
         if self.seq != seq or self.closed:
             return  # the table has moved on: the hint is of no use now
+        self.deliver(message, seat)
+        self.store.relay(self, message, seat)  # (a cluster: the seat's connections in other processes too)
+
+    def deliver(self, message: dict[str, Any], seat: Seat | None = None) -> None:
+        """A chat line to every connection here, or a hint (``seat``) to that seat's, unless it is stale."""
+        if message.get("type") == "hint" and message.get("seq") != self.seq:
+            return
         for c in list(self.clients):
-            if c.seat == seat:
+            if seat is None or c.seat == seat:
                 c.send(message)
 
     def chat(self, client: Client, text: str) -> None:
@@ -627,8 +953,8 @@ class Room:
         name = self.places[seat].name if seat is not None else "spectator"
         message = {"type": "chat", "name": name or "", "seat": None if seat is None else seat.name, "text": text,
                    "at": time.time()}
-        for c in list(self.clients):
-            c.send(message)
+        self.deliver(message)
+        self.store.relay(self, message, None)
 
     def _seated(self, client: Client) -> Seat:
         if client.seat is None:
@@ -641,11 +967,6 @@ class Room:
             raise Refusal("not-host", "only the room's host may do that (open the room with the host token)")
 
     # ---- moving on ------------------------------------------------------------------------------------------
-    def _reload(self) -> None:
-        """Back to what the library holds (a save failed, so the match in memory is ahead of it)."""
-        if self.match_id is not None:
-            self.table = self._resume_table(self.match_id)  # (the narrators go on: nothing is told twice)
-
     def _changed(self) -> None:
         """After every change of the game: deal on, run the clocks, start the bots, tell everyone."""
         table = self.table
@@ -669,11 +990,20 @@ class Room:
             table.acknowledge()
             self.save()
             return
-        self.save()  # (the clocks, and the status the lobby shows)
         if self.next_deal_timer is None:
             self.ready.clear()
+        self.save()  # (the clocks, and the status the lobby shows)
+        self._wait_for_next_deal()
+
+    def _wait_for_next_deal(self) -> None:
+        if self.next_deal_timer is None and not self.closed and self.store.drives(self):
             loop = asyncio.get_running_loop()
-            self.next_deal_timer = loop.call_later(self.settings.between_deals, self._next_deal)
+            self.next_deal_timer = loop.call_later(self.settings.between_deals, self._deal_on)
+
+    def _deal_on(self) -> None:
+        """(The driver's timer.)  The end of the deal has been shown long enough: the next deal."""
+        self.next_deal_timer = None
+        self._as_driver("the next deal", self._next_deal)
 
     def _next_deal(self) -> None:
         if self.next_deal_timer is not None:
@@ -686,10 +1016,46 @@ class Room:
         self.ready.clear()
         self._changed()
 
+    def drive(self) -> None:
+        """(The process that drives the room.)  Start what the room's state waits for: a bot's turn, the grace
+        of a person with no connection anywhere, the pause between deals; stop what it no longer waits for.
+        A process calls it when it takes the room over and after another process moved the room on."""
+        if self.closed or not self.store.drives(self):
+            return
+        table, status = self.table, self.status
+        for seat, place in self.places.items():
+            waiting = table is not None and status != OVER and place.kind == "human" and not place.away \
+                and not self.connected(seat)
+            if waiting:
+                self._start_grace(seat)
+            elif seat in self.grace_timers:
+                self.grace_timers.pop(seat).cancel()
+        if status == BETWEEN and table is not None and table.pending() is Pending.DEAL_OVER:
+            self._wait_for_next_deal()
+        elif self.next_deal_timer is not None:
+            self.next_deal_timer.cancel()
+            self.next_deal_timer = None
+        if status == BETWEEN and table is not None and table.pending() is Pending.NEW_DEAL:
+            self._as_driver("the next deal", self._changed)  # (the end of the deal was shown: deal on)
+        self._kick()
+
+    def abandon(self) -> None:
+        """(A cluster.)  Another process drives the room now: stop its timers and bots here."""
+        for timer in self.grace_timers.values():
+            timer.cancel()
+        self.grace_timers.clear()
+        if self.next_deal_timer is not None:
+            self.next_deal_timer.cancel()
+            self.next_deal_timer = None
+        task = self.bot_task
+        if task is not None and task is not _current_task():  # (a bot's own change may find it is no driver)
+            task.cancel()
+            self.bot_task = None
+
     def _run_clocks(self) -> None:
-        now = time.monotonic()
+        now = time.time()
         to_act = self.table.to_act if self.table is not None and self.status == PLAYING else None
-        here = {c.seat for c in self.clients}
+        here = self.here()
         for seat, clock in self.clocks.items():
             place = self.places[seat]
             running = seat == to_act and (place.kind == "bot" or place.away or seat in here)
@@ -699,10 +1065,10 @@ class Room:
                 clock.stop(now)
 
     def _kick(self) -> None:
-        """Start the bots' task if a bot is to act and none is running."""
+        """Start the bots' task if a bot is to act and none is running (in the process that drives the room)."""
         table = self.table
         if self.closed or self.retry_pending or table is None or self.bot_task is not None \
-                or table.bot_turn() is None:
+                or table.bot_turn() is None or not self.store.drives(self):
             return
         self.bot_task = asyncio.get_running_loop().create_task(self._run_bots())
 
@@ -724,10 +1090,13 @@ class Room:
                 if self.table is not table:
                     continue
                 try:
-                    if not table.play_bot(turn, action, error):
-                        continue
-                    table.take_notes()
-                    self._changed()  # (its _kick waits: this task is the bots')
+                    with self._change(driver=True):  # (a cluster: the room may have moved on elsewhere)
+                        if self.table is not table or not table.play_bot(turn, action, error):
+                            continue
+                        table.take_notes()
+                        self._changed()  # (its _kick waits: this task is the bots')
+                except NotDriver:  # another process drives the room now
+                    return
                 except CinchError as e:  # the library refused the save: back to what it holds, try again later
                     self._save_failed(e)
                     return
@@ -746,15 +1115,15 @@ class Room:
         notice = {"type": "error", "code": "storage",
                   "message": f"{what} could not be saved ({error}); the room tries again in a few seconds"}
         for c in list(self.clients):
-            c.send(notice)
-        if self.retry_pending:
+            self._send(c, notice)
+        if self.retry_pending or not self.store.drives(self):
             return
         self.retry_pending = True
 
         def retry() -> None:
             self.retry_pending = False
             if not self.closed:
-                self._changed()
+                self._as_driver("the next step of the game", self._changed)
 
         asyncio.get_running_loop().call_later(RETRY_SECONDS, retry)
 
@@ -769,7 +1138,11 @@ class Room:
         if table is None or not table.match.deals:
             return {}
         m = table.match
-        views: dict[Seat | None, SeatView] = {s: m.view(s) for s in SEATS}
+        seats = SEATS
+        if self.store.cluster:  # the seats connected here (and N's, for the public part): the others are elsewhere
+            here = {c.seat for c in self.clients}
+            seats = tuple(s for s in SEATS if s is Seat.N or s in here)
+        views: dict[Seat | None, SeatView] = {s: m.view(s) for s in seats}
         if any(c.seat is None for c in self.clients) or m.deals[-1].is_over:  # (a spectator's view: when needed)
             views[None] = public_view(views[Seat.N])
         return views
@@ -797,7 +1170,7 @@ class Room:
 
     def _shared(self, views: dict[Seat | None, SeatView], info: dict[str, Any] | None = None) -> dict[str, Any]:
         """The parts of a state that every connection gets alike: the room, the clocks, the public deal."""
-        now = time.monotonic()
+        now = time.time()
         shared: dict[str, Any] = {"room": info or self.info(),
                                   "clocks": {s.name: self.clocks[s].to_json(now) for s in Seat}, "deal": None}
         if views:
@@ -838,7 +1211,14 @@ class Room:
 
     def broadcast(self, newcomer: Client | None = None) -> None:
         """Send every connection its state (one JSON text per seat, shared by that seat's connections); a
-        ``newcomer`` (a connection that just opened the room or sat down) gets its seat's log as well."""
+        ``newcomer`` (a connection that just opened the room or sat down) gets its seat's log as well.
+        Within a change, once the change is durable."""
+        if self._depth:
+            self._outbox.append((newcomer, None))
+            return
+        self._broadcast_now([] if newcomer is None else [newcomer])
+
+    def _broadcast_now(self, newcomers: list[Client]) -> None:
         views = self._views()
         self._tell(views)
         if self.clients:
@@ -846,7 +1226,7 @@ class Room:
             shared = self._shared(views)
             for client in list(self.clients):
                 seat = client.seat
-                if client is newcomer:
+                if client in newcomers:
                     client.send(encode(self.state(seat, views=views, shared=shared, full=True)))
                     continue
                 if seat not in texts:
@@ -858,12 +1238,7 @@ class Room:
     def close(self) -> None:
         """Stop the room's timers and tasks (the server is shutting down)."""
         self.closed = True
-        for timer in self.grace_timers.values():
-            timer.cancel()
-        if self.next_deal_timer is not None:
-            self.next_deal_timer.cancel()
-        if self.bot_task is not None:
-            self.bot_task.cancel()
+        self.abandon()
 
     def record(self) -> dict[str, Any]:
         """The ``cinch/1`` record of this match's finished deals (never the running deal's cards)."""
@@ -885,6 +1260,13 @@ class StrictSaver(Saver):
         assert self.library is not None
         self.match_id = self.library.new_match(match, human_seat=human_seat, seed=seed, frontend=self.frontend,
                                                players=players)
+
+
+def _current_task() -> asyncio.Task[Any] | None:
+    try:
+        return asyncio.current_task()
+    except RuntimeError:  # no event loop running (a room closed by a test, or at exit)
+        return None
 
 
 _HINT_BOT: str | None = None

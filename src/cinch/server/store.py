@@ -1,0 +1,212 @@
+"""Where a room's state lives, and who else may change it: one process on SQLite, or a cluster.
+
+A :class:`~cinch.server.rooms.Room` decides what a message does (the same code for every
+store) inside :meth:`Room._change`, which asks its store to
+
+- ``begin``: make the change exclusive and bring the room up to date (a cluster locks the
+  room's row and reloads the room if another process has moved it on since);
+- ``commit``: make what the change wrote durable, then tell the other processes;
+- ``rollback``: forget it (the room then reloads what the store holds).
+
+:class:`LocalStore` is the single process on the SQLite game library: it is the only writer of
+its rooms, its writes go straight to the library as the room makes them (each its own
+transaction, as before there were stores), and it drives every room's timers and bots.
+:class:`cinch.server.cluster.ClusterStore` is PostgreSQL and Redis shared by several processes.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any, Protocol
+
+from cinch.actions import parse_action
+from cinch.cards import Card, Seat
+from cinch.errors import CinchError
+from cinch.match import Match
+from cinch.record import loads, replay
+from cinch.shuffle import Shuffle
+from cinch.view import Phase
+
+if TYPE_CHECKING:
+    from cinch.server.rooms import Room
+
+
+class StorageFailed(CinchError):
+    """A change of a room could not be made durable: nothing of it stands (the room reloaded the store's state)."""
+
+
+class NotDriver(CinchError):
+    """A timer or a bot of a room fired in a process that no longer drives the room (another took it over)."""
+
+
+class Presence:
+    """Who one process has in one room: the seats with a connection there, and how many spectators."""
+
+    __slots__ = ("seats", "spectators")
+
+    def __init__(self, seats: frozenset[Seat] = frozenset(), spectators: int = 0):
+        self.seats = seats
+        self.spectators = spectators
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Presence) and (self.seats, self.spectators) == (other.seats, other.spectators)
+
+    def __hash__(self) -> int:
+        return hash((self.seats, self.spectators))
+
+    def __repr__(self) -> str:
+        return f"Presence({''.join(s.name for s in sorted(self.seats))!r}, {self.spectators})"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seats": "".join(s.name for s in sorted(self.seats)), "spectators": self.spectators}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Presence:
+        seats = data.get("seats", "") if isinstance(data, dict) else ""
+        count = data.get("spectators", 0) if isinstance(data, dict) else 0
+        return cls(frozenset(Seat[c] for c in str(seats) if c in "NESW"),
+                   count if isinstance(count, int) and count >= 0 else 0)
+
+
+NOBODY: dict[str, Presence] = {}
+
+
+class Store(Protocol):
+    """What a room needs of the place its state is kept (see the module's docstring)."""
+
+    cluster: bool  # several processes share the rooms
+    library: Any  # the game library the rooms' matches are saved in (Library or PgLibrary)
+
+    def begin(self, room: Room, driver: bool) -> None: ...
+
+    def commit(self, room: Room) -> None: ...
+
+    def rollback(self, room: Room) -> bool:
+        """Forget the change; True if the room must reload (what it holds may now differ from the store)."""
+        ...
+
+    def drives(self, room: Room) -> bool:
+        """Whether this process runs the room's timers and bots."""
+        ...
+
+    def elsewhere(self, code: str) -> dict[str, Presence]:
+        """The room's connections in other processes, by process."""
+        ...
+
+    def presence_changed(self, room: Room) -> None:
+        """This process's connections to the room changed: tell the others."""
+        ...
+
+    def relay(self, room: Room, message: dict[str, Any], seat: Seat | None) -> None:
+        """Send a message (a chat line; a hint, to ``seat``'s connections) to the room's connections elsewhere."""
+        ...
+
+    def load_match(self, match_id: int) -> Match: ...
+
+
+class LocalStore:
+    """One process, the SQLite game library: the current behaviour, with nothing to lock or to tell."""
+
+    cluster = False
+
+    def __init__(self, library: Any):
+        self.library = library
+
+    def begin(self, room: Room, driver: bool) -> None:
+        pass
+
+    def commit(self, room: Room) -> None:
+        pass
+
+    def rollback(self, room: Room) -> bool:
+        return False  # the library's writes were each committed as they were made; the room reloads if it must
+
+    def drives(self, room: Room) -> bool:
+        return True
+
+    def elsewhere(self, code: str) -> dict[str, Presence]:
+        return NOBODY
+
+    def presence_changed(self, room: Room) -> None:
+        pass
+
+    def relay(self, room: Room, message: dict[str, Any], seat: Seat | None) -> None:
+        pass
+
+    def load_match(self, match_id: int) -> Match:
+        return self.library.resume(match_id)
+
+
+# ---- a room's match from its stored record ----------------------------------------------------------------
+def match_from_record(text: str, first_dealer: str | None, match_id: int | None = None) -> Match:
+    """The stored record of a room's match, replayed (finished or not): what another process saved."""
+    try:
+        match = replay(loads(text)).match
+    except CinchError as e:
+        raise StorageFailed(f"match {match_id}: the stored record does not replay: {e}") from None
+    if not match.deals and first_dealer in ("N", "E", "S", "W"):
+        match.first_dealer = Seat[first_dealer]
+    match.rng = random.Random()  # (a server's deals come from its shuffles; the rng only backs a record without)
+    return match
+
+
+def catch_up(match: Match, record: dict[str, Any]) -> bool:
+    """Bring ``match`` forward to its stored ``record`` in place, action by action; False if the record is not
+    ``match`` carried further (then the caller replays the record whole).
+
+    A room's match only grows while it is played (a server has no undo): the deals it holds are a
+    prefix of the record's, and the last of them a prefix of the record's entry.  Applying the few
+    new actions costs microseconds where replaying a long match costs a millisecond, and another
+    process's every action is caught up this way.
+    """
+    deals = record.get("deals")
+    if not isinstance(deals, list) or len(deals) < len(match.deals):
+        return False
+    try:
+        if not match.deals and deals:
+            match.first_dealer = Seat[deals[0]["dealer"]]  # (a match not yet dealt does not say who deals first)
+        if match.deals:
+            index = len(match.deals) - 1
+            if not _same_deal(match, index, deals[index]):
+                return False
+            _apply(match, index, deals[index])
+        for index in range(len(match.deals), len(deals)):
+            entry = deals[index]
+            shuffle = Shuffle.from_json(entry["shuffle"], index + 1) if "shuffle" in entry else None
+            restock = [Card.parse(c) for c in entry["restock"].split()] if "restock" in entry else None
+            match.start_deal([Card.parse(c) for c in entry["deck"].split()], restock=restock,
+                             dealer=Seat[entry["dealer"]], shuffle=shuffle)
+            _apply(match, index, entry)
+    except (CinchError, KeyError, TypeError, ValueError, AttributeError):
+        return False
+    players = record.get("players")
+    if isinstance(players, dict):
+        match.players = {Seat[k]: str(v) for k, v in players.items() if k in ("N", "E", "S", "W")}
+    match.metadata = {k: v for k, v in record.items() if k not in ("format", "rules", "players", "deals")}
+    last = deals[-1] if deals else None
+    return last is None or len(match.deals[-1].history) == len(last.get("actions", ()))
+
+
+def _same_deal(match: Match, index: int, entry: Any) -> bool:
+    deal = match.deals[index]
+    if not isinstance(entry, dict) or entry.get("dealer") != deal.dealer.name:
+        return False
+    actions = entry.get("actions")
+    if not isinstance(actions, list) or len(actions) < len(deal.history):
+        return False
+    shuffle = match.shuffles.get(index)
+    stored = entry.get("shuffle")
+    if shuffle is not None:
+        return isinstance(stored, dict) and stored.get("commitment") == shuffle.commitment
+    return stored is None
+
+
+def _apply(match: Match, index: int, entry: dict[str, Any]) -> None:
+    deal = match.deals[index]
+    for text in entry["actions"][len(deal.history):]:
+        match.apply(parse_action(text))
+        if index in match.shuffles and deal.phase is Phase.RESTOCK:
+            match.resolve_chance()  # the shuffle forms the new stock, as in a replay
+
+
+__all__ = ["LocalStore", "NotDriver", "Presence", "Store", "StorageFailed", "catch_up", "match_from_record"]
