@@ -4,16 +4,22 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play serve test lint bench clean
+.PHONY: play serve serve-cluster test lint bench clean compile
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,rl]'
+	$(BIN)/python -m pip install --quiet -e '.[test,rl,cluster]'
 	touch $(STAMP)
 
 play: $(STAMP)
 	$(BIN)/cinch play
+
+# The compiled build (cinch.native): mypyc, from the test dependencies, and a C compiler.  Without
+# either it says so and the pure-Python modules stay in use; a build of the current sources is
+# reused.  `play` does not need it, and uses it when it is there.
+compile: $(STAMP)
+	$(BIN)/python -m cinch.native_build
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
@@ -22,11 +28,16 @@ lint: $(STAMP)
 serve: $(STAMP)
 	$(BIN)/cinch serve
 
-test: $(STAMP) lint
+# Two server processes over PostgreSQL and Redis (Debian's packages, on loopback) behind a small proxy on
+# port 8000: docs/cluster.md.  Ctrl-C stops everything; the games stay in build/cluster/.
+serve-cluster: $(STAMP)
+	$(BIN)/python scripts/serve-cluster.py
+
+test: $(STAMP) lint compile
 	$(BIN)/python -m pytest -q -n auto --dist loadfile src tests
 
-bench: $(STAMP)
+bench: $(STAMP) compile
 	$(BIN)/python benchmarks/engine.py
 
 clean:
-	rm -rf $(VENV) build src/*.egg-info .pytest_cache .hypothesis .mypy_cache
+	rm -rf $(VENV) build src/*.egg-info src/cinch/_native .pytest_cache .hypothesis .mypy_cache

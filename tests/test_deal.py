@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from cinch import Bid, Card, CardSet, Deal, Phase, Seat, Suit, Team
+from cinch import CARDS, Bid, Card, CardSet, Deal, Phase, Seat, Suit, Team
 from cinch.errors import IllegalAction
 from helpers import RECORD_EXAMPLE_DECK, RESTOCK, STUCK_N, TABLE_SHORT, cards, deal, play, rules, table
 
@@ -542,6 +542,22 @@ def test_a_shuffled_deal_shuffles_the_new_stock_itself():
     d = Deal(rules("pagat"), N, TABLE_SHORT, rng=random.Random(5))
     play(d, *STUCK_N)
     assert d.phase is Phase.PLAY and sorted(d.restock) == sorted(cards(RESTOCK))
+
+
+def test_a_shuffled_deck_and_new_stock_are_those_random_shuffle_gives():
+    # Deal.shuffled writes Random.shuffle out (cinch.deal._shuffle): the same deck and new stock
+    # for a seed, and the generator left as Random.shuffle leaves it, so what is drawn next is too.
+    for seed in range(300):
+        rng, mine = random.Random(seed), random.Random(seed)
+        deck = list(CARDS)
+        rng.shuffle(deck)
+        d = Deal.shuffled(rules("pagat"), N, mine)
+        assert d.deck == tuple(deck) and mine.getstate() == rng.getstate(), seed
+    d = Deal(rules("pagat"), N, TABLE_SHORT, rng=random.Random(5))
+    play(d, *STUCK_N)
+    order = [c for c in CARDS if c in d.restock]  # the pool in card order, as _refill lists it
+    random.Random(5).shuffle(order)
+    assert d.restock == tuple(order)
 
 
 def test_stock_out_shared_as_evenly_as_possible():

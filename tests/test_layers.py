@@ -14,7 +14,7 @@ import pytest
 SRC = Path(__file__).resolve().parent.parent / "src" / "cinch"
 
 LAYERS = [
-    ["errors", "constants"],
+    ["errors", "constants", "native", "native_build"],
     ["cards"],
     ["rules", "actions", "shuffle"],
     ["keep"],

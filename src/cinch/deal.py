@@ -22,9 +22,9 @@ stock made from the discards when the old one runs out.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import combinations
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from cinch.actions import BIDS, PASS, PLAYS, TRUMPS, Action, Bid, Call, Keep, NameTrump, Pass, Play, parse_action
 from cinch.cards import (
@@ -35,7 +35,6 @@ from cinch.cards import (
     TRUMP_TABLES,
     Card,
     CardSet,
-    FollowRule,
     Seat,
     Suit,
     Team,
@@ -104,39 +103,118 @@ def parse_deck(deck: str | Iterable[int | str]) -> tuple[Card, ...]:
     return tuple(cards)
 
 
-class _Shuffled(list[Card]):
+class _Shuffled:
     """A deck known to hold each card once (from a shuffle), so it needs no checking."""
+
+    __slots__ = ("cards",)
+
+    def __init__(self, cards: list[Card]) -> None:
+        self.cards = cards
+
+    def __iter__(self) -> Iterator[Card]:
+        return iter(self.cards)
+
+
+class _RuleFacts:
+    """What a deal reads of its rules on every step, worked out once per rules (rules are frozen).
+
+    The deal asks these at every bid, discard and trick; read through ``Rules``' properties
+    (``highest_bid`` -> ``total_points`` -> three fields) they cost more than the step itself.
+    """
+
+    __slots__ = ("rules", "min_bid", "highest_bid", "stuck_dealer", "one_circuit", "tricks", "no_draw",
+                 "dealer_discards", "strict", "keep_six", "buried", "choose", "reshuffle", "rob", "face_up",
+                 "forced_discard", "bids", "stuck_bids")
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules  # kept so that the cache's key (the id) stays this object's
+        self.min_bid = rules.min_bid
+        self.highest_bid = rules.highest_bid
+        self.stuck_dealer = rules.all_pass is AllPass.STUCK_DEALER
+        self.one_circuit = rules.bidding is Bidding.ONE_CIRCUIT
+        self.tricks = rules.tricks
+        self.no_draw = rules.no_draw
+        self.dealer_discards = rules.dealer_discards
+        self.strict = rules.follow is Follow.STRICT
+        self.keep_six = rules.above_six is AboveSix.KEEP_SIX
+        self.buried = rules.above_six is AboveSix.BURIED
+        self.choose = rules.discard is Discard.CHOOSE_CONCEALED
+        self.reshuffle = rules.stock_out is StockOut.RESHUFFLE
+        self.rob = rules.rob
+        self.face_up = rules.discard is Discard.ALL_FACE_UP
+        # by trumps held: whether the discard is no choice (see discard_is_forced)
+        self.forced_discard = tuple(
+            (n <= HAND or self.buried) and (not self.choose or n >= HAND) for n in range(DECK + 1)
+        )
+        # by the high bid so far: what the next bidder may say (a stuck dealer aside)
+        self.bids: tuple[tuple[Action, ...], ...] = tuple(
+            (PASS, *(BIDS[n] for n in range(max(self.min_bid, high + 1), self.highest_bid + 1)))
+            for high in range(max(self.highest_bid, 0) + 1)
+        )
+        self.stuck_bids: tuple[Action, ...] = (BIDS[self.min_bid],)
+
+    def __reduce__(self) -> tuple[Callable[[Rules], _RuleFacts], tuple[Rules]]:
+        # Spelled out for the compiled build (cinch.native), whose classes pickle no fields by themselves.
+        return _facts, (self.rules,)
+
+
+def _facts(rules: Rules) -> _RuleFacts:
+    """The facts of ``rules``, from a cache keyed by identity (hashing a ``Rules`` reads all its fields)."""
+    facts = _FACTS.get(id(rules))
+    if facts is None or facts.rules is not rules:
+        if len(_FACTS) > 64:
+            _FACTS.clear()
+        facts = _FACTS[id(rules)] = _RuleFacts(rules)
+    return facts
+
+
+# Every field of a deal: its slots, and what pickling writes.
+_FIELDS: Final = ("rules", "_f", "dealer", "deck", "_restock_given", "_rng", "restock", "hands", "_dealt", "_stock",
+             "_stock_pos", "history", "actors", "auction", "high_bid", "maker", "_passed", "_turns", "trump",
+             "_t", "_scheme", "discards", "shown", "drawn", "draw_counts", "_pending", "_options",
+             "stock_seen", "stock_left", "leader", "trick", "tricks", "captured", "in_play", "low_holder",
+             "_effective", "_strengths", "_follows", "_alloweds", "_led_strength", "_led", "_best", "_winner",
+             "_trick_size", "_watch_two", "_burying", "_mask", "_follow", "_allowed", "_buried", "_before", "_result",
+             "phase", "to_act")
 
 
 class Deal:
     """One deal, from the first bid to the settlement."""
 
+    # Slots: a deal has more fields than CPython 3.11 shares in an instance dict's keys (30), and
+    # past that every field is looked up by name; a slot is read at a fixed offset.
+    __slots__ = _FIELDS
+
     def __init__(
         self,
         rules: Rules,
-        dealer: Seat,
+        dealer: int,
         deck: str | Iterable[int | str],
         *,
         restock: Iterable[int | str] | None = None,
         rng: random.Random | None = None,
-    ):
+    ) -> None:
+        if deck is _BLANK:  # copy() and unpickling set every field themselves
+            return
         self.rules = rules
-        self.dealer = SEATS[dealer]
-        self.deck = tuple(deck) if type(deck) is _Shuffled else parse_deck(deck)
-        self._restock_given = None if restock is None else tuple(
+        self._f = _facts(rules)
+        self.dealer: Seat = SEATS[dealer]
+        self.deck: tuple[Card, ...] = tuple(deck.cards) if isinstance(deck, _Shuffled) else parse_deck(deck)
+        self._restock_given: tuple[int, ...] | None = None if restock is None else tuple(
             c if isinstance(c, int) else Card.parse(c) for c in restock
         )
         self._rng = rng
         self.restock: tuple[Card, ...] | None = None  # the new stock actually used, top first
-        hands = [0, 0, 0, 0]
-        deck = self.deck
+        deck_ = self.deck
+        bit = _BIT
         first = self.dealer + 1
+        hands = [0, 0, 0, 0]
         for batch in range(DEAL_BATCHES):  # batches of three, from the dealer's left
             i = BATCH * batch
-            hands[(first + batch) & 3] |= _BIT[deck[i]] | _BIT[deck[i + 1]] | _BIT[deck[i + 2]]
+            hands[(first + batch) & 3] |= bit[deck_[i]] | bit[deck_[i + 1]] | bit[deck_[i + 2]]
         self.hands = hands
-        self._dealt = tuple(hands)
-        self._stock = list(self.deck[PLAYERS * DEALT:])
+        self._dealt = (hands[0], hands[1], hands[2], hands[3])
+        self._stock: tuple[Card, ...] = deck_[PLAYERS * DEALT:]  # never changed in place: copies share it
         self._stock_pos = 0
         self.history: list[Action] = []
         self.actors: list[Seat] = []
@@ -162,27 +240,32 @@ class Deal:
         self.captured = [0, 0]
         self.in_play = 0
         self.low_holder: Team | None = None
+        # The play's tables for the trump named (TrumpTables'), by led suit or card.
+        self._effective: tuple[int, ...] = ()
+        self._strengths: tuple[tuple[int, ...], ...] = ()
+        self._follows: tuple[int, ...] = ()
+        self._alloweds: tuple[int, ...] = ()
         self._led_strength: tuple[int, ...] = ()
         self._led = -1
         self._best = -1
         self._winner = 0
         self._trick_size = 4
         self._watch_two = -1
-        self._stuck_rule = rules.all_pass is AllPass.STUCK_DEALER
-        self._strict = rules.follow is Follow.STRICT
         self._burying = False  # trick 1 with a hand above six (buried-excess rule)
         self._mask = 0  # in the play: the cards the player to act may play
-        self._rule = _NO_RULE  # the follow rule of the trick in progress
-        self._taken = 0  # cards in the trick in progress, buried ones included
-        self.result: DealResult | None = None
-        self.phase = Phase.BIDDING
+        self._follow = 0  # the follow rule of the trick in progress (FollowRule's two masks)
+        self._allowed = 0
+        self._buried = 0  # cards buried in the trick in progress
+        self._before = 0  # in_play when the trick in progress was led
+        self._result: DealResult | None = None  # worked out when first asked for (see result)
+        self.phase = _BIDDING
         self.to_act: Seat | None = self.dealer.left
 
     @classmethod
     def from_actions(
         cls,
         rules: Rules,
-        dealer: Seat,
+        dealer: int,
         deck: str | Iterable[int | str],
         actions: Iterable[Action | str] = (),
         *,
@@ -214,36 +297,104 @@ class Deal:
     @property
     def dealt(self) -> tuple[CardSet, CardSet, CardSet, CardSet]:
         """The nine cards each seat was dealt."""
-        return tuple(CardSet(h) for h in self._dealt)  # type: ignore[return-value]
+        d = self._dealt
+        return CardSet(d[0]), CardSet(d[1]), CardSet(d[2]), CardSet(d[3])
 
     @classmethod
-    def shuffled(cls, rules: Rules, dealer: Seat, rng: random.Random | int | None = None) -> Deal:
+    def shuffled(cls, rules: Rules, dealer: int, rng: random.Random | int | None = None) -> Deal:
         """A deal from a shuffled deck; ``rng`` (or its seed) also shuffles any new stock."""
         if not isinstance(rng, random.Random):
             rng = random.Random(rng)
         deck = list(CARDS)
-        rng.shuffle(deck)
+        if type(rng) is random.Random:
+            _shuffle(rng, deck)
+        else:  # a generator of its own kind: its own shuffle
+            rng.shuffle(deck)
         return cls(rules, dealer, _Shuffled(deck), rng=rng)
 
     def copy(self) -> Deal:
         """An independent copy, cheap enough for search (lists are copied, values shared)."""
-        new = object.__new__(Deal)
-        d = self.__dict__.copy()
-        for key in ("hands", "history", "actors", "auction", "discards", "shown", "drawn", "draw_counts",
-                    "_pending", "trick", "tricks", "captured", "_stock"):
-            d[key] = list(d[key])
-        if d["_rng"] is not None and d["phase"] is not _PLAY:
+        new = Deal(self.rules, self.dealer, _BLANK)
+        new.rules = self.rules
+        new._f = self._f
+        new.dealer = self.dealer
+        new.deck = self.deck
+        new._restock_given = self._restock_given
+        rng = self._rng
+        if rng is not None and self.phase is not _PLAY:
             # A new stock may still be shuffled: each copy gets its own generator, in the same state.
-            rng = random.Random()
-            rng.setstate(d["_rng"].getstate())
-            d["_rng"] = rng
-        new.__dict__ = d
+            clone = random.Random()
+            clone.setstate(rng.getstate())
+            rng = clone
+        new._rng = rng
+        new.restock = self.restock
+        new.hands = self.hands[:]
+        new._dealt = self._dealt
+        new._stock = self._stock
+        new._stock_pos = self._stock_pos
+        new.history = self.history[:]
+        new.actors = self.actors[:]
+        new.auction = self.auction[:]
+        new.high_bid = self.high_bid
+        new.maker = self.maker
+        new._passed = self._passed
+        new._turns = self._turns
+        new.trump = self.trump
+        new._t = self._t
+        new._scheme = self._scheme
+        new.discards = self.discards[:]
+        new.shown = self.shown[:]
+        new.drawn = self.drawn[:]
+        new.draw_counts = self.draw_counts[:]
+        new._pending = self._pending[:]
+        new._options = self._options
+        new.stock_seen = self.stock_seen
+        new.stock_left = self.stock_left
+        new.leader = self.leader
+        new.trick = self.trick[:]
+        new.tricks = self.tricks[:]
+        new.captured = self.captured[:]
+        new.in_play = self.in_play
+        new.low_holder = self.low_holder
+        new._effective = self._effective
+        new._strengths = self._strengths
+        new._follows = self._follows
+        new._alloweds = self._alloweds
+        new._led_strength = self._led_strength
+        new._led = self._led
+        new._best = self._best
+        new._winner = self._winner
+        new._trick_size = self._trick_size
+        new._watch_two = self._watch_two
+        new._burying = self._burying
+        new._mask = self._mask
+        new._follow = self._follow
+        new._allowed = self._allowed
+        new._buried = self._buried
+        new._before = self._before
+        new._result = self._result
+        new.phase = self.phase
+        new.to_act = self.to_act
         return new
+
+    def __reduce__(self) -> tuple[Callable[[Rules, int, tuple[object, ...]], Deal], tuple[Rules, int,
+                                                                                          tuple[object, ...]]]:
+        # Spelled out for the compiled build (cinch.native), whose classes pickle no fields by themselves.
+        return _unpickle, (self.rules, self.dealer, tuple(getattr(self, name) for name in _FIELDS))
 
     # ---- public queries ---------------------------------------------------
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.DONE
+        return self.phase is _DONE
+
+    @property
+    def result(self) -> DealResult | None:
+        """How the deal ended (None until it has): the settlement is worked out when first asked for,
+        so that searches that play deals to the end and read only the points never build its awards."""
+        result = self._result
+        if result is None and self.phase is _DONE:
+            result = self._result = self._settle()
+        return result
 
     @property
     def tables(self) -> TrumpTables | None:
@@ -256,14 +407,14 @@ class Deal:
     @property
     def stock(self) -> CardSet:
         """The undealt cards still in the stock (concealed at the table)."""
-        if self.phase in (Phase.PLAY, Phase.DONE) and self.trump is not None and not self.rules.no_draw:
+        if (self.phase is _PLAY or self.phase is _DONE) and self.trump is not None and not self._f.no_draw:
             return CardSet(self.stock_left)
         m = 0
         for c in self._stock[self._stock_pos:]:
             m |= 1 << c
         return CardSet(m)
 
-    def hand(self, seat: Seat) -> CardSet:
+    def hand(self, seat: int) -> CardSet:
         return CardSet(self.hands[seat])
 
     def legal_actions(self) -> Sequence[Action]:
@@ -272,13 +423,13 @@ class Deal:
         if phase is _PLAY:
             if not self._burying:
                 m = self._mask
-                return _PLAY_TUPLES.get(m) or _plays_of(m)
+                return _plays_of(m)
             return self._legal_plays()
-        if phase is Phase.BIDDING:
+        if phase is _BIDDING:
             return self._legal_bids()
-        if phase is Phase.TRUMP:
+        if phase is _TRUMP:
             return TRUMPS
-        if phase is Phase.DISCARD or phase is Phase.ROB:
+        if phase is _DISCARD or phase is _ROB:
             assert self._options is not None
             return self._options
         return []
@@ -291,7 +442,7 @@ class Deal:
         return True
 
     # ---- applying actions ---------------------------------------------------
-    def apply(self, action: Action, seat: Seat | None = None) -> None:
+    def apply(self, action: Action, seat: int | None = None) -> None:
         """Apply one action of the player to act; ``seat``, if given, must be that player."""
         actor = self.to_act
         if seat is not None and seat != actor:
@@ -300,19 +451,75 @@ class Deal:
                                 legal_summary=self._legal_summary())
         phase = self.phase
         if phase is _PLAY and type(action) is Play and actor is not None:
-            card = action.card
-            bury = action.bury
+            # A card to the trick: the hot path of every search, written out in one place.
+            card: int = action.card
+            bury: int = action.bury
             if bury or self._burying or not self._mask >> card & 1:
                 self._check_play(action)  # explains the refusal, or checks what is buried
             self.history.append(action)
             self.actors.append(actor)
-            self._play(actor, card, bury)
+            bit = _BIT[card]
+            hands = self.hands
+            if bury:
+                gone = bit | bury
+                played = _played(PlayedCard, (actor, action.card, action.bury))
+                self._buried |= bury
+            else:
+                gone = bit
+                played = _PLAYED[actor * DECK + card]
+            hands[actor] &= ~gone
+            trick = self.trick
+            in_play = self.in_play
+            if trick:
+                s = self._led_strength[card]
+                if s > self._best:
+                    self._best = s
+                    self._winner = actor
+            else:
+                led = self._effective[card]
+                self._led = led
+                strength = self._led_strength = self._strengths[led]
+                self._best = strength[card]
+                self._winner = actor
+                self._follow = self._follows[led]
+                self._allowed = self._alloweds[led]
+                self._before = in_play  # what the trick takes is what comes into play after
+            trick.append(played)
+            self.in_play = in_play | bit
+            if card == self._watch_two:
+                self.low_holder = _TEAMS[actor & 1]  # Low to holder (000): whoever plays the 2 held it
+            if len(trick) < self._trick_size:
+                nxt = (actor + 1) & 3
+                while not hands[nxt]:
+                    nxt = (nxt + 1) & 3
+                self.to_act = _SEATS[nxt]
+                hand = hands[nxt]
+                self._mask = hand & self._allowed if hand & self._follow else hand  # FollowRule.playable()
+            else:
+                self._end_trick()
             return
-        if phase is Phase.BIDDING and (type(action) is Bid or type(action) is Pass) and actor is not None:
+        if phase is _BIDDING and (type(action) is Bid or type(action) is Pass) and actor is not None:
             self._check_bid(action)
             self.history.append(action)
             self.actors.append(actor)
             self._bid(actor, action)
+            return
+        options = self._options  # set in the discard and the rob: the keep they wait for
+        if type(action) is Keep and options is not None and actor is not None:
+            kept = int(action.cards)  # a plain int: the hands are plain masks
+            why = options.violation(kept)
+            if why:
+                raise self._illegal(action, why)
+            self.history.append(action)
+            self.actors.append(actor)
+            if phase is _DISCARD:
+                self._pending.pop(0)
+                self._keep(actor, kept)
+                self._next_discard()
+            else:
+                self._options = None
+                self._rob(kept)
+                self._start_play()
             return
         self._check(action)  # refuses an action of another kind than the phase asks for
         assert actor is not None
@@ -320,18 +527,10 @@ class Deal:
         self.actors.append(actor)
         if isinstance(action, NameTrump):
             self._name_trump(action.suit)
-        elif isinstance(action, Keep) and phase is Phase.DISCARD:
-            self._pending.pop(0)
-            self._keep(actor, int(action.cards))
-            self._next_discard()
-        elif isinstance(action, Keep):
-            self._options = None
-            self._rob(int(action.cards))
-            self._start_play()
 
     def apply_restock(self, order: Iterable[int | str]) -> None:
         """Resolve the chance event of a new stock: its order, top first."""
-        if self.phase is not Phase.RESTOCK:
+        if self.phase is not _RESTOCK:
             raise IllegalAction("restock", "no new stock is being formed now")
         self._set_restock(tuple(c if isinstance(c, int) else Card.parse(c) for c in order))
         self._finish_refill()
@@ -363,15 +562,15 @@ class Deal:
 
     def _check(self, action: Action) -> None:
         phase = self.phase
-        if phase is Phase.DONE:
+        if phase is _DONE:
             raise IllegalAction(action, "the deal is over", ())
-        if phase is Phase.RESTOCK:
+        if phase is _RESTOCK:
             raise IllegalAction(action, "the stock ran out: a new stock must be formed first", ())
         if not isinstance(action, _EXPECTED[phase]):
             raise self._illegal(action, _PHASE_DUTY[phase].format(seat=self.to_act))
         if isinstance(action, Play):
             self._check_play(action)
-        elif phase is Phase.BIDDING:
+        elif phase is _BIDDING:
             self._check_bid(action)
         elif isinstance(action, Keep):
             options = self.legal_actions()
@@ -382,65 +581,76 @@ class Deal:
 
     # ---- bidding --------------------------------------------------------------
     def _stuck(self) -> bool:
-        return self._stuck_rule and dealer_is_stuck(self.rules, self.dealer, self.to_act, self.high_bid, self._passed)
+        """The first three passed and the dealer must bid (see dealer_is_stuck)."""
+        dealer = self.dealer
+        return (self._f.stuck_dealer and self.high_bid == 0 and self.to_act == dealer
+                and self._passed == 15 & ~(1 << dealer))
 
-    def _legal_bids(self) -> Sequence[Action]:
-        return legal_bids(self.rules, self.dealer, self.to_act, self.high_bid, self._passed)
+    def _legal_bids(self) -> tuple[Action, ...]:
+        f = self._f
+        if self._stuck():
+            return f.stuck_bids
+        return f.bids[self.high_bid]
 
     def _check_bid(self, action: Action) -> None:
-        rules = self.rules
+        f = self._f
         stuck = self._stuck()
         if not isinstance(action, Bid):
             if stuck:
                 raise self._illegal(
-                    action, f"the first three passed, so the dealer is stuck and must bid {rules.min_bid}"
+                    action, f"the first three passed, so the dealer is stuck and must bid {f.min_bid}"
                 )
             return
         amount = action.amount
-        if stuck and amount != rules.min_bid:
-            raise self._illegal(action, f"a stuck dealer must bid {rules.min_bid}")
-        if not rules.min_bid <= amount <= rules.highest_bid:
-            raise self._illegal(action, f"bids run from {rules.min_bid} to {rules.highest_bid} under {rules.name}")
+        if stuck and amount != f.min_bid:
+            raise self._illegal(action, f"a stuck dealer must bid {f.min_bid}")
+        if not f.min_bid <= amount <= f.highest_bid:
+            raise self._illegal(action, f"bids run from {f.min_bid} to {f.highest_bid} under {self.rules.name}")
         if amount <= self.high_bid:
             raise self._illegal(action, f"each bid must beat the one before ({self.maker} bid {self.high_bid})")
 
     def _bid(self, seat: Seat, action: Call) -> None:
         self.auction.append((seat, action))
-        if isinstance(action, Bid):
+        if type(action) is Bid:
             self.high_bid = action.amount
             self.maker = seat
         else:
             self._passed |= 1 << seat
         self._turns += 1
-        if self.rules.bidding is Bidding.ONE_CIRCUIT:
+        if self._f.one_circuit:
             if self._turns < 4:
                 self.to_act = SEATS[(seat + 1) & 3]
                 return
         else:
             passed = self._passed.bit_count()
             if passed < 4 and not (self.maker is not None and passed == 3):
-                nxt = seat.left
+                nxt = (seat + 1) & 3
                 while self._passed >> nxt & 1:
-                    nxt = nxt.left
-                self.to_act = nxt
+                    nxt = (nxt + 1) & 3
+                self.to_act = SEATS[nxt]
                 return
         self._end_bidding()
 
     def _end_bidding(self) -> None:
         if self.maker is None:
-            self.phase = Phase.DONE
+            self.phase = _DONE
             self.to_act = None
-            self.result = DealResult(True, None, None, None, (), None, None, (0, 0))
+            self._result = DealResult(True, None, None, None, (), None, None, (0, 0))
             return
-        self.phase = Phase.TRUMP
+        self.phase = _TRUMP
         self.to_act = self.maker
 
     def _name_trump(self, suit: Suit) -> None:
         self.trump = SUITS[suit]
-        self._t = TRUMP_TABLES[suit]
-        self._scheme = PointTable.of(self.rules, self.trump)
-        self._watch_two = self._scheme.two if self._scheme.holder_low else -1
-        if self.rules.no_draw:
+        t = self._t = TRUMP_TABLES[suit]
+        scheme = self._scheme = PointTable.of(self.rules, self.trump)
+        self._watch_two = scheme.two if scheme.holder_low else -1
+        self._effective = t.effective_suit
+        self._strengths = t.strength
+        rules = t.follow_rules[self._f.strict]
+        self._follows = (rules[0].follow, rules[1].follow, rules[2].follow, rules[3].follow)
+        self._alloweds = (rules[0].allowed, rules[1].allowed, rules[2].allowed, rules[3].allowed)
+        if self._f.no_draw:
             self._start_play()
         else:
             self._start_discard()
@@ -452,19 +662,23 @@ class Deal:
         trumps = self._t.trumps
         held = hand & trumps
         n = held.bit_count()
-        if n > HAND and self.rules.above_six is AboveSix.KEEP_SIX:
+        if n > HAND and self._f.keep_six:
             return KeepOptions(held, 0, trumps, HAND, HAND, rules_text=_KEEP_SIX_TEXT)
-        if self.rules.discard is Discard.CHOOSE_CONCEALED and n <= HAND:
+        if self._f.choose and n <= HAND:
             return KeepOptions(hand, held, trumps, n, HAND, rules_text=_CHOOSE_TEXT)
         return KeepOptions(held, held, trumps, n, n, rules_text=_FORCED_TEXT)
 
     def _start_discard(self) -> None:
-        order = _TURNS[self.dealer] if self.rules.dealer_discards else _TURNS[self.dealer][:3]
+        f = self._f
+        order = _TURNS[self.dealer] if f.dealer_discards else _TURNS[self.dealer][:3]
         pending = []
-        trumps = self._t.trumps  # type: ignore[union-attr]
+        assert self._t is not None
+        trumps = self._t.trumps
+        forced = f.forced_discard
+        hands = self.hands
         for seat in order:
-            held = self.hands[seat] & trumps
-            if discard_is_forced(self.rules, held.bit_count()):
+            held = hands[seat] & trumps
+            if forced[held.bit_count()]:
                 self._keep(seat, held)  # every non-trump goes: no choice to make
             else:
                 pending.append(seat)
@@ -473,7 +687,7 @@ class Deal:
 
     def _next_discard(self) -> None:
         if self._pending:
-            self.phase = Phase.DISCARD
+            self.phase = _DISCARD
             self.to_act = self._pending[0]
             self._options = self._discard_options(self._pending[0])
         else:
@@ -503,15 +717,18 @@ class Deal:
     def _refill(self) -> None:
         needs = self._needs()
         short = needs[0][1] + needs[1][1] + needs[2][1] + needs[3][1] > len(self._stock) - self._stock_pos
-        if short and self.rules.stock_out is StockOut.RESHUFFLE:
+        if short and self._f.reshuffle:
             if self._restock_given is not None:
                 self._set_restock(self._restock_given)
             elif self._rng is not None:
                 order = list(self.restock_pool)
-                self._rng.shuffle(order)
+                if type(self._rng) is random.Random:
+                    _shuffle(self._rng, order)
+                else:
+                    self._rng.shuffle(order)
                 self._set_restock(tuple(order))
             else:
-                self.phase = Phase.RESTOCK
+                self.phase = _RESTOCK
                 self.to_act = None
                 return
         self._finish_refill(needs)
@@ -527,8 +744,8 @@ class Deal:
                 "the new stock is made of exactly the non-trump discards",
                 legal_summary=f"an order of {CardSet(pool)}",
             )
-        self.restock = tuple(CARDS[c] for c in order)
-        self._stock = self._stock[self._stock_pos:] + list(self.restock)
+        restock = self.restock = tuple(CARDS[c] for c in order)
+        self._stock = self._stock[self._stock_pos:] + restock
         self._stock_pos = 0
         # The discards are the new stock now: they leave the discard piles (and the face-up views).
         self.discards = [d & ~pool for d in self.discards]
@@ -536,9 +753,11 @@ class Deal:
     def _draw(self, seat: Seat, count: int) -> None:
         """``seat`` takes ``count`` cards from the top of the stock."""
         pos = self._stock_pos
+        stock = self._stock
+        bit = _BIT
         taken = 0
-        for card in self._stock[pos:pos + count]:
-            taken |= _BIT[card]
+        for i in range(pos, pos + count):
+            taken |= bit[stock[i]]
         self._stock_pos = pos + count
         self.hands[seat] |= taken
         self.drawn[seat] |= taken
@@ -550,7 +769,8 @@ class Deal:
         left = len(self._stock) - self._stock_pos
         if needs[0][1] + needs[1][1] + needs[2][1] + needs[3][1] <= left:
             for seat, n in needs[:3]:
-                self._draw(seat, n)  # the dealer takes his from the stock when he robs
+                if n:
+                    self._draw(seat, n)  # the dealer takes his from the stock when he robs
         else:  # share what is left one card at a time, in turn, to those still short (002)
             short = [n for _, n in needs]
             while left:
@@ -560,8 +780,9 @@ class Deal:
                         short[i] -= 1
                         left -= 1
         seen = 0
-        for card in self._stock[self._stock_pos:]:
-            seen |= _BIT[card]
+        stock = self._stock
+        for i in range(self._stock_pos, len(stock)):
+            seen |= _BIT[stock[i]]
         self.stock_seen = seen
         options = self._rob_options()
         forced = options.forced
@@ -569,7 +790,7 @@ class Deal:
             self._rob(int(forced.cards))
             self._start_play()
         else:
-            self.phase = Phase.ROB
+            self.phase = _ROB
             self.to_act = self.dealer
             self._options = options
 
@@ -580,16 +801,17 @@ class Deal:
         pool = hand | self.stock_seen
         held = pool & trumps
         n = held.bit_count()
-        size = min(HAND, pool.bit_count())
-        rob = self.rules.rob
-        if rob is Rob.ALL_TRUMPS:
-            if self.rules.above_six is AboveSix.BURIED:
-                k = min(pool.bit_count(), max(HAND, n))
+        in_pool = pool.bit_count()
+        size = HAND if in_pool > HAND else in_pool
+        rob = self._f.rob
+        if rob is _ALL_TRUMPS:
+            if self._f.buried:
+                k = min(in_pool, max(HAND, n))
                 return KeepOptions(pool, held, trumps, k, k, rules_text=_ALL_TRUMPS_TEXT)
             if n > HAND:
                 return KeepOptions(held, 0, trumps, HAND, HAND, rules_text=_KEEP_SIX_TEXT)
             return KeepOptions(pool, held, trumps, size, size, rules_text=_ALL_TRUMPS_TEXT)
-        if rob is Rob.TRUMPS_FIRST:
+        if rob is _TRUMPS_FIRST:
             return KeepOptions(pool, 0, trumps, size, size, min(size, n), rules_text=_TRUMPS_FIRST_TEXT)
         return KeepOptions(pool, 0, trumps, size, size, rules_text=_ANY_SIX_TEXT)
 
@@ -608,9 +830,9 @@ class Deal:
 
     # ---- the play ----------------------------------------------------------------
     def _start_play(self) -> None:
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         assert self.maker is not None
-        limit = self.rules.tricks
+        limit = self._f.tricks
         hands = self.hands
         self._burying = (hands[0].bit_count() > limit or hands[1].bit_count() > limit
                          or hands[2].bit_count() > limit or hands[3].bit_count() > limit)
@@ -619,7 +841,7 @@ class Deal:
     def _start_trick(self, leader: Seat) -> None:
         hands = self.hands
         while not hands[leader]:
-            leader = SEATS[(leader + 1) & 3]
+            leader = _SEATS[(leader + 1) & 3]
         self.leader = self.to_act = leader
         self._mask = hands[leader]  # the leader may lead anything
         self.trick = []
@@ -628,25 +850,25 @@ class Deal:
         else:
             self._trick_size = (hands[0] > 0) + (hands[1] > 0) + (hands[2] > 0) + (hands[3] > 0)
 
-    def _excess(self, seat: Seat) -> int:
+    def _excess(self, seat: int) -> int:
         """Cards to bury with this play: a hand above six on trick 1 (buried-excess rule)."""
-        return self.hands[seat].bit_count() - (self.rules.tricks - len(self.tricks))
+        return self.hands[seat].bit_count() - (self._f.tricks - len(self.tricks))
 
     def legal_play_mask(self) -> int:
         """The cards the player to act may play, as a mask (the fast path for search)."""
         return self._mask
 
-    def _bury_options(self, seat: Seat, card: int, excess: int) -> list[int]:
+    def _bury_options(self, seat: int, card: int, excess: int) -> list[int]:
         assert self._scheme is not None
         return bury_options(self.hands[seat], card, excess, self._scheme.point_mask, self._mask)
 
     def _legal_plays(self) -> Sequence[Action]:
         seat = self.to_act
         assert seat is not None
-        mask = self.legal_play_mask()
+        mask = self._mask
         excess = self._excess(seat) if self._burying else 0
         if excess <= 0:
-            return _PLAY_TUPLES.get(mask) or _plays_of(mask)
+            return _plays_of(mask)
         return [Play(CARDS[c], CardSet(b)) for c in bits(mask) for b in self._bury_options(seat, c, excess)]
 
     def _check_play(self, action: Play) -> None:
@@ -657,11 +879,11 @@ class Deal:
         hand = self.hands[seat]
         if not hand >> card & 1:
             raise self._illegal(action, f"{seat} does not hold {card}")
-        if not self.legal_play_mask() >> card & 1:
+        if not self._mask >> card & 1:
             led = CARDS[self.trick[0].card]
             if self._led == t.suit:
                 rule = f"a trump was led ({led}) and {seat} holds trumps, so must play a trump"
-            elif self.rules.follow is Follow.STRICT:
+            elif self._f.strict:
                 suit = Suit(self._led).name.lower()
                 rule = f"{led} was led and {seat} holds {suit}: under strict following {seat} must follow suit"
             else:  # all-fours: trumping is always allowed, so the fault is a card of a third suit
@@ -685,45 +907,10 @@ class Deal:
             points = CardSet(bury & self._scheme.point_mask)
             raise self._illegal(action, f"burying a point card ({points}) is forbidden")
 
-    def _play(self, seat: Seat, card: Card, bury: CardSet) -> None:
-        """Play a checked card (the hot path of every search: keep it lean)."""
-        hands = self.hands
-        bit = _BIT[card]
-        gone = bit | int(bury) if bury else bit
-        hands[seat] &= ~gone
-        trick = self.trick
-        if trick:
-            s = self._led_strength[card]
-            if s > self._best:
-                self._best = s
-                self._winner = seat
-        else:
-            t = self._t
-            assert t is not None
-            led = t.effective_suit[card]
-            self._led = led
-            self._led_strength = strength = t.strength[led]
-            self._best = strength[card]
-            self._winner = seat
-            self._rule = t.follow_rules[self._strict][led]
-        trick.append(_played(PlayedCard, (seat, card, bury)))
-        self._taken |= gone
-        self.in_play |= bit
-        if card == self._watch_two:
-            self.low_holder = TEAMS[seat & 1]  # Low to holder (000): whoever plays the 2 held it
-        if len(trick) < self._trick_size:
-            nxt = (seat + 1) & 3
-            while not hands[nxt]:
-                nxt = (nxt + 1) & 3
-            self.to_act = SEATS[nxt]
-            self._mask = self._rule.playable(hands[nxt])
-        else:
-            self._end_trick()
-
     def _end_trick(self) -> None:
-        winner = SEATS[self._winner]
-        self.captured[winner & 1] |= self._taken
-        self._taken = 0
+        winner = _SEATS[self._winner]
+        self.captured[winner & 1] |= self.in_play & ~self._before | self._buried
+        self._buried = 0
         self.tricks.append(_played(Trick, (self.leader, tuple(self.trick), winner)))
         self._burying = False
         hands = self.hands
@@ -731,32 +918,37 @@ class Deal:
             self._start_trick(winner)
         else:
             self.trick = []
-            self._finish()
+            self.phase = _DONE  # the settlement waits until the result is asked for
+            self.to_act = None
 
     def random_playout(self, rng: random.Random) -> tuple[int, int]:
         """Points (NS, EW) after the rest of the play with uniformly random legal cards.
 
         The search bots' fast path: the deal itself is left unchanged.
         """
-        if self.phase is not Phase.PLAY:
+        if self.phase is not _PLAY:
             raise ValueError("a playout starts in the play phase")
         if self._burying:
             return self._slow_playout(rng)  # trick 1 with cards to bury
-        t = self._t
-        scheme = self._scheme
-        assert t is not None and scheme is not None and self.to_act is not None
         hands = self.hands[:]
-        strengths, effective, follow_rules = t.strength, t.effective_suit, t.follow_rules[self._strict]
-        follow, allowed = self._rule
+        strengths = self._strengths
+        effective = self._effective
+        follows = self._follows
+        alloweds = self._alloweds
+        follow = self._follow
+        allowed = self._allowed
         watch_two = self._watch_two
         low_holder: int | None = self.low_holder
         captured = [self.captured[0], self.captured[1]]
         in_play = self.in_play
         random = rng.random
-        seat = int(self.to_act)
+        to_act = self.to_act
+        assert to_act is not None
+        seat: int = to_act
         count = len(self.trick)
         size = self._trick_size
-        led, best, winner = self._led, self._best, self._winner
+        best = self._best
+        winner = self._winner
         strength = self._led_strength
         taken = 0
         for p in self.trick:
@@ -779,12 +971,15 @@ class Deal:
             if count:
                 s = strength[card]
                 if s > best:
-                    best, winner = s, seat
+                    best = s
+                    winner = seat
             else:
                 led = effective[card]
                 strength = strengths[led]
-                best, winner = strength[card], seat
-                follow, allowed = follow_rules[led]
+                best = strength[card]
+                winner = seat
+                follow = follows[led]
+                allowed = alloweds[led]
             count += 1
             if count == size:
                 captured[winner & 1] |= taken
@@ -801,10 +996,10 @@ class Deal:
 
     def _slow_playout(self, rng: random.Random) -> tuple[int, int]:
         deal = self.copy()
-        while deal.phase is Phase.PLAY:
+        while deal.phase is _PLAY:
             deal.apply(rng.choice(deal.legal_actions()))
-        assert deal.result is not None and deal.result.points is not None
-        return deal.result.points
+        assert deal.maker is not None
+        return deal._points(deal.captured[0], deal.captured[1], deal.in_play, deal.low_holder)
 
     def _points(self, ns: int, ew: int, in_play: int, low_holder: int | None) -> tuple[int, int]:
         assert self._scheme is not None and self.maker is not None
@@ -812,7 +1007,7 @@ class Deal:
         thrown = self.shown[1 - makers] | self.shown[3 - makers]
         return self._scheme.totals(ns, ew, in_play, low_holder, thrown, makers)
 
-    def _finish(self) -> None:
+    def _settle(self) -> DealResult:
         assert self._scheme is not None and self.maker is not None
         makers = self.maker.team
         thrown = self.shown[makers.other] | self.shown[makers.other + 2]
@@ -821,44 +1016,64 @@ class Deal:
         )
         points = totals(awards)
         made, change = settle(self.rules, makers, self.high_bid, points)
-        self.result = DealResult(False, self.maker, self.high_bid, self.trump, tuple(awards), points, made, change)
-        self.phase = Phase.DONE
-        self.to_act = None
+        return DealResult(False, self.maker, self.high_bid, self.trump, tuple(awards), points, made, change)
 
     # ---- views -------------------------------------------------------------
-    def view(self, seat: Seat, **match_context: Any) -> SeatView:
+    def view(self, seat: int, **match_context: Any) -> SeatView:
         """What ``seat`` may know now; ``match_context`` adds score, target and the like."""
-        seat = Seat(seat)
-        face_up = self.rules.discard is Discard.ALL_FACE_UP
+        me = Seat(seat)  # a new name: compiled, a variable declared int holds a plain int, not the Seat
+        face_up = self._f.face_up
         empty = CardSet(0)
-        legal: Sequence[Action] = self.legal_actions() if self.to_act == seat else ()
-        is_dealer = seat == self.dealer
+        legal: Sequence[Action] = self.legal_actions() if self.to_act == me else ()
+        is_dealer = me == self.dealer
+        hands = self.hands
         return SeatView(
-            seat=seat,
+            seat=me,
             rules=self.rules,
             dealer=self.dealer,
             phase=self.phase,
             to_act=self.to_act,
-            hand=CardSet(self.hands[seat]),
-            hand_sizes=tuple(h.bit_count() for h in self.hands),  # type: ignore[arg-type]
+            hand=CardSet(hands[me]),
+            hand_sizes=(hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count(), hands[3].bit_count()),
             auction=tuple(self.auction),
-            maker=self.maker if self.phase is not Phase.BIDDING else None,
-            bid=self.high_bid if self.maker is not None and self.phase is not Phase.BIDDING else None,
+            maker=self.maker if self.phase is not _BIDDING else None,
+            bid=self.high_bid if self.maker is not None and self.phase is not _BIDDING else None,
             trump=self.trump,
-            own_discards=CardSet(self.discards[seat]),
+            own_discards=CardSet(self.discards[me]),
             face_up_discards=tuple(  # type: ignore[arg-type]
                 CardSet(self.discards[s] & ~self.shown[s]) if face_up else empty for s in range(4)
             ),
             shown_trumps=tuple(CardSet(m) for m in self.shown),  # type: ignore[arg-type]
             drawn_counts=tuple(self.draw_counts),  # type: ignore[arg-type]
-            own_drawn=CardSet(self.drawn[seat]),
-            stock_seen=CardSet(self.stock_seen & ~self.hands[seat]) if is_dealer else empty,
+            own_drawn=CardSet(self.drawn[me]),
+            stock_seen=CardSet(self.stock_seen & ~self.hands[me]) if is_dealer else empty,
             tricks=tuple(self.tricks),
-            trick_leader=self.leader if self.phase is Phase.PLAY else None,
+            trick_leader=self.leader if self.phase is _PLAY else None,
             current_trick=tuple(self.trick),
             legal=legal,
             **match_context,
         )
+
+
+def _unpickle(rules: Rules, dealer: int, values: tuple[object, ...]) -> Deal:
+    deal = Deal(rules, dealer, _BLANK)
+    for name, value in zip(_FIELDS, values, strict=True):
+        setattr(deal, name, value)
+    return deal
+
+
+def _shuffle(rng: random.Random, deck: list[Card]) -> None:
+    """``rng.shuffle(deck)`` for a ``random.Random`` itself, its steps written out: the same draws
+    from ``getrandbits`` (``Random._randbelow``), so the same deck and the generator left in the
+    same state, at two thirds of the cost."""
+    getrandbits = rng.getrandbits
+    for n in range(len(deck), 1, -1):
+        k = _BIT_LENGTH[n]
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        i = n - 1
+        deck[i], deck[j] = deck[j], deck[i]
 
 
 def dealer_is_stuck(rules: Rules, dealer: int, seat: int | None, high_bid: int, passed: int) -> bool:
@@ -870,13 +1085,10 @@ def dealer_is_stuck(rules: Rules, dealer: int, seat: int | None, high_bid: int, 
 
 def legal_bids(rules: Rules, dealer: int, seat: int | None, high_bid: int, passed: int) -> tuple[Action, ...]:
     """The bidding actions open to ``seat`` when the high bid is ``high_bid`` (0: none yet)."""
+    facts = _facts(rules)
     if dealer_is_stuck(rules, dealer, seat, high_bid, passed):
-        return (BIDS[rules.min_bid],)
-    key = (max(rules.min_bid, high_bid + 1), rules.highest_bid)
-    bids = _BID_TUPLES.get(key)
-    if bids is None:
-        bids = _BID_TUPLES[key] = (PASS, *(BIDS[n] for n in range(key[0], key[1] + 1)))
-    return bids
+        return facts.stuck_bids
+    return facts.bids[high_bid]
 
 
 def discard_is_forced(rules: Rules, trumps_held: int) -> bool:
@@ -906,28 +1118,66 @@ def bury_options(hand: int, card: int, excess: int, point_mask: int, playable_ma
     return [plain | mask_of(combo) for combo in combinations(bits(rest & ~plain), short)]
 
 
-_NO_CARDS = CardSet(0)
-_NO_RULE = FollowRule(0, 0)
-_PLAY = Phase.PLAY
-_TURNS = tuple(tuple(SEATS[(d + i) & 3] for i in (1, 2, 3, 4)) for d in range(4))  # from the dealer's left
-_BIT = tuple(1 << c for c in range(DECK))
-_played = tuple.__new__  # PlayedCard without the NamedTuple constructor's overhead
-_PLAY_TUPLES: dict[int, tuple[Play, ...]] = {}
-_BID_TUPLES: dict[tuple[int, int], tuple[Action, ...]] = {}
+# Enum members as module constants: CPython 3.11 reads a member (Phase.PLAY) through the enum type's
+# __getattr__ hook, a lookup along the class's MRO every time; a module constant is one cached load.
+_BIDDING: Final = Phase.BIDDING
+_TRUMP: Final = Phase.TRUMP
+_DISCARD: Final = Phase.DISCARD
+_RESTOCK: Final = Phase.RESTOCK
+_ROB: Final = Phase.ROB
+_PLAY: Final = Phase.PLAY
+_DONE: Final = Phase.DONE
+_ALL_TRUMPS: Final = Rob.ALL_TRUMPS
+_TRUMPS_FIRST: Final = Rob.TRUMPS_FIRST
+# Compiled (mypyc), a module's Final names are constants, and any other name (an imported one too)
+# is looked up by name at each use: the play reads these.
+_SEATS: Final = SEATS
+_TEAMS: Final = TEAMS
+_TURNS: Final = tuple(tuple(SEATS[(d + i) & 3] for i in (1, 2, 3, 4)) for d in range(4))  # from the dealer's left
+_BIT: Final = tuple(1 << c for c in range(DECK))
+_BIT_LENGTH: Final = tuple(n.bit_length() for n in range(DECK + 1))
+_played: Final = tuple.__new__  # PlayedCard and Trick without the NamedTuple constructor's overhead
+# Every card a seat may play without burials, as the trick records it: one object each, made once.
+_PLAYED: Final = tuple(_played(PlayedCard, (SEATS[s], CARDS[c], CardSet(0))) for s in range(4) for c in range(DECK))
+_FACTS: Final[dict[int, _RuleFacts]] = {}
+_BLANK: Final = _Shuffled([])  # the deck of a deal whose fields are filled in by copy() or unpickling
+_SUIT_RANKS: Final = 0x1FFF
+# The plays of each suit's cards, by the suit's 13 bits of a mask: filled as masks come.
+_SUIT_PLAYS: Final[tuple[list[tuple[Play, ...] | None], ...]] = tuple([None] * (1 << 13) for _ in range(4))
+
+
+def _suit_plays(suit: int, ranks: int) -> tuple[Play, ...]:
+    """The plays of the cards of ``suit`` whose ranks are the bits of ``ranks`` (ace first), kept."""
+    out = []
+    base = 13 * suit
+    m = ranks
+    while m:
+        low = m & -m
+        out.append(PLAYS[base + low.bit_length() - 1])
+        m ^= low
+    plays = _SUIT_PLAYS[suit][ranks] = tuple(out)
+    return plays
 
 
 def _plays_of(mask: int) -> tuple[Play, ...]:
-    """The plays of the cards in ``mask``, cached: hands recur across deals and searches."""
-    if len(_PLAY_TUPLES) > 1 << 17:
-        _PLAY_TUPLES.clear()
-    out = []
-    m = mask
-    while m:
-        low = m & -m
-        out.append(PLAYS[low.bit_length() - 1])
-        m ^= low
-    plays = _PLAY_TUPLES[mask] = tuple(out)
-    return plays
+    """The plays of the cards in ``mask``: its suits' plays from the per-suit tables, put together.
+
+    A table by the whole mask missed a third of the time (hands rarely recur between deals);
+    thirteen bits of one suit always recur."""
+    spades, hearts, diamonds, clubs = _SUIT_PLAYS
+    s = spades[mask & _SUIT_RANKS]
+    if s is None:
+        s = _suit_plays(0, mask & _SUIT_RANKS)
+    h = hearts[mask >> 13 & _SUIT_RANKS]
+    if h is None:
+        h = _suit_plays(1, mask >> 13 & _SUIT_RANKS)
+    d = diamonds[mask >> 26 & _SUIT_RANKS]
+    if d is None:
+        d = _suit_plays(2, mask >> 26 & _SUIT_RANKS)
+    c = clubs[mask >> 39]
+    if c is None:
+        c = _suit_plays(3, mask >> 39)
+    return s + h + d + c
 
 
 _EXPECTED = {Phase.BIDDING: (Pass, Bid), Phase.TRUMP: (NameTrump,), Phase.DISCARD: (Keep,),

@@ -11,47 +11,55 @@ and ``hi``, and hold at least ``min_trumps`` trumps.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from bisect import bisect_left
 from math import comb
-from typing import overload
+from typing import Final, overload
 
 from cinch.actions import Keep
-from cinch.cards import CardSet, bit_list
+from cinch.cards import CardSet
 
-_cardset = int.__new__  # a CardSet from a mask, without the general constructor
+_cardset: Final = int.__new__  # a CardSet from a mask, without the general constructor
+
+_Blocks = tuple[tuple[int, int, int, int], ...]
+"""``(free cards chosen, trumps among them, how many hands, choices of the others per choice of trumps)``."""
 
 
 class KeepOptions(Sequence[Keep]):
-    __slots__ = ("pool", "must", "trumps", "lo", "hi", "min_trumps", "rules_text", "_blocks", "_free_t", "_free_n",
-                 "_count")
+    __slots__ = ("pool", "must", "trumps", "lo", "hi", "min_trumps", "rules_text", "_blocks", "_count")
 
     def __init__(self, pool: int, must: int, trumps: int, lo: int, hi: int, min_trumps: int = 0,
                  rules_text: dict[str, str] | None = None):
         self.pool, self.must, self.trumps = pool, must, trumps
         self.lo, self.hi, self.min_trumps = lo, hi, min_trumps
         self.rules_text = rules_text or {}
-        free = pool & ~must
-        self._free_t: list[int] | None = None  # built when first unranking
-        self._free_n: list[int] | None = None
-        n_t = (free & trumps).bit_count()
-        n_n = (free & ~trumps).bit_count()
-        must_n = must.bit_count()
-        must_t = (must & trumps).bit_count()
-        blocks = []  # (free cards to choose, trumps among them, how many hands)
-        count = 0
-        for size in range(lo, hi + 1):
-            f = size - must_n
-            if f < 0:
-                continue
-            for j in range(max(0, min_trumps - must_t), min(f, n_t) + 1):
-                n = comb(n_t, j) * comb(n_n, f - j)
-                if n:
-                    blocks.append((f, j, n))
-                    count += n
-        self._blocks = blocks
-        self._count = count
+        # Counted when first asked for (len, an index, forced): a keep that is only checked
+        # (``in``, violation(): a replay, a player's own choice) never needs the count.
+        self._blocks: _Blocks = ()
+        self._count = -1
+
+    def __reduce__(self) -> tuple[type[KeepOptions], tuple[int, int, int, int, int, int, dict[str, str]]]:
+        # Spelled out for the compiled build (cinch.native), whose classes pickle no fields by themselves:
+        # a seat's view, legal keeps included, goes to the server's worker processes.
+        return KeepOptions, (self.pool, self.must, self.trumps, self.lo, self.hi, self.min_trumps, self.rules_text)
+
+    def _counted(self) -> int:
+        count = self._count
+        if count < 0:
+            free = self.pool & ~self.must
+            must_n = self.must.bit_count()
+            key = ((free & self.trumps).bit_count(), (free & ~self.trumps).bit_count(),
+                   (self.must & self.trumps).bit_count(), self.lo - must_n, self.hi - must_n, self.min_trumps)
+            known = _BLOCKS.get(key)
+            if known is None:
+                blocks = _blocks(*key)
+                known = _BLOCKS[key] = (blocks, sum(n for _, _, n, _ in blocks))
+            self._blocks, count = known
+            self._count = count
+        return count
 
     def __len__(self) -> int:
-        return self._count
+        count = self._count
+        return count if count >= 0 else self._counted()
 
     @overload
     def __getitem__(self, index: int) -> Keep: ...
@@ -60,28 +68,30 @@ class KeepOptions(Sequence[Keep]):
     def __getitem__(self, index: slice) -> list[Keep]: ...
 
     def __getitem__(self, index: int | slice) -> Keep | list[Keep]:
+        count = self._count
+        if count < 0:
+            count = self._counted()
         if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self._count))]
+            return [self[i] for i in range(*index.indices(count))]
         if index < 0:
-            index += self._count
-        if not 0 <= index < self._count:
+            index += count
+        if not 0 <= index < count:
             raise IndexError("keep option index out of range")
-        if self._free_t is None:
-            free = self.pool & ~self.must
-            self._free_t = bit_list(free & self.trumps)
-            self._free_n = bit_list(free & ~self.trumps)
-        assert self._free_n is not None
-        for f, j, n in self._blocks:
+        free = self.pool & ~self.must
+        for f, j, n, per in self._blocks:
             if index < n:
-                per = comb(len(self._free_n), f - j)
                 a, b = divmod(index, per)
-                m = self.must | _unrank(self._free_t, j, a) | _unrank(self._free_n, f - j, b)
+                m = self.must
+                if j:  # (a discard keeps every trump: no free trump to choose)
+                    m |= _unrank(free & self.trumps, j, a)
+                if f - j:
+                    m |= _unrank(free & ~self.trumps, f - j, b)
                 return Keep(_cardset(CardSet, m))
             index -= n
         raise IndexError(index)  # pragma: no cover - the blocks sum to the count
 
     def __iter__(self) -> Iterator[Keep]:
-        for i in range(self._count):
+        for i in range(len(self)):
             yield self[i]
 
     def __contains__(self, action: object) -> bool:
@@ -90,9 +100,9 @@ class KeepOptions(Sequence[Keep]):
     @property
     def forced(self) -> Keep | None:
         """The only legal keep, when there is exactly one."""
-        if self._count != 1:
+        if self._counted() != 1:
             return None
-        f, j, _ = self._blocks[0]
+        f, j, _, _ = self._blocks[0]
         free = self.pool & ~self.must
         # One way to choose: all of the free trumps or none, and likewise the others.
         m = self.must | (free & self.trumps if j else 0) | (free & ~self.trumps if f - j else 0)
@@ -126,19 +136,44 @@ class KeepOptions(Sequence[Keep]):
         return text
 
 
-def _unrank(items: list[int], k: int, rank: int) -> int:
-    """The ``rank``-th k-subset of ``items`` in lexicographic order, as a mask."""
-    m = 0
-    n = len(items)
-    start = 0
-    while k:
-        for i in range(start, n):
-            c = comb(n - i - 1, k - 1)
-            if rank < c:
-                m |= 1 << items[i]
-                start = i + 1
-                k -= 1
-                break
-            rank -= c
-    return m
+def _blocks(n_t: int, n_n: int, must_t: int, lo: int, hi: int, min_trumps: int) -> _Blocks:
+    """The hands, by the number of free cards chosen (``lo``..``hi``) and of trumps among them, from
+    the numbers of free trumps and others and of trumps that must be kept.  Hands recur, so the
+    blocks are kept by these numbers (see _BLOCKS)."""
+    out = []
+    for f in range(max(lo, 0), hi + 1):
+        for j in range(max(0, min_trumps - must_t), min(f, n_t) + 1):
+            per = comb(n_n, f - j)
+            n = comb(n_t, j) * per
+            if n:
+                out.append((f, j, n, per))
+    return tuple(out)
 
+
+_BLOCKS: Final[dict[tuple[int, int, int, int, int, int], tuple[_Blocks, int]]] = {}  # and their sum
+# _BY_K[k][n]: comb(n, k), for pools of at most 52 cards; rising in n, so bisect finds a place in it.
+_BY_K: Final = tuple(tuple(comb(n, k) for n in range(53)) for k in range(53))
+
+
+def _unrank(items: int, k: int, rank: int) -> int:
+    """The ``rank``-th k-subset of the cards of ``items`` (a mask) in lexicographic order, lowest
+    card first, as a mask.
+
+    The subsets whose lowest card is past the ``s`` lowest of ``n`` cards number ``C(n - s, k)``, so
+    the place of the lowest card is found by bisecting ``C(., k)``, not by walking the cards."""
+    m = 0
+    left = items.bit_count()
+    while k:
+        if k == left:  # every card left
+            return m | items
+        column = _BY_K[k]
+        rest = bisect_left(column, column[left] - rank) - 1  # the cards left after the one taken
+        for _ in range(left - 1 - rest):  # the ones passed over
+            items &= items - 1
+        rank -= column[left] - column[rest + 1]
+        low = items & -items
+        m |= low
+        items ^= low
+        left = rest
+        k -= 1
+    return m

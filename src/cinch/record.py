@@ -55,7 +55,9 @@ def _deal_entry(match: Match, index: int, deal: Deal) -> dict[str, Any]:
     return entry
 
 
-_WRITTEN: weakref.WeakKeyDictionary[Deal, str] = weakref.WeakKeyDictionary()
+# By match (a deal of the compiled build, cinch.native, cannot be weakly referenced), then by the
+# deal's place in it, with the deal itself: a deal taken back and played again is written anew.
+_WRITTEN: weakref.WeakKeyDictionary[Match, dict[int, tuple[Deal, str]]] = weakref.WeakKeyDictionary()
 
 
 def record_text(match: Match) -> str:
@@ -63,12 +65,17 @@ def record_text(match: Match) -> str:
     rewrites the record after every action, and a match's old deals do not change."""
     head = _header(match)
     written = []
+    known = _WRITTEN.get(match)
+    if known is None:
+        known = _WRITTEN[match] = {}
     for index, deal in enumerate(match.deals):
-        line = _WRITTEN.get(deal) if deal.is_over else None
-        if line is None:
+        entry = known.get(index) if deal.is_over else None
+        if entry is not None and entry[0] is deal:
+            line = entry[1]
+        else:
             line = _deal_line(_deal_entry(match, index, deal))
             if deal.is_over:
-                _WRITTEN[deal] = line
+                known[index] = (deal, line)
         written.append(line)
     return _dumps(head, written)
 

@@ -9,10 +9,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import NamedTuple, TypeAlias
+from collections.abc import Callable, Iterable
+from typing import Final, NamedTuple, TypeAlias
 
-from cinch.cards import CARDS, TEAMS, TRUMP_TABLES, Card, Suit, Team
+from cinch.cards import CARDS, TEAMS, TRUMP_TABLES, Card, Team
 from cinch.rules import DOM_POINTS, SANCHO_POINTS, High, Low, Rules, Settlement, ThrownPoints
 
 
@@ -29,7 +29,7 @@ class Award(NamedTuple):
         return f"{self.name} ({self.card}) {self.points} to {self.team}, {self.how}"
 
 
-LIVE = -1
+LIVE: Final = -1
 """The side of a :class:`Claim` whose card is still to be captured: it goes to its capturer."""
 
 
@@ -47,6 +47,7 @@ class PointTable:
     the highest or lowest trump that went into the tricks.  Under "Low to the holder" (000)
     the 2 scores for the side that held it, whoever captures it.
 
+    >>> from cinch.cards import Suit
     >>> from cinch.rules import Rules
     >>> table = PointTable.of(Rules.preset("official"), Suit.HEARTS)
     >>> [name for name, _, _ in table.captured_cards], table.relative_high, table.relative_low
@@ -54,19 +55,25 @@ class PointTable:
     """
 
     @classmethod
-    def of(cls, rules: Rules, trump: Suit) -> PointTable:
-        """The table for these rules and trump, built once and kept with the rules."""
-        # Rules are frozen; the cache lives in the instance dict, outside the compared fields.
-        cache = rules.__dict__.get("_point_tables")
-        if cache is None:
-            cache = [None, None, None, None]
-            object.__setattr__(rules, "_point_tables", cache)
-        table: PointTable | None = cache[trump]
+    def of(cls, rules: Rules, trump: int) -> PointTable:
+        """The table for these rules and trump, built once and kept for these rules."""
+        # Kept by the rules' identity (hashing a Rules reads every field), with the rules, which
+        # keeps the identity theirs.  Not in the rules themselves: they are pickled to worker
+        # processes, and the tables would go with them.
+        entry = _TABLES.get(id(rules))
+        if entry is None or entry[0] is not rules:
+            if len(_TABLES) > 64:
+                _TABLES.clear()
+            entry = _TABLES[id(rules)] = (rules, [None, None, None, None])
+        tables = entry[1]
+        table = tables[trump]
         if table is None:
-            table = cache[trump] = cls(rules, trump)
+            table = tables[trump] = cls(rules, trump)
         return table
 
-    def __init__(self, rules: Rules, trump: Suit):
+    def __init__(self, rules: Rules, trump: int):
+        self.rules = rules
+        self.trump = trump
         t = TRUMP_TABLES[trump]
         self.tables = t
         base = trump * 13
@@ -97,6 +104,10 @@ class PointTable:
             value[card] = points
         self.value = tuple(value)  # by card: what a fixed point card scores for its capturer
         self.thrown_to_makers = rules.thrown_points is ThrownPoints.DEFENDERS_TO_MAKERS
+
+    def __reduce__(self) -> tuple[Callable[[Rules, int], PointTable], tuple[Rules, int]]:
+        # Spelled out for the compiled build (cinch.native), whose classes pickle no fields by themselves.
+        return PointTable.of, (self.rules, self.trump)
 
     def claims(self, captured: tuple[int, int], in_play: int, low_holder: int | None, thrown: int, makers: int,
                live: int = 0, *, relative: bool = True) -> list[Claim]:
@@ -158,6 +169,9 @@ class PointTable:
         """The point cards known by identity that scored for nobody (dead, buried or left in the stock)."""
         named = {a.name for a in awards}
         return [(name, CARDS[card]) for name, card in self.named_cards if name not in named]
+
+
+_TABLES: Final[dict[int, tuple[Rules, list[PointTable | None]]]] = {}
 
 
 def totals(awards: list[Award]) -> tuple[int, int]:

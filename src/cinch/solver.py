@@ -53,6 +53,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from cinch.cards import CARDS, TRUMP_TABLES, Card, CardSet, FollowRule, Seat, Suit, Team, bits
 from cinch.deal import bury_options as deal_bury_options
@@ -63,9 +64,10 @@ __all__ = [
     "Position", "SolveResult", "solve", "best_cards", "par", "window", "can_reach", "makers_can_make",
 ]
 
-INF = 1 << 12
-_KEY_SHIFT = 56  # internal card labels use bits 0..54; the leader sits above them
-_TRUMP_BLOCK = 3
+# Final: compiled, a final name is a constant (any other module name is looked up by name at each use).
+INF: Final = 1 << 12
+_KEY_SHIFT: Final = 56  # internal card labels use bits 0..54; the leader sits above them
+_TRUMP_BLOCK: Final = 3
 
 
 # ---------------------------------------------------------------------------------------------
@@ -140,7 +142,7 @@ class _Layout:
         return m
 
 
-_LAYOUTS = tuple(_Layout(s) for s in range(4))
+_LAYOUTS: Final = tuple(_Layout(s) for s in range(4))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -182,6 +184,12 @@ class Position:
     low_holder: Team | None = None
     thrown: int = 0
     bid: int | None = None
+
+    def __reduce__(self) -> tuple[type[Position], tuple[object, ...]]:
+        # Spelled out for the compiled build (cinch.native): a compiled frozen dataclass cannot be
+        # unpickled field by field.
+        return Position, (self.rules, self.trump, self.maker, self.hands, self.leader, self.trick, self.trick_buried,
+                          self.tricks_done, self.captured, self.in_play, self.low_holder, self.thrown, self.bid)
 
     # ---- construction ---------------------------------------------------------------------
     @classmethod
@@ -420,10 +428,44 @@ class _Core:
 
     def __init__(self, lay: _Layout, val_int: Sequence[int], strict: bool, own: Sequence[int]):
         self.lay = lay
-        self.val = tuple(val_int)
-        self.own = tuple(own)
+        val = self.val = tuple(val_int)
+        own_ = self.own = tuple(own)
         self.tt: dict[int, tuple[int, int, int, int]] = {}
-        self._build(strict)
+        self.nodes = 0
+        # The tables of the search, named as the methods name them: each method loads those it
+        # uses into locals (pure Python reads a local fastest; compiled, a field is as fast).
+        self.NS = own_[0] | own_[2]
+        self.block = lay.block
+        fmask = self.fmask = lay.block_mask
+        TR = self.TR = fmask[_TRUMP_BLOCK]
+        rules = lay.follow_rules[strict]  # the follow rule, by led block
+        self.FOLLOW = tuple(r.follow for r in rules)
+        self.ALLOWED = tuple(r.allowed for r in rules)
+        self.PLAIN = fmask[:_TRUMP_BLOCK]
+        ALL = self.ALL = lay.all
+        classes: dict[int, int] = {}
+        for i, v in enumerate(val):
+            if lay.to_real[i] >= 0:
+                classes[v] = classes.get(v, 0) | 1 << i
+        PT = 0  # the cards worth points
+        for i, v in enumerate(val):
+            if v:
+                PT |= 1 << i
+        self.PT = PT
+        self.NPT = ~PT
+        self.PVM = tuple(m for v, m in classes.items() if v)  # the cards of each point value
+        self.PLAINS = ALL & ~TR
+        BIG = 0  # the cards worth the most (the Pedros, Sancho): smeared first on a partner's trick
+        for i, v in enumerate(val):
+            if v >= 5:
+                BIG |= 1 << i
+        self.BIG = BIG
+        self.WM = tuple(TR | fmask[b] for b in range(4))  # the cards that can win a trick led in each suit
+        self.PTNS = PT & self.NS & TR
+        self.PTEW = PT & ~self.NS & TR
+
+    def node_count(self) -> int:
+        return self.nodes
 
     def points(self, rem: int) -> int:
         val = self.val
@@ -434,120 +476,328 @@ class _Core:
             rem ^= low
         return p
 
-    def _build(self, strict: bool) -> None:  # noqa: C901 - the hot functions, on purpose in one place
-        lay = self.lay
-        val = self.val
+    def equivalents(self, rem: int, live: int) -> int:
+        """The cards not worth searching: each is equivalent to another card of its hand.
+
+        A card is redundant when a lower card of the same hand and the same points has
+        nothing live between them in its suit; and the cards of the plain suits that only
+        one hand still holds are all alike (nobody can follow them or be beaten by them), so
+        only one of them is kept.
+        """
+        ALL = self.ALL
         own = self.own
-        O0, O1, O2, O3 = own
-        NS = O0 | O2
+        NPT = self.NPT
+        PT = self.PT
+        PVM = self.PVM
+        PLAINS = self.PLAINS
+        PLAIN = self.PLAIN
+        dead = ALL & ~live
+        red = 0
+        for o in own:
+            h = rem & o
+            if h & (h - 1):
+                z = h & NPT  # the cards worth nothing: one class
+                if z & (z - 1):
+                    red |= (dead + (z << 1)) & z
+                z = h & PT
+                if z & (z - 1):
+                    for vm in PVM:
+                        hv = z & vm
+                        if hv & (hv - 1):
+                            red |= (dead + (hv << 1)) & hv
+                z = h & PLAINS
+                if z & (z - 1):
+                    excl = 0
+                    for bm in PLAIN:
+                        lb = live & bm
+                        if lb and h & lb == lb:
+                            excl |= lb
+                    if excl & (excl - 1):
+                        red |= excl & (excl - 1)
+        return red
+
+    def end2(self, leader: int, rem: int, p: int, alpha: int, beta: int) -> int:
+        """Two tricks left, four hands of at most two cards: the whole tree without calls."""
+        own = self.own
+        val = self.val
+        block = self.block
+        fmask = self.fmask
+        TR = self.TR
+        NS = self.NS
+        FOLLOW = self.FOLLOW
+        ALLOWED = self.ALLOWED
+        WM = self.WM
+        s1 = (leader + 1) & 3
+        s2 = (leader + 2) & 3
+        s3 = (leader + 3) & 3
+        h1 = rem & own[s1]
+        h2 = rem & own[s2]
+        h3 = rem & own[s3]
+        mx = not leader & 1  # the leader's side maximises; s1 and s3 are the other side
+        vL = -INF if mx else INF
+        mL = rem & own[leader]
+        while mL:
+            a = mL.bit_length() - 1
+            ba = 1 << a
+            mL ^= ba
+            va = val[a]
+            led = block[a]
+            fm = FOLLOW[led]
+            wm = WM[led]
+            fx = ALLOWED[led]
+            m1 = h1 & fx if h1 & fm else h1
+            l2 = h2 & fx if h2 & fm else h2
+            l3 = h3 & fx if h3 & fm else h3
+            v1 = INF if mx else -INF
+            a1 = alpha
+            b1 = beta
+            while m1:
+                c1 = m1 & -m1
+                m1 ^= c1
+                x1 = c1.bit_length() - 1
+                if wm >> x1 & 1 and x1 > a:
+                    best1 = x1
+                    w1 = s1
+                else:
+                    best1 = a
+                    w1 = leader
+                t1 = va + val[x1]
+                m2 = l2
+                v2 = -INF if mx else INF
+                a2 = a1
+                b2 = b1
+                while m2:
+                    c2 = m2 & -m2
+                    m2 ^= c2
+                    x2 = c2.bit_length() - 1
+                    if wm >> x2 & 1 and x2 > best1:
+                        best2 = x2
+                        w2 = s2
+                    else:
+                        best2 = best1
+                        w2 = w1
+                    t2 = t1 + val[x2]
+                    m3 = l3
+                    v3 = INF if mx else -INF
+                    r2 = rem ^ (ba | c1 | c2)
+                    while m3:
+                        c3 = m3 & -m3
+                        m3 ^= c3
+                        x3 = c3.bit_length() - 1
+                        w = s3 if wm >> x3 & 1 and x3 > best2 else w2
+                        tv = t2 + val[x3]
+                        r = r2 ^ c3
+                        q = p - tv
+                        if q:  # the last trick
+                            x = r & TR
+                            if not x:
+                                ld = w
+                                hw = r & own[ld]
+                                while not hw:
+                                    ld = (ld + 1) & 3
+                                    hw = r & own[ld]
+                                x = r & fmask[block[hw.bit_length() - 1]]
+                            if not NS >> (x.bit_length() - 1) & 1:
+                                q = -q
+                        v = q - tv if w & 1 else q + tv
+                        if mx:  # s3 minimises
+                            if v < v3:
+                                v3 = v
+                                if v <= a2:
+                                    break
+                        elif v > v3:
+                            v3 = v
+                            if v >= b2:
+                                break
+                    if mx:  # s2 maximises
+                        if v3 > v2:
+                            v2 = v3
+                            if v3 > a2:
+                                a2 = v3
+                                if a2 >= b2:
+                                    break
+                    elif v3 < v2:
+                        v2 = v3
+                        if v3 < b2:
+                            b2 = v3
+                            if a2 >= b2:
+                                break
+                if mx:  # s1 minimises
+                    if v2 < v1:
+                        v1 = v2
+                        if v2 < b1:
+                            b1 = v2
+                            if a1 >= b1:
+                                break
+                elif v2 > v1:
+                    v1 = v2
+                    if v2 > a1:
+                        a1 = v2
+                        if a1 >= b1:
+                            break
+            if mx:
+                if v1 > vL:
+                    vL = v1
+                    if v1 > alpha:
+                        alpha = v1
+                        if alpha >= beta:
+                            break
+            elif v1 < vL:
+                vL = v1
+                if v1 < beta:
+                    beta = v1
+                    if alpha >= beta:
+                        break
+        return vL
+
+    def lead(self, leader: int, rem: int, p: int, tl: int, alpha: int, beta: int) -> int:
+        if not p:
+            return 0
+        if p <= alpha:
+            return p
+        if -p >= beta:
+            return -p
+        own = self.own
+        if tl == 1:  # the last trick: one card each, all the points in it
+            x = rem & self.TR
+            if not x:
+                hl = rem & own[leader]
+                while not hl:
+                    leader = (leader + 1) & 3
+                    hl = rem & own[leader]
+                x = rem & self.fmask[self.block[hl.bit_length() - 1]]
+            return p if self.NS >> (x.bit_length() - 1) & 1 else -p
+        hl = rem & own[leader]
+        while not hl:
+            leader = (leader + 1) & 3
+            hl = rem & own[leader]
+        key = rem | leader << _KEY_SHIFT
         tt = self.tt
-        tt_get = tt.get
-        block = lay.block
-        fmask = lay.block_mask
-        TR = fmask[_TRUMP_BLOCK]
-        FOLLOW, ALLOWED = zip(*lay.follow_rules[strict])  # the follow rule, by led block
-        PLAIN = fmask[:_TRUMP_BLOCK]
-        ALL = lay.all
-        classes: dict[int, int] = {}
-        for i, v in enumerate(val):
-            if lay.to_real[i] >= 0:
-                classes[v] = classes.get(v, 0) | 1 << i
-        PT = 0  # the cards worth points
-        for i, v in enumerate(val):
-            if v:
-                PT |= 1 << i
-        NPT = ~PT
-        PVM = tuple(m for v, m in classes.items() if v)  # the cards of each point value
-        PLAINS = ALL & ~TR
-        BIG = 0  # the cards worth the most (the Pedros, Sancho): smeared first on a partner's trick
-        for i, v in enumerate(val):
-            if v >= 5:
-                BIG |= 1 << i
-        WM = tuple(TR | fmask[b] for b in range(4))  # the cards that can win a trick led in each suit
-        PTNS = PT & NS & TR
-        PTEW = PT & ~NS & TR
-        SHIFT = _KEY_SHIFT
-        nodes = 0
-
-        def equivalents(rem: int, live: int) -> int:
-            """The cards not worth searching: each is equivalent to another card of its hand.
-
-            A card is redundant when a lower card of the same hand and the same points has
-            nothing live between them in its suit; and the cards of the plain suits that only
-            one hand still holds are all alike (nobody can follow them or be beaten by them), so
-            only one of them is kept.
-            """
-            dead = ALL & ~live
-            red = 0
-            for o in own:
-                h = rem & o
-                if h & (h - 1):
-                    z = h & NPT  # the cards worth nothing: one class
-                    if z & (z - 1):
-                        red |= (dead + (z << 1)) & z
-                    z = h & PT
-                    if z & (z - 1):
-                        for vm in PVM:
-                            hv = z & vm
-                            if hv & (hv - 1):
-                                red |= (dead + (hv << 1)) & hv
-                    z = h & PLAINS
-                    if z & (z - 1):
-                        excl = 0
-                        for bm in PLAIN:
-                            lb = live & bm
-                            if lb and h & lb == lb:
-                                excl |= lb
-                        if excl & (excl - 1):
-                            red |= excl & (excl - 1)
-            return red
-
-        def end2(leader: int, rem: int, p: int, alpha: int, beta: int) -> int:
-            """Two tricks left, four hands of at most two cards: the whole tree without calls."""
+        e = tt.get(key)
+        if e is None:
+            lo = -INF
+            hi = INF
+            bm = -1
+            red = -1
+        else:
+            lo, hi, bm, red = e
+            if lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
+        # Points sure for a side: its point trumps above every trump of the other side.
+        TR = self.TR
+        NS = self.NS
+        val = self.val
+        ns = rem & NS & TR
+        ew = rem & TR & ~NS
+        x = ns & self.PTNS & -(1 << ew.bit_length())
+        lo_b = -p
+        while x:
+            low = x & -x
+            lo_b += 2 * val[low.bit_length() - 1]
+            x ^= low
+        if lo_b >= beta:
+            return lo_b
+        x = ew & self.PTEW & -(1 << ns.bit_length())
+        hi_b = p
+        while x:
+            low = x & -x
+            hi_b -= 2 * val[low.bit_length() - 1]
+            x ^= low
+        if hi_b <= alpha or hi_b == lo_b:
+            return hi_b
+        O0, O1, O2, O3 = own
+        block = self.block
+        FOLLOW = self.FOLLOW
+        ALLOWED = self.ALLOWED
+        WM = self.WM
+        NPT = self.NPT
+        BIG = self.BIG
+        PT = self.PT
+        self.nodes += 1
+        a0 = alpha
+        b0 = beta
+        ts = (rem & O0 != 0) + (rem & O1 != 0) + (rem & O2 != 0) + (rem & O3 != 0)
+        if tl == 2 and ts == 4:
+            vbest = self.end2(leader, rem, p, alpha, beta)
+            if vbest <= a0:
+                if vbest < hi:
+                    hi = vbest
+            elif vbest >= b0:
+                if vbest > lo:
+                    lo = vbest
+            else:
+                lo = hi = vbest
+            tt[key] = (lo, hi, -1, 0)
+            return vbest
+        if red < 0:
+            red = self.equivalents(rem, rem)
+        moves = hl & ~red
+        maxi = not leader & 1
+        vbest = -INF if maxi else INF
+        best_move = -1
+        if bm >= 0 and moves >> bm & 1:
+            c = bm
+        else:
+            c = moves.bit_length() - 1
+        if ts == 4:
+            # A whole trick of four players, inline: the leader, s1, s2 (leader's partner), s3.
             s1 = (leader + 1) & 3
             s2 = (leader + 2) & 3
             s3 = (leader + 3) & 3
             h1 = rem & own[s1]
             h2 = rem & own[s2]
             h3 = rem & own[s3]
-            mx = not leader & 1  # the leader's side maximises; s1 and s3 are the other side
-            vL = -INF if mx else INF
-            mL = rem & own[leader]
-            while mL:
-                a = mL.bit_length() - 1
-                ba = 1 << a
-                mL ^= ba
-                va = val[a]
-                led = block[a]
+            nred = ~red
+            tl1 = tl - 1
+            while True:
+                ba = 1 << c
+                moves ^= ba
+                va = val[c]
+                led = block[c]
                 fm = FOLLOW[led]
                 wm = WM[led]
                 fx = ALLOWED[led]
-                m1 = h1 & fx if h1 & fm else h1
-                l2 = h2 & fx if h2 & fm else h2
-                l3 = h3 & fx if h3 & fm else h3
-                v1 = INF if mx else -INF
+                m1 = (h1 & fx if h1 & fm else h1) & nred
+                l2 = (h2 & fx if h2 & fm else h2) & nred
+                l3 = (h3 & fx if h3 & fm else h3) & nred
+                win1 = m1 & -(2 << c) & wm
+                x = m1 & NPT or m1
+                x1 = (x & -x).bit_length() - 1
+                v1 = INF if maxi else -INF
                 a1 = alpha
                 b1 = beta
-                while m1:
-                    c1 = m1 & -m1
+                while True:
+                    c1 = 1 << x1
                     m1 ^= c1
-                    x1 = c1.bit_length() - 1
-                    if wm >> x1 & 1 and x1 > a:
+                    if win1 & c1:
                         best1 = x1
                         w1 = s1
                     else:
-                        best1 = a
+                        best1 = c
                         w1 = leader
                     t1 = va + val[x1]
                     m2 = l2
-                    v2 = -INF if mx else INF
+                    win2 = m2 & -(2 << best1) & wm
+                    if w1 == s1:  # the other side wins so far
+                        x = (win2 & NPT or win2) if win2 else (m2 & NPT or m2)
+                    elif not l3 & -(2 << best1) & wm and m2 & BIG & ~win2:  # the partner's card stands
+                        x = m2 & BIG & ~win2
+                    else:
+                        x = m2 & ~win2 & NPT or m2 & NPT or m2
+                    x2 = (x & -x).bit_length() - 1
+                    v2 = -INF if maxi else INF
                     a2 = a1
                     b2 = b1
-                    while m2:
-                        c2 = m2 & -m2
+                    while True:
+                        c2 = 1 << x2
                         m2 ^= c2
-                        x2 = c2.bit_length() - 1
-                        if wm >> x2 & 1 and x2 > best1:
+                        if win2 & c2:
                             best2 = x2
                             w2 = s2
                         else:
@@ -555,38 +805,53 @@ class _Core:
                             w2 = w1
                         t2 = t1 + val[x2]
                         m3 = l3
-                        v3 = INF if mx else -INF
+                        win3 = m3 & -(2 << best2) & wm
+                        if (w2 ^ s3) & 1:
+                            x = (win3 & NPT or win3) if win3 else (m3 & NPT or m3)
+                            x3 = (x & -x).bit_length() - 1
+                        else:
+                            x = m3 & BIG or m3 & PT
+                            x3 = x.bit_length() - 1 if x else (m3 & -m3).bit_length() - 1
+                        v3 = INF if maxi else -INF
+                        a3 = a2
+                        b3 = b2
                         r2 = rem ^ (ba | c1 | c2)
-                        while m3:
-                            c3 = m3 & -m3
+                        q2 = p - t2
+                        while True:
+                            c3 = 1 << x3
                             m3 ^= c3
-                            x3 = c3.bit_length() - 1
-                            w = s3 if wm >> x3 & 1 and x3 > best2 else w2
-                            tv = t2 + val[x3]
-                            r = r2 ^ c3
-                            q = p - tv
-                            if q:  # the last trick
-                                x = r & TR
-                                if not x:
-                                    ld = w
-                                    hw = r & own[ld]
-                                    while not hw:
-                                        ld = (ld + 1) & 3
-                                        hw = r & own[ld]
-                                    x = r & fmask[block[hw.bit_length() - 1]]
-                                if not NS >> (x.bit_length() - 1) & 1:
-                                    q = -q
-                            v = q - tv if w & 1 else q + tv
-                            if mx:  # s3 minimises
+                            w = s3 if win3 & c3 else w2
+                            vx = val[x3]
+                            tv = t2 + vx
+                            q = q2 - vx
+                            if w & 1:
+                                tv = -tv
+                            lo_c = a3 - tv
+                            hi_c = b3 - tv
+                            # the next trick's cheap exits, without the call
+                            if q <= lo_c:
+                                v = tv + q
+                            elif -q >= hi_c:
+                                v = tv - q
+                            else:
+                                v = tv + self.lead(w, r2 ^ c3, q, tl1, lo_c, hi_c)
+                            if maxi:  # s3 minimises
                                 if v < v3:
                                     v3 = v
-                                    if v <= a2:
-                                        break
+                                    if v < b3:
+                                        b3 = v
+                                        if a3 >= b3:
+                                            break
                             elif v > v3:
                                 v3 = v
-                                if v >= b2:
-                                    break
-                        if mx:  # s2 maximises
+                                if v > a3:
+                                    a3 = v
+                                    if a3 >= b3:
+                                        break
+                            if not m3:
+                                break
+                            x3 = (m3 & -m3).bit_length() - 1
+                        if maxi:  # s2 maximises
                             if v3 > v2:
                                 v2 = v3
                                 if v3 > a2:
@@ -599,7 +864,10 @@ class _Core:
                                 b2 = v3
                                 if a2 >= b2:
                                     break
-                    if mx:  # s1 minimises
+                        if not m2:
+                            break
+                        x2 = (m2 & -m2).bit_length() - 1
+                    if maxi:  # s1 minimises
                         if v2 < v1:
                             v1 = v2
                             if v2 < b1:
@@ -612,429 +880,196 @@ class _Core:
                             a1 = v2
                             if a1 >= b1:
                                 break
-                if mx:
-                    if v1 > vL:
-                        vL = v1
+                    if not m1:
+                        break
+                    x1 = (m1 & -m1).bit_length() - 1
+                if maxi:
+                    if v1 > vbest:
+                        vbest = v1
+                        best_move = c
                         if v1 > alpha:
                             alpha = v1
                             if alpha >= beta:
                                 break
-                elif v1 < vL:
-                    vL = v1
+                elif v1 < vbest:
+                    vbest = v1
+                    best_move = c
                     if v1 < beta:
                         beta = v1
                         if alpha >= beta:
                             break
-            return vL
-
-        def lead(leader: int, rem: int, p: int, tl: int, alpha: int, beta: int) -> int:
-            nonlocal nodes
-            if not p:
-                return 0
-            if p <= alpha:
-                return p
-            if -p >= beta:
-                return -p
-            if tl == 1:  # the last trick: one card each, all the points in it
-                x = rem & TR
-                if not x:
-                    hl = rem & own[leader]
-                    while not hl:
-                        leader = (leader + 1) & 3
-                        hl = rem & own[leader]
-                    x = rem & fmask[block[hl.bit_length() - 1]]
-                return p if NS >> (x.bit_length() - 1) & 1 else -p
-            hl = rem & own[leader]
-            while not hl:
-                leader = (leader + 1) & 3
-                hl = rem & own[leader]
-            key = rem | leader << SHIFT
-            e = tt_get(key)
-            if e is None:
-                lo = -INF
-                hi = INF
-                bm = -1
-                red = -1
-            else:
-                lo, hi, bm, red = e
-                if lo >= beta:
-                    return lo
-                if hi <= alpha:
-                    return hi
-                if lo > alpha:
-                    alpha = lo
-                if hi < beta:
-                    beta = hi
-            # Points sure for a side: its point trumps above every trump of the other side.
-            ns = rem & NS & TR
-            ew = rem & TR & ~NS
-            x = ns & PTNS & -(1 << ew.bit_length())
-            lo_b = -p
-            while x:
-                low = x & -x
-                lo_b += 2 * val[low.bit_length() - 1]
-                x ^= low
-            if lo_b >= beta:
-                return lo_b
-            x = ew & PTEW & -(1 << ns.bit_length())
-            hi_b = p
-            while x:
-                low = x & -x
-                hi_b -= 2 * val[low.bit_length() - 1]
-                x ^= low
-            if hi_b <= alpha or hi_b == lo_b:
-                return hi_b
-            nodes += 1
-            a0 = alpha
-            b0 = beta
-            ts = (rem & O0 != 0) + (rem & O1 != 0) + (rem & O2 != 0) + (rem & O3 != 0)
-            if tl == 2 and ts == 4:
-                vbest = end2(leader, rem, p, alpha, beta)
-                if vbest <= a0:
-                    if vbest < hi:
-                        hi = vbest
-                elif vbest >= b0:
-                    if vbest > lo:
-                        lo = vbest
-                else:
-                    lo = hi = vbest
-                tt[key] = (lo, hi, -1, 0)
-                return vbest
-            if red < 0:
-                red = equivalents(rem, rem)
-            moves = hl & ~red
-            maxi = not leader & 1
-            vbest = -INF if maxi else INF
-            best_move = -1
-            if bm >= 0 and moves >> bm & 1:
-                c = bm
-            else:
+                if not moves:
+                    break
                 c = moves.bit_length() - 1
-            if ts == 4:
-                # A whole trick of four players, inline: the leader, s1, s2 (leader's partner), s3.
-                s1 = (leader + 1) & 3
-                s2 = (leader + 2) & 3
-                s3 = (leader + 3) & 3
-                h1 = rem & own[s1]
-                h2 = rem & own[s2]
-                h3 = rem & own[s3]
-                nred = ~red
-                tl1 = tl - 1
-                while True:
-                    ba = 1 << c
-                    moves ^= ba
-                    va = val[c]
-                    led = block[c]
-                    fm = FOLLOW[led]
-                    wm = WM[led]
-                    fx = ALLOWED[led]
-                    m1 = (h1 & fx if h1 & fm else h1) & nred
-                    l2 = (h2 & fx if h2 & fm else h2) & nred
-                    l3 = (h3 & fx if h3 & fm else h3) & nred
-                    win1 = m1 & -(2 << c) & wm
-                    x = m1 & NPT or m1
-                    x1 = (x & -x).bit_length() - 1
-                    v1 = INF if maxi else -INF
-                    a1 = alpha
-                    b1 = beta
-                    while True:
-                        c1 = 1 << x1
-                        m1 ^= c1
-                        if win1 & c1:
-                            best1 = x1
-                            w1 = s1
-                        else:
-                            best1 = c
-                            w1 = leader
-                        t1 = va + val[x1]
-                        m2 = l2
-                        win2 = m2 & -(2 << best1) & wm
-                        if w1 == s1:  # the other side wins so far
-                            x = (win2 & NPT or win2) if win2 else (m2 & NPT or m2)
-                        elif not l3 & -(2 << best1) & wm and m2 & BIG & ~win2:  # the partner's card stands
-                            x = m2 & BIG & ~win2
-                        else:
-                            x = m2 & ~win2 & NPT or m2 & NPT or m2
-                        x2 = (x & -x).bit_length() - 1
-                        v2 = -INF if maxi else INF
-                        a2 = a1
-                        b2 = b1
-                        while True:
-                            c2 = 1 << x2
-                            m2 ^= c2
-                            if win2 & c2:
-                                best2 = x2
-                                w2 = s2
-                            else:
-                                best2 = best1
-                                w2 = w1
-                            t2 = t1 + val[x2]
-                            m3 = l3
-                            win3 = m3 & -(2 << best2) & wm
-                            if (w2 ^ s3) & 1:
-                                x = (win3 & NPT or win3) if win3 else (m3 & NPT or m3)
-                                x3 = (x & -x).bit_length() - 1
-                            else:
-                                x = m3 & BIG or m3 & PT
-                                x3 = x.bit_length() - 1 if x else (m3 & -m3).bit_length() - 1
-                            v3 = INF if maxi else -INF
-                            a3 = a2
-                            b3 = b2
-                            r2 = rem ^ (ba | c1 | c2)
-                            q2 = p - t2
-                            while True:
-                                c3 = 1 << x3
-                                m3 ^= c3
-                                w = s3 if win3 & c3 else w2
-                                vx = val[x3]
-                                tv = t2 + vx
-                                q = q2 - vx
-                                if w & 1:
-                                    tv = -tv
-                                lo_c = a3 - tv
-                                hi_c = b3 - tv
-                                # the next trick's cheap exits, without the call
-                                if q <= lo_c:
-                                    v = tv + q
-                                elif -q >= hi_c:
-                                    v = tv - q
-                                else:
-                                    v = tv + lead(w, r2 ^ c3, q, tl1, lo_c, hi_c)
-                                if maxi:  # s3 minimises
-                                    if v < v3:
-                                        v3 = v
-                                        if v < b3:
-                                            b3 = v
-                                            if a3 >= b3:
-                                                break
-                                elif v > v3:
-                                    v3 = v
-                                    if v > a3:
-                                        a3 = v
-                                        if a3 >= b3:
-                                            break
-                                if not m3:
-                                    break
-                                x3 = (m3 & -m3).bit_length() - 1
-                            if maxi:  # s2 maximises
-                                if v3 > v2:
-                                    v2 = v3
-                                    if v3 > a2:
-                                        a2 = v3
-                                        if a2 >= b2:
-                                            break
-                            elif v3 < v2:
-                                v2 = v3
-                                if v3 < b2:
-                                    b2 = v3
-                                    if a2 >= b2:
-                                        break
-                            if not m2:
-                                break
-                            x2 = (m2 & -m2).bit_length() - 1
-                        if maxi:  # s1 minimises
-                            if v2 < v1:
-                                v1 = v2
-                                if v2 < b1:
-                                    b1 = v2
-                                    if a1 >= b1:
-                                        break
-                        elif v2 > v1:
-                            v1 = v2
-                            if v2 > a1:
-                                a1 = v2
-                                if a1 >= b1:
-                                    break
-                        if not m1:
-                            break
-                        x1 = (m1 & -m1).bit_length() - 1
-                    if maxi:
-                        if v1 > vbest:
-                            vbest = v1
-                            best_move = c
-                            if v1 > alpha:
-                                alpha = v1
-                                if alpha >= beta:
-                                    break
-                    elif v1 < vbest:
-                        vbest = v1
+        else:
+            nxt = (leader + 1) & 3
+            if ts > 1:
+                while not rem & own[nxt]:
+                    nxt = (nxt + 1) & 3
+            while True:
+                b = 1 << c
+                moves ^= b
+                vc = val[c]
+                led = block[c]
+                if ts > 2:
+                    v = self.follow(nxt, rem ^ b, p - vc, ts - 1, led, c, leader, vc, red, tl, alpha, beta)
+                elif ts == 2:
+                    v = self.last(nxt, rem ^ b, p - vc, led, c, leader, vc, red, tl, alpha, beta)
+                elif leader & 1:
+                    v = -vc + self.lead(leader, rem ^ b, p - vc, tl - 1, alpha + vc, beta + vc)
+                else:
+                    v = vc + self.lead(leader, rem ^ b, p - vc, tl - 1, alpha - vc, beta - vc)
+                if maxi:
+                    if v > vbest:
+                        vbest = v
                         best_move = c
-                        if v1 < beta:
-                            beta = v1
-                            if alpha >= beta:
+                        if v > alpha:
+                            alpha = v
+                            if v >= beta:
                                 break
-                    if not moves:
-                        break
-                    c = moves.bit_length() - 1
-            else:
-                nxt = (leader + 1) & 3
-                if ts > 1:
-                    while not rem & own[nxt]:
-                        nxt = (nxt + 1) & 3
-                while True:
-                    b = 1 << c
-                    moves ^= b
-                    vc = val[c]
-                    led = block[c]
-                    if ts > 2:
-                        v = follow(nxt, rem ^ b, p - vc, ts - 1, led, c, leader, vc, red, tl, alpha, beta)
-                    elif ts == 2:
-                        v = last(nxt, rem ^ b, p - vc, led, c, leader, vc, red, tl, alpha, beta)
-                    elif leader & 1:
-                        v = -vc + lead(leader, rem ^ b, p - vc, tl - 1, alpha + vc, beta + vc)
-                    else:
-                        v = vc + lead(leader, rem ^ b, p - vc, tl - 1, alpha - vc, beta - vc)
-                    if maxi:
-                        if v > vbest:
-                            vbest = v
-                            best_move = c
-                            if v > alpha:
-                                alpha = v
-                                if v >= beta:
-                                    break
-                    else:
-                        if v < vbest:
-                            vbest = v
-                            best_move = c
-                            if v < beta:
-                                beta = v
-                                if v <= alpha:
-                                    break
-                    if not moves:
-                        break
-                    c = moves.bit_length() - 1
-            if vbest <= a0:
-                if vbest < hi:
-                    hi = vbest
-            elif vbest >= b0:
-                if vbest > lo:
-                    lo = vbest
-            else:
-                lo = hi = vbest
-            tt[key] = (lo, hi, best_move, red)
-            return vbest
+                else:
+                    if v < vbest:
+                        vbest = v
+                        best_move = c
+                        if v < beta:
+                            beta = v
+                            if v <= alpha:
+                                break
+                if not moves:
+                    break
+                c = moves.bit_length() - 1
+        if vbest <= a0:
+            if vbest < hi:
+                hi = vbest
+        elif vbest >= b0:
+            if vbest > lo:
+                lo = vbest
+        else:
+            lo = hi = vbest
+        tt[key] = (lo, hi, best_move, red)
+        return vbest
 
-        def follow(seat: int, rem: int, p: int, nleft: int, led: int, best: int, winner: int, tval: int,
-                   red: int, tl: int, alpha: int, beta: int) -> int:
-            """A player who is neither first nor last to the trick."""
-            nonlocal nodes
-            nodes += 1
-            hs = rem & own[seat]
-            moves = (hs & ALLOWED[led] if hs & FOLLOW[led] else hs) & ~red  # FollowRule.playable()
-            maxi = not seat & 1
-            vbest = -INF if maxi else INF
-            nxt = (seat + 1) & 3
-            while not rem & own[nxt]:
-                nxt = (nxt + 1) & 3
-            # first move: a cheap guess at the best card, then the rest lowest first
-            win = moves & -(2 << best) & WM[led]
-            if (winner ^ seat) & 1:  # the other side is winning the trick
-                x = (win & NPT or win) if win else (moves & NPT or moves)
+    def follow(self, seat: int, rem: int, p: int, nleft: int, led: int, best: int, winner: int, tval: int,
+               red: int, tl: int, alpha: int, beta: int) -> int:
+        """A player who is neither first nor last to the trick."""
+        self.nodes += 1
+        own = self.own
+        hs = rem & own[seat]
+        moves = (hs & self.ALLOWED[led] if hs & self.FOLLOW[led] else hs) & ~red  # FollowRule.playable()
+        maxi = not seat & 1
+        vbest = -INF if maxi else INF
+        nxt = (seat + 1) & 3
+        while not rem & own[nxt]:
+            nxt = (nxt + 1) & 3
+        # first move: a cheap guess at the best card, then the rest lowest first
+        win = moves & -(2 << best) & self.WM[led]
+        NPT = self.NPT
+        if (winner ^ seat) & 1:  # the other side is winning the trick
+            x = (win & NPT or win) if win else (moves & NPT or moves)
+        else:
+            x = moves & ~win & NPT or moves & NPT or moves
+        c = (x & -x).bit_length() - 1
+        nl = nleft - 1
+        val = self.val
+        while True:
+            b = 1 << c
+            moves ^= b
+            vc = val[c]
+            if win >> c & 1:
+                if nl > 1:
+                    v = self.follow(nxt, rem ^ b, p - vc, nl, led, c, seat, tval + vc, red, tl, alpha, beta)
+                else:
+                    v = self.last(nxt, rem ^ b, p - vc, led, c, seat, tval + vc, red, tl, alpha, beta)
+            elif nl > 1:
+                v = self.follow(nxt, rem ^ b, p - vc, nl, led, best, winner, tval + vc, red, tl, alpha, beta)
             else:
-                x = moves & ~win & NPT or moves & NPT or moves
+                v = self.last(nxt, rem ^ b, p - vc, led, best, winner, tval + vc, red, tl, alpha, beta)
+            if maxi:
+                if v > vbest:
+                    vbest = v
+                    if v > alpha:
+                        alpha = v
+                        if v >= beta:
+                            break
+            else:
+                if v < vbest:
+                    vbest = v
+                    if v < beta:
+                        beta = v
+                        if v <= alpha:
+                            break
+            if not moves:
+                break
+            c = (moves & -moves).bit_length() - 1
+        return vbest
+
+    def last(self, seat: int, rem: int, p: int, led: int, best: int, winner: int, tval: int, red: int, tl: int,
+             alpha: int, beta: int) -> int:
+        """The last player to the trick; with one trick to follow, that trick is counted here."""
+        self.nodes += 1
+        own = self.own
+        hs = rem & own[seat]
+        moves = (hs & self.ALLOWED[led] if hs & self.FOLLOW[led] else hs) & ~red  # FollowRule.playable()
+        maxi = not seat & 1
+        vbest = -INF if maxi else INF
+        win = moves & -(2 << best) & self.WM[led]
+        if (winner ^ seat) & 1:
+            NPT = self.NPT
+            x = (win & NPT or win) if win else (moves & NPT or moves)
             c = (x & -x).bit_length() - 1
-            nl = nleft - 1
-            while True:
-                b = 1 << c
-                moves ^= b
-                vc = val[c]
-                if win >> c & 1:
-                    if nl > 1:
-                        v = follow(nxt, rem ^ b, p - vc, nl, led, c, seat, tval + vc, red, tl, alpha, beta)
-                    else:
-                        v = last(nxt, rem ^ b, p - vc, led, c, seat, tval + vc, red, tl, alpha, beta)
-                elif nl > 1:
-                    v = follow(nxt, rem ^ b, p - vc, nl, led, best, winner, tval + vc, red, tl, alpha, beta)
-                else:
-                    v = last(nxt, rem ^ b, p - vc, led, best, winner, tval + vc, red, tl, alpha, beta)
-                if maxi:
-                    if v > vbest:
-                        vbest = v
-                        if v > alpha:
-                            alpha = v
-                            if v >= beta:
-                                break
-                else:
-                    if v < vbest:
-                        vbest = v
-                        if v < beta:
-                            beta = v
-                            if v <= alpha:
-                                break
-                if not moves:
-                    break
-                c = (moves & -moves).bit_length() - 1
-            return vbest
-
-        def last(seat: int, rem: int, p: int, led: int, best: int, winner: int, tval: int, red: int, tl: int,
-                 alpha: int, beta: int) -> int:
-            """The last player to the trick; with one trick to follow, that trick is counted here."""
-            nonlocal nodes
-            nodes += 1
-            hs = rem & own[seat]
-            moves = (hs & ALLOWED[led] if hs & FOLLOW[led] else hs) & ~red  # FollowRule.playable()
-            maxi = not seat & 1
-            vbest = -INF if maxi else INF
-            win = moves & -(2 << best) & WM[led]
-            if (winner ^ seat) & 1:
-                x = (win & NPT or win) if win else (moves & NPT or moves)
-                c = (x & -x).bit_length() - 1
-            else:
-                x = moves & BIG or moves & PT
-                c = x.bit_length() - 1 if x else (moves & -moves).bit_length() - 1
-            final = tl == 2
-            while True:
-                b = 1 << c
-                moves ^= b
-                vc = val[c]
-                tv = tval + vc
-                w = seat if win >> c & 1 else winner
-                r = rem ^ b
-                q = p - vc
-                if final:  # the last trick follows: count it without a search
-                    if q:
-                        x = r & TR
-                        if not x:
-                            ld = w
+        else:
+            x = moves & self.BIG or moves & self.PT
+            c = x.bit_length() - 1 if x else (moves & -moves).bit_length() - 1
+        final = tl == 2
+        if final:
+            TR = self.TR
+            fmask = self.fmask
+            block = self.block
+            NS = self.NS
+        val = self.val
+        while True:
+            b = 1 << c
+            moves ^= b
+            vc = val[c]
+            tv = tval + vc
+            w = seat if win >> c & 1 else winner
+            r = rem ^ b
+            q = p - vc
+            if final:  # the last trick follows: count it without a search
+                if q:
+                    x = r & TR
+                    if not x:
+                        ld = w
+                        hw = r & own[ld]
+                        while not hw:
+                            ld = (ld + 1) & 3
                             hw = r & own[ld]
-                            while not hw:
-                                ld = (ld + 1) & 3
-                                hw = r & own[ld]
-                            x = r & fmask[block[hw.bit_length() - 1]]
-                        if not NS >> (x.bit_length() - 1) & 1:
-                            q = -q
-                    v = q - tv if w & 1 else q + tv
-                elif w & 1:
-                    v = -tv + lead(w, r, q, tl - 1, alpha + tv, beta + tv)
-                else:
-                    v = tv + lead(w, r, q, tl - 1, alpha - tv, beta - tv)
-                if maxi:
-                    if v > vbest:
-                        vbest = v
-                        if v > alpha:
-                            alpha = v
-                            if v >= beta:
-                                break
-                else:
-                    if v < vbest:
-                        vbest = v
-                        if v < beta:
-                            beta = v
-                            if v <= alpha:
-                                break
-                if not moves:
-                    break
-                c = (moves & -moves).bit_length() - 1
-            return vbest
-
-        def node_count() -> int:
-            return nodes
-
-        self.lead = lead
-        self.follow = follow
-        self.last = last
-        self.equivalents = equivalents
-        self.node_count = node_count
+                        x = r & fmask[block[hw.bit_length() - 1]]
+                    if not NS >> (x.bit_length() - 1) & 1:
+                        q = -q
+                v = q - tv if w & 1 else q + tv
+            elif w & 1:
+                v = -tv + self.lead(w, r, q, tl - 1, alpha + tv, beta + tv)
+            else:
+                v = tv + self.lead(w, r, q, tl - 1, alpha - tv, beta - tv)
+            if maxi:
+                if v > vbest:
+                    vbest = v
+                    if v > alpha:
+                        alpha = v
+                        if v >= beta:
+                            break
+            else:
+                if v < vbest:
+                    vbest = v
+                    if v < beta:
+                        beta = v
+                        if v <= alpha:
+                            break
+            if not moves:
+                break
+            c = (moves & -moves).bit_length() - 1
+        return vbest
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1061,6 +1096,11 @@ class SolveResult:
     nodes: int = 0
     rules: Rules | None = None
     totals: dict[Card, int] = field(default_factory=dict, repr=False)
+
+    def __reduce__(self) -> tuple[type[SolveResult], tuple[object, ...]]:
+        # As Position's (the compiled build).
+        return SolveResult, (self.value, self.points, self.to_act, self.makers, self.bid, self.card_values,
+                             self.buries, self.nodes, self.rules, self.totals)
 
     @property
     def best_cards(self) -> list[Card]:
