@@ -10,8 +10,8 @@ and ``hi``, and hold at least ``min_trumps`` trumps.
 
 from __future__ import annotations
 
+import abc
 from collections.abc import Iterator, Sequence
-from bisect import bisect_left
 from math import comb
 from typing import Final, overload
 
@@ -77,7 +77,7 @@ class KeepOptions(Sequence[Keep]):
             index += count
         if not 0 <= index < count:
             raise IndexError("keep option index out of range")
-        free = self.pool & ~self.must
+        free = int(self.pool) & ~self.must  # a plain int (a CardSet's "-" is set difference)
         for f, j, n, per in self._blocks:
             if index < n:
                 a, b = divmod(index, per)
@@ -136,6 +136,12 @@ class KeepOptions(Sequence[Keep]):
         return text
 
 
+# Compiled (cinch.native), the class is made without ABCMeta.__new__ and would share Sequence's
+# registry of virtual subclasses, so that isinstance(t, KeepOptions) held for any tuple: it gets its own.
+if "_abc_impl" not in vars(KeepOptions):
+    getattr(abc, "_abc_init")(KeepOptions)  # noqa: B009 - a private name of abc, not in its stubs
+
+
 def _blocks(n_t: int, n_n: int, must_t: int, lo: int, hi: int, min_trumps: int) -> _Blocks:
     """The hands, by the number of free cards chosen (``lo``..``hi``) and of trumps among them, from
     the numbers of free trumps and others and of trumps that must be kept.  Hands recur, so the
@@ -151,29 +157,24 @@ def _blocks(n_t: int, n_n: int, must_t: int, lo: int, hi: int, min_trumps: int) 
 
 
 _BLOCKS: Final[dict[tuple[int, int, int, int, int, int], tuple[_Blocks, int]]] = {}  # and their sum
-# _BY_K[k][n]: comb(n, k), for pools of at most 52 cards; rising in n, so bisect finds a place in it.
-_BY_K: Final = tuple(tuple(comb(n, k) for n in range(53)) for k in range(53))
+# _CHOOSE[n][k]: comb(n, k) for the at most 52 cards of a pool, read in the unranking loop.
+_CHOOSE: Final = tuple(tuple(comb(n, k) for k in range(53)) for n in range(53))
 
 
 def _unrank(items: int, k: int, rank: int) -> int:
     """The ``rank``-th k-subset of the cards of ``items`` (a mask) in lexicographic order, lowest
-    card first, as a mask.
-
-    The subsets whose lowest card is past the ``s`` lowest of ``n`` cards number ``C(n - s, k)``, so
-    the place of the lowest card is found by bisecting ``C(., k)``, not by walking the cards."""
+    card first, as a mask."""
     m = 0
     left = items.bit_count()
+    choose = _CHOOSE
     while k:
-        if k == left:  # every card left
-            return m | items
-        column = _BY_K[k]
-        rest = bisect_left(column, column[left] - rank) - 1  # the cards left after the one taken
-        for _ in range(left - 1 - rest):  # the ones passed over
-            items &= items - 1
-        rank -= column[left] - column[rest + 1]
         low = items & -items
-        m |= low
         items ^= low
-        left = rest
-        k -= 1
+        left -= 1
+        c = choose[left][k - 1]
+        if rank < c:
+            m |= low
+            k -= 1
+        else:
+            rank -= c
     return m
