@@ -169,13 +169,14 @@ def _facts(rules: Rules) -> _RuleFacts:
 
 
 # Every field of a deal: its slots, and what pickling writes.
-_FIELDS: Final = ("rules", "_f", "dealer", "deck", "_restock_given", "_rng", "restock", "hands", "_dealt", "_stock",
-             "_stock_pos", "history", "actors", "auction", "high_bid", "maker", "_passed", "_turns", "trump",
-             "_t", "_scheme", "discards", "shown", "drawn", "draw_counts", "_pending", "_options",
-             "stock_seen", "stock_left", "leader", "trick", "tricks", "captured", "in_play", "low_holder",
-             "_effective", "_strengths", "_follows", "_alloweds", "_led_strength", "_led", "_best", "_winner",
-             "_trick_size", "_watch_two", "_burying", "_mask", "_follow", "_allowed", "_buried", "_before", "_result",
-             "phase", "to_act")
+_FIELDS: Final = (
+    "rules", "_f", "dealer", "deck", "_restock_given", "_rng", "restock", "hands", "_dealt", "_stock", "_stock_pos",
+    "history", "actors", "auction", "high_bid", "maker", "_passed", "_turns", "trump", "_t", "_scheme", "discards",
+    "shown", "drawn", "draw_counts", "_pending", "_options", "stock_seen", "stock_left", "leader", "trick", "tricks",
+    "captured", "in_play", "low_holder", "_effective", "_strengths", "_follows", "_alloweds", "_led_strength",
+    "_led", "_best", "_winner", "_trick_size", "_watch_two", "_burying", "_mask", "_follow", "_allowed", "_buried",
+    "_before", "_result", "phase", "to_act",
+)
 
 
 class Deal:
