@@ -1,6 +1,6 @@
 """Engine speed on one core, and OpenSpiel euchre's rate in the same run for scale.
 
-    .venv/bin/python benchmarks/engine.py [--seconds 3] [--preset pagat ...] [--rounds 5]
+    .venv/bin/python benchmarks/engine.py [--seconds 3] [--preset pagat ...] [--slice 0.02]
 
 Prints, per preset:
 - random full deals per second through the public API (shuffle, then
@@ -11,13 +11,12 @@ Prints, per preset:
 and, when ``open_spiel`` is installed, OpenSpiel's euchre (C++ core) random games per
 second, with each of ours as a ratio to it.
 
-The machine may be shared, and its speed changes within a run (by half, from one tenth of a
-second to the next, on the development machine): each measurement is taken in ``--rounds``
-slices, each slice of ours next to a slice of euchre, and the rate printed is the fastest
-slice's, the one least slowed by others (as ``timeit`` advises the fastest run); the ratio
-is ours to euchre's fastest slice of the same measurement.  The first line says which build
-of the engine runs (``cinch.native``): pure Python, or the modules compiled with mypyc
-(``make compile``; ``CINCH_PURE=1`` forces pure Python).
+The machine may be shared, and its speed changes within a run, by half from one tenth of a
+second to the next on the development machine: each measurement alternates short slices of
+ours and of euchre (``--slice``, 20 ms), so that each pair of slices sees the machine alike,
+and prints the median of our slices' rates and the median of the pairs' ratios.  The first
+line says which build of the engine runs (``cinch.native``): pure Python, or the modules
+compiled with mypyc (``make compile``; ``CINCH_PURE=1`` forces pure Python).
 """
 
 from __future__ import annotations
@@ -132,19 +131,28 @@ def euchre() -> Batch | None:
     return batch
 
 
-def measure(ours: Batch, base: Batch | None, seconds: float, rounds: int) -> tuple[float, float | None, list[float]]:
-    """Our fastest slice's rate, its ratio to the base's fastest slice (None without a base), and
-    the base's rates."""
+def measure(ours: Batch, base: Batch | None, seconds: float, slice_s: float) -> tuple[float, float | None, list[float]]:
+    """Our median rate, the median ratio to the base over pairs of slices next to each other (None
+    without a base), and the base's rates."""
     ours()  # warm up: caches, the first shuffles
     if base is not None:
         base()
     mine: list[float] = []
     theirs: list[float] = []
-    for _ in range(rounds):
-        if base is not None:
-            theirs.append(rate(base, seconds / rounds / 2))
-        mine.append(rate(ours, seconds / rounds))
-    return max(mine), (max(mine) / max(theirs) if theirs else None), theirs
+    ratios: list[float] = []
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline or not mine:
+        if base is None:
+            mine.append(rate(ours, slice_s))
+            continue
+        if len(mine) % 2:  # each goes first in every other pair
+            r, b = rate(ours, slice_s), rate(base, slice_s)
+        else:
+            b, r = rate(base, slice_s), rate(ours, slice_s)
+        mine.append(r)
+        theirs.append(b)
+        ratios.append(r / b)
+    return statistics.median(mine), (statistics.median(ratios) if ratios else None), theirs
 
 
 # Targets (ratio to euchre) of the pure-Python build and of the compiled one.
@@ -153,8 +161,8 @@ TARGETS = {"full deals": (0.6, 1.0), "playouts": (1.0, 8.0), "replay": (0.2, 0.2
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="time of ours per measurement")
-    parser.add_argument("--rounds", type=int, default=5, help="slices per measurement, each next to euchre's")
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement (ours and euchre's)")
+    parser.add_argument("--slice", type=float, default=0.02, help="seconds of each slice, ours or euchre's")
     parser.add_argument("--preset", action="append", choices=PRESET_NAMES, help="presets to time (default all)")
     args = parser.parse_args()
     presets = args.preset or list(PRESET_NAMES)
@@ -170,15 +178,15 @@ def main() -> None:
     for name in presets:
         rules = Rules.preset(name)
         for label, make in (("full deals", full_deals), ("playouts", playouts), ("replay", replays)):
-            value, ratio, theirs = measure(make(rules), base, args.seconds, args.rounds)
+            value, ratio, theirs = measure(make(rules), base, args.seconds, args.slice)
             euchre_rates += theirs
             target = TARGETS[label][target_of]
             shown = f"{ratio:.2f}" if ratio is not None else "-"
             ok = "" if ratio is None else ("ok" if ratio >= target else "MISS")
             print(f"{name:<13} {label:<11} {value:>11,.0f} {shown:>9} {target:>5.1f}x {ok}", flush=True)
     if euchre_rates:
-        print(f"OpenSpiel euchre (C++ core, random games via pyspiel): {max(euchre_rates):,.0f} games/s at best "
-              f"({len(euchre_rates)} slices, median {statistics.median(euchre_rates):,.0f})")
+        print(f"OpenSpiel euchre (C++ core, random games via pyspiel): {statistics.median(euchre_rates):,.0f} games/s "
+              f"(median of {len(euchre_rates)} slices)")
 
 
 if __name__ == "__main__":

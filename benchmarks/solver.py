@@ -14,6 +14,7 @@ process (``time.process_time``: the machine may be shared) with the wall-clock m
 it, and the nodes searched by ``solve`` (trick-boundary nodes plus the inside-trick nodes of
 the generic path; a full trick is searched inline from its leader and counts once).
 Positions whose trick 1 holds burials (pagat, a hand above six) are included as they come.
+The first line says which build runs (``cinch.native``: pure Python or compiled with mypyc).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 
-from cinch import PRESET_NAMES, Deal, Phase, Rules, Seat  # noqa: E402
+from cinch import PRESET_NAMES, Deal, Phase, Rules, Seat, native  # noqa: E402
 from cinch.solver import Position, par, solve  # noqa: E402
 
 
@@ -58,6 +59,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-par", action="store_true", help="time solve only")
     args = parser.parse_args()
+    print(f"cinch build: {native.describe()} (CINCH_PURE=1 for pure Python)")
     print("milliseconds of CPU time (process_time; the wall-clock median follows in brackets), "
           "median / p90 / max")
     print(f"{'preset':<13} | {'solve':^23} {'[wall]':>7} | {'par':^23} {'[wall]':>7} | "
