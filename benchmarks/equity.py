@@ -33,8 +33,7 @@ def wins_from(args) -> int:
     bot = make_bot("heuristic", seed=seed)
     won = 0
     for k in range(matches):
-        match = Match(rules, first_dealer=Seat(k % 4), rng=derive_seed(seed, "equity", score, k))
-        match._score = list(score)  # a benchmark's shortcut: the match resumes from this score
+        match = Match(rules, first_dealer=Seat(k % 4), rng=derive_seed(seed, "equity", score, k), score=score)
         while not match.is_over and len(match.deals) < 200:
             deal = match.current or match.start_deal()
             while not deal.is_over:

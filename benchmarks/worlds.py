@@ -12,12 +12,11 @@ times by each method, as the expert samples (:mod:`cinch.bots.expert`): a full d
 
 The methods:
 
-- ``before``: the rejection loop as it was before rejection control (kept below, verbatim):
-  every drawn world replayed, then weighed, then kept with probability ``weight``;
-- ``rejection``: ``sample_deal`` / ``sample_hands`` now: the same worlds for the same seed
-  (checked), the weight asked before the replay;
-- ``rejection+stop``: the same, with a bid weight that stops early (``stop_below``: the
-  change proposed for ``BidLikelihood``, written out here as :class:`EarlyStopLikelihood`);
+- ``rejection``: ``sample_deal`` / ``sample_hands``: every world kept with probability
+  ``weight`` (the worlds of the loop before rejection control, for the same seed: see
+  ``tests/test_worlds.py``), the bid weight computed to the end for every world;
+- ``rejection+stop``: the same, with the bid weight stopping once the world is refused anyway
+  (``BidLikelihood``'s ``stop_below``);
 - ``floor F``: ``sample_weighted(floor=F)``: every world kept once its weight reaches F,
   with an importance weight; ``floor F+stop`` with the early-stopping weight.
 
@@ -44,72 +43,15 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 
 import cinch.worlds as worlds  # noqa: E402
 from cinch import PRESET_NAMES, Deal, Phase, Rules, Seat  # noqa: E402
-from cinch.actions import Bid  # noqa: E402
 from cinch.bots.base import make_bot  # noqa: E402
-from cinch.bots.inference import BidLikelihood, bid_level, legal_bids_after  # noqa: E402
-from cinch.errors import IllegalAction  # noqa: E402
+from cinch.bots.inference import BidLikelihood  # noqa: E402
 from cinch.view import SeatView  # noqa: E402
 
 
-class EarlyStopLikelihood(BidLikelihood):
-    """:class:`BidLikelihood` with ``stop_below`` (see :data:`cinch.worlds.BidWeight`): the same
-    product, returned as soon as it falls below the sampler's threshold.  What the bot's own
-    class would do with the three lines this adds."""
+class WholeLikelihood(BidLikelihood):
+    """:class:`BidLikelihood` computed to the end for every world (as before it could stop early)."""
 
-    stops_early = True
-
-    def __call__(self, view: SeatView, dealt, stop_below: float = 0.0) -> float:  # type: ignore[override]
-        auction = view.auction
-        if not auction or self.sharpness <= 0:
-            return 1.0
-        min_bid = view.rules.min_bid
-        weight = 1.0
-        high = 0
-        for i, (seat, action) in enumerate(auction):
-            if seat != view.seat:
-                prefix = auction[:i]
-                legal = legal_bids_after(view, prefix, seat)
-                if len(legal) > 1:
-                    guess = self.model.choose(self._view(view, seat, dealt[seat], prefix, legal))
-                    gap = abs(bid_level(guess, high, min_bid) - bid_level(action, high, min_bid))
-                    if gap:
-                        weight *= self._factor[min(gap, 31)]
-                        if weight < stop_below:
-                            return weight  # every factor is at most 1: the rest cannot lift it back
-            if isinstance(action, Bid):
-                high = action.amount
-        return weight
-
-
-def before(view: SeatView, rng: random.Random, weight, do_replay: bool) -> worlds.World:
-    """The sampling loop before rejection control (the body of ``cinch.worlds._sample`` then)."""
-    actions = worlds.public_actions(view) if do_replay else []
-    best = None
-    tries = 0
-    for _ in range(400):
-        try:
-            world = worlds._draw_world(view, rng)
-        except worlds._Inconsistent:
-            continue
-        if world is None:
-            continue
-        if do_replay:
-            try:
-                deal = worlds.replay(view.rules, world, actions, stop_at_restock=view.phase is Phase.RESTOCK)
-            except IllegalAction:
-                continue
-            if not worlds.same_view(deal.view(view.seat), view):
-                continue
-        w = float(weight(view, tuple(world.dealt)))
-        if best is None or w > best[0]:
-            best = (w, world)
-        if rng.random() < w:
-            return world
-        tries += 1
-        if tries >= 64:
-            break
-    assert best is not None
-    return best[1]
+    stops_early = False
 
 
 def views(rules: Rules, deals: int, limit: int, seed: int) -> list[SeatView]:
@@ -138,11 +80,8 @@ Method = Callable[[SeatView, random.Random], tuple[Any, float]]  # (the world's 
 
 
 def methods(floors: list[float]) -> dict[str, Method]:
-    plain = BidLikelihood(1.0, model=make_bot("heuristic", seed=0))
-    early = EarlyStopLikelihood(1.0, model=make_bot("heuristic", seed=0))
-
-    def old(view: SeatView, rng: random.Random) -> tuple[Any, float]:
-        return before(view, rng, plain, do_replay=view.phase is not Phase.PLAY).hands, 1.0
+    plain = WholeLikelihood(1.0, model=make_bot("heuristic", seed=0))
+    early = BidLikelihood(1.0, model=make_bot("heuristic", seed=0))
 
     def rejection(weight) -> Method:
         def run(view: SeatView, rng: random.Random) -> tuple[Any, float]:
@@ -158,7 +97,7 @@ def methods(floors: list[float]) -> dict[str, Method]:
             return s.hands, s.weight
         return run
 
-    out: dict[str, Method] = {"before": old, "rejection": rejection(plain), "rejection+stop": rejection(early)}
+    out: dict[str, Method] = {"rejection": rejection(plain), "rejection+stop": rejection(early)}
     for f in floors:
         out[f"floor {f:g}"] = weighted(plain, f)
         out[f"floor {f:g}+stop"] = weighted(early, f)
@@ -203,11 +142,11 @@ def main() -> None:
                 ess += sum(ws) ** 2 / sum(w * w for w in ws)
             cpu = time.process_time() - cpu
             n = len(got)
-            if name == "before":
+            if name == "rejection":
                 reference = got
             same = ""
-            if name.startswith("rejection"):
-                same = "  same worlds as before" if got == reference else "  OTHER WORLDS THAN BEFORE"
+            if name == "rejection+stop":  # stopping early must not change which worlds are kept
+                same = "  same worlds" if got == reference else "  OTHER WORLDS THAN REJECTION"
             print(f"{preset:13s} {name:16s} {drawn[0] / n:11.2f} {1e6 * cpu / n:9.0f} {ess / n:9.3f} "
                   f"{1e6 * cpu / ess if ess else math.inf:13.0f}{same}")
         print(f"{'':13s} ({len(sample)} views x {args.worlds} worlds)")

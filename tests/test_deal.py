@@ -814,3 +814,12 @@ def test_a_copy_plays_on_without_touching_the_original():
         c.apply(c.legal_actions()[0])
     assert d.phase is Phase.PLAY and not d.is_over and c.result is not None
     assert d.legal_actions()  # the original still has its decision to make
+
+
+def test_a_copy_has_every_field_of_the_deal():
+    # Deal.copy spells its fields out: one left out would be missing from every copy.
+    from cinch.deal import _FIELDS
+
+    for d in (Deal.shuffled(rules("pagat"), N, 3), _positions_after_draw("pagat", 1, 5)[0]):
+        c = d.copy()
+        assert [getattr(c, f) for f in _FIELDS if f != "_rng"] == [getattr(d, f) for f in _FIELDS if f != "_rng"]

@@ -319,17 +319,6 @@ def check_start_score(rules: Rules, score: tuple[int, int]) -> None:
         raise CinchError(f"score {a}-{b}: one side is at or below the floor ({floor}), so the match would be over")
 
 
-def _start_at(match: Match, ns: int, ew: int) -> None:
-    """Make ``match`` (no deal played yet) stand at NS ``ns``, EW ``ew``, as if earlier deals had brought it there.
-
-    ``Match`` has no public way to begin at a score (a record always starts at 0 to 0);
-    the running score is all the next deal reads: the seats' views, bidder goes out
-    (decided when the deal starts) and going out or the floor when it is settled.
-    """
-    assert not match.deals
-    match._score = [ns, ew]
-
-
 # ---------------------------------------------------------------------------
 # Outcomes
 # ---------------------------------------------------------------------------
@@ -466,13 +455,12 @@ class _Player:
             bots[seat] = spec.make(derive_seed(seed, kind, "bot", index, int(seat)))
             fallbacks[seat] = random.Random(derive_seed(seed, kind, "fallback", index, int(seat)))
         leg_name = f"A-{a_team.name}"
-        match = Match(self.rules, first_dealer=first, rng=0)  # no player names: views are the same in both legs
+        # No player names: views are the same in both legs.  A start score belongs to the seats, not
+        # to the bots: both legs start NS-EW the same, so in the twin B holds the cards and the score A held.
+        start = job.score if job.score is not None and not job.matches else (0, 0)
+        match = Match(self.rules, first_dealer=first, rng=0, score=start)
         stats = []
         if not job.matches:
-            if job.score is not None:
-                # The score belongs to the seats, not to the bots: both legs start NS-EW the same,
-                # so in the twin B holds the cards and the score A held.
-                _start_at(match, *job.score)
             match.rng = random.Random(derive_seed(seed, "deal", "restock", index))
             match.start_deal(deck=_deck(seed, "deal", "deck", index))
             self.play_deal(match, bots, fallbacks, a_team, index, leg_name)

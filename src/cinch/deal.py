@@ -46,7 +46,7 @@ from cinch.constants import BATCH, DEAL_BATCHES, DEALT, DECK, HAND, PLAYERS
 from cinch.errors import IllegalAction, NotationError
 from cinch.keep import KeepOptions
 from cinch.rules import AboveSix, AllPass, Bidding, Discard, Follow, Rob, Rules, StockOut
-from cinch.scoring import Award, PointTable, settle, totals
+from cinch.scoring import Award, PointTable, per_rules, settle, totals
 from cinch.view import Phase, PlayedCard, SeatView, Trick
 
 EXAMPLE_DECK = (
@@ -127,7 +127,7 @@ class _RuleFacts:
                  "forced_discard", "bids", "stuck_bids")
 
     def __init__(self, rules: Rules) -> None:
-        self.rules = rules  # kept so that the cache's key (the id) stays this object's
+        self.rules = rules  # for pickling
         self.min_bid = rules.min_bid
         self.highest_bid = rules.highest_bid
         self.stuck_dealer = rules.all_pass is AllPass.STUCK_DEALER
@@ -143,9 +143,7 @@ class _RuleFacts:
         self.rob = rules.rob
         self.face_up = rules.discard is Discard.ALL_FACE_UP
         # by trumps held: whether the discard is no choice (see discard_is_forced)
-        self.forced_discard = tuple(
-            (n <= HAND or self.buried) and (not self.choose or n >= HAND) for n in range(DECK + 1)
-        )
+        self.forced_discard = tuple(discard_is_forced(rules, n) for n in range(DECK + 1))
         # by the high bid so far: what the next bidder may say (a stuck dealer aside)
         self.bids: tuple[tuple[Action, ...], ...] = tuple(
             (PASS, *(BIDS[n] for n in range(max(self.min_bid, high + 1), self.highest_bid + 1)))
@@ -159,13 +157,8 @@ class _RuleFacts:
 
 
 def _facts(rules: Rules) -> _RuleFacts:
-    """The facts of ``rules``, from a cache keyed by identity (hashing a ``Rules`` reads all its fields)."""
-    facts = _FACTS.get(id(rules))
-    if facts is None or facts.rules is not rules:
-        if len(_FACTS) > 64:
-            _FACTS.clear()
-        facts = _FACTS[id(rules)] = _RuleFacts(rules)
-    return facts
+    """The facts of ``rules``, worked out once for them."""
+    return per_rules(_FACTS, rules, _RuleFacts)
 
 
 # Every field of a deal: its slots, and what pickling writes.
@@ -307,14 +300,13 @@ class Deal:
         if not isinstance(rng, random.Random):
             rng = random.Random(rng)
         deck = list(CARDS)
-        if type(rng) is random.Random:
-            _shuffle(rng, deck)
-        else:  # a generator of its own kind: its own shuffle
-            rng.shuffle(deck)
+        _shuffle(rng, deck)
         return cls(rules, dealer, _Shuffled(deck), rng=rng)
 
     def copy(self) -> Deal:
         """An independent copy, cheap enough for search (lists are copied, values shared)."""
+        # Every field of _FIELDS, spelled out: a loop of getattr/setattr over the names (as pickling
+        # does) costs several times as much, and search copies a deal per world and per playout.
         new = Deal(self.rules, self.dealer, _BLANK)
         new.rules = self.rules
         new._f = self._f
@@ -507,10 +499,7 @@ class Deal:
             return
         options = self._options  # set in the discard and the rob: the keep they wait for
         if type(action) is Keep and options is not None and actor is not None:
-            kept = int(action.cards)  # a plain int: the hands are plain masks
-            why = options.violation(kept)
-            if why:
-                raise self._illegal(action, why)
+            kept = self._check_keep(action, options)
             self.history.append(action)
             self.actors.append(actor)
             if phase is _DISCARD:
@@ -574,24 +563,24 @@ class Deal:
         elif phase is _BIDDING:
             self._check_bid(action)
         elif isinstance(action, Keep):
-            options = self.legal_actions()
-            assert isinstance(options, KeepOptions)
-            why = options.violation(int(action.cards))
-            if why:
-                raise self._illegal(action, why)
+            assert self._options is not None  # the discard and the rob wait for a keep
+            self._check_keep(action, self._options)
+
+    def _check_keep(self, action: Keep, options: KeepOptions) -> int:
+        """The cards ``action`` keeps, as a plain int (the hands are plain masks), if ``options`` allow them."""
+        kept = int(action.cards)
+        why = options.violation(kept)
+        if why:
+            raise self._illegal(action, why)
+        return kept
 
     # ---- bidding --------------------------------------------------------------
     def _stuck(self) -> bool:
         """The first three passed and the dealer must bid (see dealer_is_stuck)."""
-        dealer = self.dealer
-        return (self._f.stuck_dealer and self.high_bid == 0 and self.to_act == dealer
-                and self._passed == 15 & ~(1 << dealer))
+        return _is_stuck(self._f, self.dealer, self.to_act, self.high_bid, self._passed)
 
     def _legal_bids(self) -> tuple[Action, ...]:
-        f = self._f
-        if self._stuck():
-            return f.stuck_bids
-        return f.bids[self.high_bid]
+        return _open_bids(self._f, self.dealer, self.to_act, self.high_bid, self._passed)
 
     def _check_bid(self, action: Action) -> None:
         f = self._f
@@ -723,10 +712,7 @@ class Deal:
                 self._set_restock(self._restock_given)
             elif self._rng is not None:
                 order = list(self.restock_pool)
-                if type(self._rng) is random.Random:
-                    _shuffle(self._rng, order)
-                else:
-                    self._rng.shuffle(order)
+                _shuffle(self._rng, order)
                 self._set_restock(tuple(order))
             else:
                 self.phase = _RESTOCK
@@ -1064,9 +1050,12 @@ def _unpickle(rules: Rules, dealer: int, values: tuple[object, ...]) -> Deal:
 
 
 def _shuffle(rng: random.Random, deck: list[Card]) -> None:
-    """``rng.shuffle(deck)`` for a ``random.Random`` itself, its steps written out: the same draws
+    """``rng.shuffle(deck)``.  For a ``random.Random`` itself, its steps written out: the same draws
     from ``getrandbits`` (``Random._randbelow``), so the same deck and the generator left in the
-    same state, at two thirds of the cost."""
+    same state, at two thirds of the cost; a generator of its own kind uses its own shuffle."""
+    if type(rng) is not random.Random:
+        rng.shuffle(deck)
+        return
     getrandbits = rng.getrandbits
     for n in range(len(deck), 1, -1):
         k = _BIT_LENGTH[n]
@@ -1080,14 +1069,20 @@ def _shuffle(rng: random.Random, deck: list[Card]) -> None:
 def dealer_is_stuck(rules: Rules, dealer: int, seat: int | None, high_bid: int, passed: int) -> bool:
     """The first three passed (``passed``: a bit per seat) and the rules leave the dealer stuck
     with the minimum bid (000)."""
-    return (rules.all_pass is AllPass.STUCK_DEALER and high_bid == 0 and seat == dealer
-            and passed == 15 & ~(1 << dealer))
+    return _is_stuck(_facts(rules), dealer, seat, high_bid, passed)
 
 
 def legal_bids(rules: Rules, dealer: int, seat: int | None, high_bid: int, passed: int) -> tuple[Action, ...]:
     """The bidding actions open to ``seat`` when the high bid is ``high_bid`` (0: none yet)."""
-    facts = _facts(rules)
-    if dealer_is_stuck(rules, dealer, seat, high_bid, passed):
+    return _open_bids(_facts(rules), dealer, seat, high_bid, passed)
+
+
+def _is_stuck(facts: _RuleFacts, dealer: int, seat: int | None, high_bid: int, passed: int) -> bool:
+    return facts.stuck_dealer and high_bid == 0 and seat == dealer and passed == 15 & ~(1 << dealer)
+
+
+def _open_bids(facts: _RuleFacts, dealer: int, seat: int | None, high_bid: int, passed: int) -> tuple[Action, ...]:
+    if _is_stuck(facts, dealer, seat, high_bid, passed):
         return facts.stuck_bids
     return facts.bids[high_bid]
 
@@ -1140,7 +1135,7 @@ _BIT_LENGTH: Final = tuple(n.bit_length() for n in range(DECK + 1))
 _played: Final = tuple.__new__  # PlayedCard and Trick without the NamedTuple constructor's overhead
 # Every card a seat may play without burials, as the trick records it: one object each, made once.
 _PLAYED: Final = tuple(_played(PlayedCard, (SEATS[s], CARDS[c], CardSet(0))) for s in range(4) for c in range(DECK))
-_FACTS: Final[dict[int, _RuleFacts]] = {}
+_FACTS: Final[dict[int, tuple[Rules, _RuleFacts]]] = {}
 _BLANK: Final = _Shuffled([])  # the deck of a deal whose fields are filled in by copy() or unpickling
 _SUIT_RANKS: Final = 0x1FFF
 # The plays of each suit's cards, by the suit's 13 bits of a mask: filled as masks come.

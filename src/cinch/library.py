@@ -314,6 +314,19 @@ def position_of(match: Match) -> tuple[int, int]:
     return (len(match.deals), len(match.deals[-1].history))
 
 
+def match_row(match: Match) -> dict[str, Any]:
+    """The columns of a match's row that change as it is played (this library's and the server's PostgreSQL one)."""
+    deal, action = position_of(match)
+    return {
+        "players": json.dumps({s.name: str(match.players[s]) for s in Seat if s in match.players}),
+        "status": FINISHED if match.is_over else IN_PROGRESS,
+        "score_ns": match.score[0], "score_ew": match.score[1],
+        "winner": None if match.winner is None else match.winner.name,
+        "deals": len(match.deals), "deal_number": deal, "action_number": action,
+        "record": record_text(match),
+    }
+
+
 def resume_seed(seed: int | None, match_id: int, position: tuple[int, int], what: str = "match") -> int:
     """A seed for the match's shuffles (or a bot) from the stored seed and the position resumed at.
 
@@ -484,7 +497,7 @@ class Library:
         """Store a match just begun (or any match); returns its id."""
         names = dict(players if players is not None else match.players)
         now = _now()
-        row = self._row(match)
+        row = match_row(match)
         with self._write() as conn:
             cur = conn.execute(
                 "INSERT INTO matches (created, updated, rules, rules_json, players, human_seat, seed, frontend, "
@@ -502,13 +515,13 @@ class Library:
 
     def save(self, match_id: int, match: Match) -> None:
         """Rewrite the match's record and metadata (call after every action).  One transaction."""
-        self._update(match_id, self._row(match))
+        self._update(match_id, match_row(match))
 
     def finish(self, match_id: int, match: Match) -> None:
         """Save a match that is over, with its winner."""
         if not match.is_over:
             raise LibraryError(f"match {match_id} is not over: it cannot be marked finished")
-        self._update(match_id, self._row(match))
+        self._update(match_id, match_row(match))
 
     def abandon(self, match_id: int) -> None:
         """Mark an unfinished match abandoned (``cinch resume`` still continues it)."""
@@ -551,17 +564,11 @@ class Library:
         if stored.frontend != SCOREKEEPER:
             raise LibraryError(f"match {match_id} was played at a card table, not kept by `cinch score`: "
                                f"`cinch resume {match_id}` goes on with it")
-        try:
+        with _damaged_if_bad(stored):
             sheet = replay(stored.record).sheet
-        except RecordError as e:
-            raise DamagedRecord(f"match {stored.id}: the stored record does not replay: {e}") from None
-        except RulesError as e:
-            raise DamagedRecord(f"match {stored.id}: the stored record's rules: {e}") from None
         if sheet is None:  # no deal entered yet: the record alone does not say it is a sheet
-            try:
+            with _damaged_if_bad(stored):
                 rules = Rules.from_json(stored.record.get("rules"))
-            except RulesError as e:
-                raise DamagedRecord(f"match {stored.id}: the stored record's rules: {e}") from None
             sheet = ScoreSheet(rules, stored.players, stored.first_dealer)
         elif not sheet.deals:
             sheet.first_dealer = stored.first_dealer
@@ -579,17 +586,6 @@ class Library:
             "winner": None if sheet.winner is None else sheet.winner.name,
             "deals": len(sheet.deals), "deal_number": len(sheet.deals), "action_number": 0,
             "record": sheet_text(sheet),
-        }
-
-    def _row(self, match: Match) -> dict[str, Any]:
-        deal, action = position_of(match)
-        return {
-            "players": json.dumps({s.name: str(match.players[s]) for s in Seat if s in match.players}),
-            "status": FINISHED if match.is_over else IN_PROGRESS,
-            "score_ns": match.score[0], "score_ew": match.score[1],
-            "winner": None if match.winner is None else match.winner.name,
-            "deals": len(match.deals), "deal_number": deal, "action_number": action,
-            "record": record_text(match),
         }
 
     def _update(self, match_id: int, row: dict[str, Any]) -> None:
@@ -689,12 +685,8 @@ class Library:
             raise LibraryError(f"match {stored.id} was played with real cards and kept by `cinch score`: it has no "
                                f"cards to play on; `cinch score --resume {stored.id}` goes on with it and "
                                f"`cinch replay {stored.id}` shows it")
-        try:
+        with _damaged_if_bad(stored):
             match = replay(stored.record).match
-        except RecordError as e:
-            raise DamagedRecord(f"match {stored.id}: the stored record does not replay: {e}") from None
-        except RulesError as e:
-            raise DamagedRecord(f"match {stored.id}: the stored record's rules: {e}") from None
         if not match.deals and stored.first_dealer is not None:
             match.first_dealer = stored.first_dealer
         return match
@@ -758,6 +750,17 @@ def _os_reason(e: OSError, target: Path) -> str:
     if e.filename not in (None, "") and str(e.filename) != str(target):
         reason += f" ({e.filename})"  # a folder above the library, say
     return reason
+
+
+@contextlib.contextmanager
+def _damaged_if_bad(stored: StoredMatch) -> Iterator[None]:
+    """A stored record that does not replay, or whose rules do not read, as a :class:`DamagedRecord`."""
+    try:
+        yield
+    except RecordError as e:
+        raise DamagedRecord(f"match {stored.id}: the stored record does not replay: {e}") from None
+    except RulesError as e:
+        raise DamagedRecord(f"match {stored.id}: the stored record's rules: {e}") from None
 
 
 def _sqlite_reason(e: sqlite3.Error) -> str:

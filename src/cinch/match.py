@@ -100,7 +100,8 @@ def teams_json(pair: tuple[int, int]) -> dict[str, int]:
 class Match:
     """Deals until a side wins, under one set of rules.
 
-    ``rng`` (a Random or a seed) shuffles the decks the match deals itself;
+    ``rng`` (a Random or a seed) shuffles the decks the match deals itself; ``score`` is
+    where it begins (NS, EW), 0 to 0 unless a study starts it elsewhere (a record starts at 0);
     a record supplies its decks instead (``start_deal(deck=...)``), and a verifiable
     :class:`~cinch.shuffle.Shuffle` derives them (``start_deal(shuffle=...)``).
     """
@@ -111,6 +112,7 @@ class Match:
         first_dealer: Seat | None = None,
         players: dict[Seat, str] | None = None,
         rng: random.Random | int | None = None,
+        score: tuple[int, int] = (0, 0),
     ):
         self.rules = rules
         self.rng = rng if isinstance(rng, random.Random) else random.Random(rng)
@@ -120,7 +122,7 @@ class Match:
         self.deals: list[Deal] = []
         self.summaries: list[DealSummary] = []
         self.shuffles: dict[int, Shuffle] = {}  # by index in ``deals``: the deals dealt from a Shuffle
-        self._score = [0, 0]
+        self._score = [score[0], score[1]]  # a match may begin at a score (the arena's deals from a score)
         self.winner: Team | None = None
         self._decider_pending = False  # both sides reached the target together: bidder-goes-out deals follow
         self._bgo_now = False

@@ -227,7 +227,7 @@ class PlainGame:
         self.intro = list(intro)
         self.narrator = Narrator(self.seat, self.symbols)
         self.hint: Hint | None = None  # the last hint, for `why`
-        self._interactive = inp is _stdin() and _isatty(inp) and out is _stdout() and _isatty(out)
+        self._interactive = is_interactive(inp, out)
 
     @property
     def match(self):
@@ -245,23 +245,9 @@ class PlainGame:
 
     def read(self, prompt: str) -> str:
         """One line of input (without its newline); raises Stop at the end of input."""
-        if self._interactive:
-            with contextlib.suppress(ImportError):  # line editing for input(), where the platform has it
-                import readline  # noqa: F401
-            try:
-                return input(prompt)
-            except EOFError:
-                self.say("")
-                raise Stop("eof") from None
-        self.out.write(prompt)
-        self.out.flush()
-        line = self.inp.readline()
-        if not line:
-            self.say("")
+        line = read_line(self.inp, self.out, prompt, interactive=self._interactive, echo=self.echo)
+        if line is None:
             raise Stop("eof")
-        line = line.rstrip("\r\n")
-        if self.echo:
-            self.say(line)
         return line
 
     # ---- the match ------------------------------------------------------------------------------
@@ -477,6 +463,41 @@ class PlainGame:
                 self.say(f"The {self.hint.bot} bot's figures: {self.hint.detail}.")
         elif name == "list":
             self.show_decision(view, listed, suggestion)
+
+
+def is_interactive(inp: TextIO, out: TextIO) -> bool:
+    """Whether ``inp`` and ``out`` are the terminal's standard input and output (read with input())."""
+    return inp is _stdin() and _isatty(inp) and out is _stdout() and _isatty(out)
+
+
+def read_line(inp: TextIO, out: TextIO, prompt: str, *, interactive: bool, echo: bool) -> str | None:
+    """One line typed at ``prompt``, without its newline; None at the end of input (after ending the line).
+
+    ``interactive``: read with input(), with line editing where the platform has it.  Otherwise the
+    prompt is written to ``out``, a line read from ``inp`` and, with ``echo``, written back, so that
+    a transcript reads as a session.
+    """
+    if interactive:
+        with contextlib.suppress(ImportError):  # line editing for input(), where the platform has it
+            import readline  # noqa: F401
+        try:
+            return input(prompt)
+        except EOFError:
+            out.write("\n")
+            out.flush()
+            return None
+    out.write(prompt)
+    out.flush()
+    raw = inp.readline()
+    if not raw:
+        out.write("\n")
+        out.flush()
+        return None
+    line = raw.rstrip("\r\n")
+    if echo:
+        out.write(line + "\n")
+        out.flush()
+    return line
 
 
 def _isatty(stream: object) -> bool:

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, TextIO
 from cinch.actions import PASS, Call
 from cinch.cards import Seat, Suit, Team
 from cinch.errors import CinchError, NotationError
+from cinch.play_plain import _isatty, is_interactive, read_line
 from cinch.rules import AllPass, Rules
 from cinch.scorekeeper import (
     MISDEAL,
@@ -283,26 +284,20 @@ class ScoreDialogue:
         if words and words[0] in ("ns", "ew"):
             raise EntryError(f"name the maker by seat, as {words[0][0].upper()} 7 (the side follows from the seat), "
                              "or give the calls, as p 7 p p")
-        if not text:
-            if self.rules.all_pass is not AllPass.THROW_IN:
-                raise EntryError(f"type the calls or the maker and bid: under {self.rules.name} the dealer is stuck "
-                                 "when the first three pass, so a deal is never thrown in")
-            calls: tuple[Call, ...] = (PASS,) * 4
-        elif low in ("all pass", "all passed", "allpass", "thrown in"):
-            calls = (PASS,) * 4
+        maker_bid = re.fullmatch(r"([nesw])\s*(?:bid\s*|bids\s*)?(\d{1,3})", low)
+        if not text and self.rules.all_pass is not AllPass.THROW_IN:
+            raise EntryError(f"type the calls or the maker and bid: under {self.rules.name} the dealer is stuck "
+                             "when the first three pass, so a deal is never thrown in")
+        if not text or low in ("all pass", "all passed", "allpass", "thrown in"):
+            given = DealEntry(d.dealer, calls=(PASS,) * 4)
+        elif maker_bid:  # only the maker and the bid: no calls
+            given = DealEntry(d.dealer, maker=Seat.parse(maker_bid[1]), bid=int(maker_bid[2]))
         else:
-            maker_bid = re.fullmatch(r"([nesw])\s*(?:bid\s*|bids\s*)?(\d{1,3})", low)
-            if maker_bid:
-                entry = self.sheet.contract(DealEntry(d.dealer, maker=Seat.parse(maker_bid[1]),
-                                                      bid=int(maker_bid[2])))
-                d.calls, d.maker, d.bid = (), entry.maker, entry.bid
-                self.step = TRUMP
-                return Reply(asked=True)
-            calls = parse_calls(text)
-        entry = self.sheet.contract(DealEntry(d.dealer, calls=calls))
+            given = DealEntry(d.dealer, calls=parse_calls(text))
+        entry = self.sheet.contract(given)
         if entry.maker is None:
             return self._enter(entry)
-        d.calls, d.maker, d.bid = calls, entry.maker, entry.bid
+        d.calls, d.maker, d.bid = entry.calls, entry.maker, entry.bid
         self.step = TRUMP
         return Reply(asked=True)
 
@@ -376,7 +371,7 @@ class ScoreDialogue:
             return Reply(["There is no deal to take back yet."])
         dropped = self.step not in (BIDS, DEALER, OVER) or (self.step == BIDS and self.draft.calls)
         removed = sheet.undo()
-        lines = [f"Took back deal {removed.number}: {removed.line().strip()[len(str(removed.number)) + 2:]}"]
+        lines = [f"Took back deal {removed.number}: {removed.summary()}"]
         if dropped:
             lines.append("The deal you were entering is dropped too.")
         lines += self._changed()
@@ -580,27 +575,12 @@ def run_plain(dialogue: ScoreDialogue, inp: TextIO, out: TextIO, *, echo: bool |
         out.flush()
 
     say(*(intro or []), *dialogue.opening(), "", dialogue.question())
-    interactive = _isatty(inp) and _isatty(out) and inp is _stdin()
+    interactive = is_interactive(inp, out)
     while True:
-        prompt = dialogue.prompt()
-        if interactive:
-            with contextlib.suppress(ImportError):  # line editing for input(), where the platform has it
-                import readline  # noqa: F401
-            try:
-                line = input(prompt)
-            except EOFError:
-                say("")
-                return "eof"
-        else:
-            out.write(prompt)
-            out.flush()
-            raw = inp.readline()
-            if not raw:
-                say("", "End of input; every deal entered is saved.")
-                return "eof"
-            line = raw.rstrip("\r\n")
-            if echo:
-                say(line)
+        line = read_line(inp, out, dialogue.prompt(), interactive=interactive, echo=echo)
+        if line is None:
+            say("End of input; every deal entered is saved.")
+            return "eof"
         try:
             reply = dialogue.answer(line)
         except Quit:
@@ -612,19 +592,6 @@ def run_plain(dialogue: ScoreDialogue, inp: TextIO, out: TextIO, *, echo: bool |
         say(*reply.lines)
         if reply.asked:
             say("", dialogue.question())
-
-
-def _isatty(stream: object) -> bool:
-    try:
-        return bool(stream.isatty())  # type: ignore[attr-defined]
-    except (AttributeError, ValueError):
-        return False
-
-
-def _stdin() -> object:
-    import sys
-
-    return sys.stdin
 
 
 __all__ = ["Quit", "Reply", "ScoreDialogue", "SheetSaver", "parse_points", "parse_took", "run_plain"]

@@ -479,21 +479,24 @@ class SettledDeal:
 
     def line(self) -> str:
         """One line for ``cinch replay``: ``1. W dealt: N bid 7 in hearts; took NS 13, EW 1; ...``."""
+        return f"{self.number:>3}. {self.summary()}  Score NS {self.score[0]}, EW {self.score[1]}"
+
+    def summary(self) -> str:
+        """The deal in one sentence, without its number or the score after it:
+        ``W dealt: N bid 7 in hearts; took NS 13, EW 1; ...``."""
         e = self.entry
-        head = f"{self.number:>3}. {e.dealer} dealt"
-        tail = f"  Score NS {self.score[0]}, EW {self.score[1]}"
+        head = f"{e.dealer} dealt"
         irregularity = e.irregularity
         if irregularity is not None and irregularity.kind == MISDEAL:
-            return f"{head}: misdeal ({irregularity.text}), no score.{tail}"
+            return f"{head}: misdeal ({irregularity.text}), no score."
         if e.maker is None:
-            return f"{head}: thrown in.{tail}"
+            return f"{head}: thrown in."
         trump = f" in {_suit_word(e.trump)}" if e.trump is not None else ""
         bgo = " [bidder goes out]" if self.bidder_goes_out else ""
         took = "" if self.points is None else f"took NS {self.points[0]}, EW {self.points[1]}; "
-        if irregularity is not None:
-            return f"{head}: {e.maker} bid {e.bid}{trump}{bgo}; {took}{irregularity.describe()}: " \
-                   f"{_changes(self.score_change)}.{tail}"
-        return f"{head}: {e.maker} bid {e.bid}{trump}{bgo}; {took}{self.result.describe()}.{tail}"
+        what = (self.result.describe() if irregularity is None
+                else f"{irregularity.describe()}: {_changes(self.score_change)}")
+        return f"{head}: {e.maker} bid {e.bid}{trump}{bgo}; {took}{what}."
 
 
 def _suit_word(suit: Suit) -> str:
@@ -711,11 +714,11 @@ class ScoreSheet:
         irregularity = entry.irregularity
         if irregularity is not None:
             _check_irregularity(irregularity)
-        if irregularity is not None and irregularity.text is None:
-            irregularity = dataclasses.replace(irregularity, text=default_penalty_text(rules))
-            entry = dataclasses.replace(entry, irregularity=irregularity)
-        if irregularity is not None and irregularity.kind == MISDEAL:
-            return self._misdeal(number, entry, irregularity)
+            if irregularity.text is None:
+                irregularity = dataclasses.replace(irregularity, text=default_penalty_text(rules))
+                entry = dataclasses.replace(entry, irregularity=irregularity)
+            if irregularity.kind == MISDEAL:
+                return self._misdeal(number, entry, irregularity)
         entry = self.contract(entry)
         if entry.maker is None:
             return self._thrown_in(number, entry)
@@ -832,15 +835,14 @@ class ScoreSheet:
         winner: Team | None = None
         score = (before[0] + change[0], before[1] + change[1])
         if scored:
-            makers = entry.maker.team if entry.maker is not None else None
-            assert makers is not None and made is not None
+            assert entry.maker is not None and made is not None
+            makers = entry.maker.team
             winner, tied = decide(rules, score, makers, made, bgo)
             # As the match keeps it: a win ends the decider, a tie at the target starts one.
             pending = False if winner is not None else (True if tied else pending)
             words.append(f"Score: NS {score[0]}, EW {score[1]} (first to {rules.target} wins).")
             words += _going_out_words(rules, score, makers, made, bgo, winner, tied)
-            if winner is None and rules.bidder_goes_out is not None and not bgo and not tied \
-                    and min(score) >= rules.bidder_goes_out:
+            if winner is None and not bgo and not tied and bidder_goes_out_applies(rules, score, False):
                 words.append(f"Bidder goes out from the next deal: both sides stand at {rules.bidder_goes_out} or "
                              "more, and makers who make their bid win outright.")
         else:

@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Final, NamedTuple, TypeAlias
+from typing import Final, NamedTuple, TypeAlias, TypeVar
 
 from cinch.cards import CARDS, TEAMS, TRUMP_TABLES, Card, Team
 from cinch.rules import DOM_POINTS, SANCHO_POINTS, High, Low, Rules, Settlement, ThrownPoints
@@ -57,15 +57,8 @@ class PointTable:
     @classmethod
     def of(cls, rules: Rules, trump: int) -> PointTable:
         """The table for these rules and trump, built once and kept for these rules."""
-        # Kept by the rules' identity (hashing a Rules reads every field), with the rules, which
-        # keeps the identity theirs.  Not in the rules themselves: they are pickled to worker
-        # processes, and the tables would go with them.
-        entry = _TABLES.get(id(rules))
-        if entry is None or entry[0] is not rules:
-            if len(_TABLES) > 64:
-                _TABLES.clear()
-            entry = _TABLES[id(rules)] = (rules, [None, None, None, None])
-        tables = entry[1]
+        # Not in the rules themselves: they are pickled to worker processes, and the tables would go with them.
+        tables = per_rules(_TABLES, rules, _no_tables)
         table = tables[trump]
         if table is None:
             table = tables[trump] = cls(rules, trump)
@@ -169,6 +162,24 @@ class PointTable:
         """The point cards known by identity that scored for nobody (dead, buried or left in the stock)."""
         named = {a.name for a in awards}
         return [(name, CARDS[card]) for name, card in self.named_cards if name not in named]
+
+
+_T = TypeVar("_T")
+
+
+def per_rules(cache: dict[int, tuple[Rules, _T]], rules: Rules, make: Callable[[Rules], _T]) -> _T:
+    """What ``make(rules)`` made for these rules, kept in ``cache`` by the rules' identity (hashing a
+    ``Rules`` reads every field) beside the rules themselves, which keeps the identity theirs."""
+    entry = cache.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        if len(cache) > 64:
+            cache.clear()
+        entry = cache[id(rules)] = (rules, make(rules))
+    return entry[1]
+
+
+def _no_tables(rules: Rules) -> list[PointTable | None]:
+    return [None, None, None, None]
 
 
 _TABLES: Final[dict[int, tuple[Rules, list[PointTable | None]]]] = {}

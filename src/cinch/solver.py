@@ -424,6 +424,11 @@ class _Core:
     by ``end2``); ``follow`` and ``last`` from inside a trick (the root's trick, and tricks
     with empty hands).  Each returns the value of the rest of the play, NS minus EW points
     still to be captured, fail-soft in the window ``(alpha, beta)``.
+
+    The near-copies here are deliberate: the alpha-beta step after each card (``if maxi: ...
+    else: ...``), the move ordering and the transposition table's store are written out at each
+    place they stand (``end2``, ``lead``'s inline trick, ``follow``, ``last``), because a shared
+    helper would be a call per card searched, the cost this search is built to avoid.
     """
 
     def __init__(self, lay: _Layout, val_int: Sequence[int], strict: bool, own: Sequence[int]):

@@ -23,7 +23,7 @@ import uvicorn
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from cinch.server.app import create_app
+from cinch.server.app import Server, create_app
 from cinch.server.protocol import check_server_message
 
 WAIT = 20.0  # seconds any one wait may take before the test fails
@@ -65,6 +65,30 @@ class Secrets(random.Random):
 
     def token_urlsafe(self, n: int) -> str:
         return base64.urlsafe_b64encode(self.randbytes(n)).rstrip(b"=").decode()
+
+
+class Instant:
+    """In place of the server's pool of processes (slow bots and hints): an instant answer, the first legal one."""
+
+    async def think(self, bot: str, seed: int, view: Any) -> tuple[Any, Exception | None]:
+        return view.legal[0], None
+
+    async def hint(self, bot: str, view: Any) -> tuple[str, str, str]:
+        return str(view.legal[0]), "", ""
+
+    def close(self) -> None:
+        pass
+
+
+def cluster_server(database_url: str, name: str, lease: float) -> Server:
+    """One process of a cluster over PostgreSQL, without Redis, in the test process (no sockets)."""
+    from cinch.server.cluster import ClusterStore
+    from cinch.server.postgres import PgLibrary
+
+    store = ClusterStore(PgLibrary.open(database_url), None, name=name, lease=lease)
+    server = Server(None, thinker=Instant(), store=store)  # type: ignore[arg-type]
+    store.server = server
+    return server
 
 
 class Served:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from serverkit import cluster_server
 
 from cinch.cards import Seat
 from cinch.library import LibraryError
@@ -25,8 +26,6 @@ from cinch.match import Match
 from cinch.record import loads, record_text, replay
 from cinch.rules import Rules
 from cinch.server.app import Connection, Server
-from cinch.server.cluster import ClusterStore
-from cinch.server.postgres import PgLibrary
 from cinch.server.store import NotDriver, catch_up
 from cinch.shuffle import Shuffle
 
@@ -34,24 +33,8 @@ ROOM = {"rules": {"preset": "pagat", "bidder_goes_out": None}, "target": 11, "gr
         "bot_delay": 0}
 
 
-class Instant:
-    """The slow bots' and hints' process pool, answered at once (no slow bot plays here)."""
-
-    async def think(self, bot: str, seed: int, view: Any) -> tuple[Any, Exception | None]:
-        return view.legal[0], None
-
-    async def hint(self, bot: str, view: Any) -> tuple[str, str, str]:
-        return str(view.legal[0]), "", ""
-
-    def close(self) -> None:
-        pass
-
-
 def process(url: str, name: str) -> Server:
-    store = ClusterStore(PgLibrary.open(url), None, name=name, lease=30.0)
-    server = Server(None, thinker=Instant(), store=store)  # type: ignore[arg-type]
-    store.server = server
-    return server
+    return cluster_server(url, name, lease=30.0)
 
 
 @dataclass

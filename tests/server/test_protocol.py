@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from serverkit import Secrets
+from serverkit import Instant, Secrets, cluster_server
 
 import cinch.server.app as app_module
 import cinch.server.rooms as rooms_module
@@ -241,19 +241,6 @@ class Table:
         return [*self.people, self.spectator, self.host]
 
 
-class Thinker:
-    """In place of the server's pool of processes: an instant answer (slow bots and hints are not fuzzed here)."""
-
-    async def think(self, bot: str, seed: int, view: Any) -> tuple[Any, Exception | None]:
-        return view.legal[0], None
-
-    async def hint(self, bot: str, view: Any) -> tuple[str, str, str]:
-        return str(view.legal[0]), "", ""
-
-    def close(self) -> None:
-        pass
-
-
 class Lab:
     """A server over a fresh library, and one event loop that every example's handling runs in.
 
@@ -266,16 +253,11 @@ class Lab:
         self.peek: sqlite3.Connection | None = None
         if database_url is None:
             self.library: Any = Library.open(path)
-            self.server = Server(self.library, thinker=Thinker())  # type: ignore[arg-type]
+            self.server = Server(self.library, thinker=Instant())  # type: ignore[arg-type]
             self.peek = sqlite3.connect(path)
         else:
-            from cinch.server.cluster import ClusterStore
-            from cinch.server.postgres import PgLibrary
-
-            store = ClusterStore(PgLibrary.open(database_url), None, name="lab", lease=3600)
-            self.library = store.library
-            self.server = Server(None, thinker=Thinker(), store=store)  # type: ignore[arg-type]
-            store.server = self.server
+            self.server = cluster_server(database_url, "lab", lease=3600)
+            self.library = self.server.library
 
     def stored(self, code: str) -> tuple[Any, ...] | None:
         """The room's row as the library holds it (read straight from the file or the database)."""

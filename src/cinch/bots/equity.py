@@ -80,7 +80,7 @@ def _from(rules: Rules, score: tuple[int, int], us: Team, makers: Team, made: bo
 
 
 class MatchEquity:
-    """One decision's outcomes as chances to win the match, from a seat's score (cached).
+    """One decision's outcomes as chances to win the match, from a seat's score.
 
     >>> from cinch import Rules, Team
     >>> eq = MatchEquity(Rules.preset("difference"), (48, 30), Team.NS, target=51)
@@ -95,7 +95,6 @@ class MatchEquity:
         self.us = us
         self.target = rules.target if target is None else target
         self.bidder_goes_out = bidder_goes_out
-        self._cache: dict[tuple[int, int, tuple[int, int]], float] = {}
 
     @property
     def now(self) -> float:
@@ -107,9 +106,5 @@ class MatchEquity:
 
     def of(self, makers: int, bid: int, points: tuple[int, int]) -> float:
         """The chance to win after a deal in which team ``makers`` bid ``bid`` and the sides took ``points``."""
-        key = (makers, bid, points)
-        value = self._cache.get(key)
-        if value is None:
-            value = self._cache[key] = after_deal(self.rules, self.score, self.us, Team(makers), bid, points,
-                                                  target=self.target, bidder_goes_out=self.bidder_goes_out)
-        return value
+        return after_deal(self.rules, self.score, self.us, Team(makers), bid, points,
+                          target=self.target, bidder_goes_out=self.bidder_goes_out)

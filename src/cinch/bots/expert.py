@@ -487,13 +487,20 @@ class ExpertBot(Bot):
 
     def _race(self, view: SeatView, candidates: Sequence[Action], rng: random.Random, phase: str,
               what: str) -> Decision:
-        """Candidates (the default first) applied in the same worlds, the rest played out by the heuristic."""
+        """Candidates (the default first) applied in the same worlds, the rest played out by the heuristic.
+
+        In the play each world is also weighted by the cards the others chose so far, and every
+        candidate plays every world (no elimination: the cards of a long hand are close).
+        """
         objective = _Objective(view, self.match_equity)
         context = self._context(view)
-        race = _Race(len(candidates), 0, self.caution, self._timed())
+        in_play = phase == "play"
+        race = _Race(len(candidates), 0, self.caution, self._timed() and not in_play)
         budget = self._sim_budget(phase)
         while budget.more() and not race.settled:
             world, weight = self._world(view, rng)
+            if in_play and self._play_weight is not None:
+                weight *= self._play_weight(view, world.hands)
             seed = rng.getrandbits(32)
             results = {}
             for i in race.alive:
@@ -504,29 +511,6 @@ class ExpertBot(Bot):
             budget.tick()
         best, means = race.pick()
         return self._decision(view, candidates, means, best, race.worlds, what, objective)
-
-    def _playouts(self, view: SeatView, candidates: Sequence[Action], rng: random.Random,
-                  objective: _Objective) -> tuple[list[list[float]], list[float], int]:
-        """Each candidate applied in the same worlds, the rest played out by the heuristic bot.
-
-        Returns each candidate's value per world, the worlds' play-likelihood weights and the
-        number of worlds.
-        """
-        context = self._context(view)
-        values: list[list[float]] = [[] for _ in candidates]
-        weights: list[float] = []
-        budget = self._sim_budget("play")
-        while budget.more():
-            world, weight = self._world(view, rng)
-            play = self._play_weight(view, world.hands) if self._play_weight is not None else 1.0
-            weights.append(weight * play)
-            seed = rng.getrandbits(32)
-            for i, action in enumerate(candidates):
-                d = world.copy()
-                d.apply(action)
-                values[i].append(objective.result(self._finish(d, random.Random(seed), context)))
-            budget.tick()
-        return values, weights, budget.done
 
     # ---- discard and rob -------------------------------------------------------------------------------
     def _keep(self, view: SeatView, options: KeepOptions, rng: random.Random) -> Decision:
@@ -642,12 +626,9 @@ class ExpertBot(Bot):
         The solver's time grows steeply with the tricks left; above ``solver_tricks`` it
         could take seconds on one world, so the cards are judged like the other decisions.
         """
-        objective = _Objective(view, self.match_equity)
         heuristic = self._heuristic.choose(view)
         candidates = [heuristic] + [a for a in view.legal if a != heuristic]
-        values, weights, n = self._playouts(view, candidates, rng, objective)
-        best, _ = _pick(values, 0, _margin(self.caution, len(candidates)), weights)
-        return self._decision(view, candidates, _means(values, weights), best, n, "playouts", objective)
+        return self._race(view, candidates, rng, "play", "playouts")
 
     @staticmethod
     def _with_burial(legal: Sequence[Play], card: int, votes: dict[int, float], heuristic: Action) -> Action:
@@ -689,7 +670,7 @@ def _words(view: SeatView, action: Action, estimate: float, others: list[tuple[f
     margin, runner_up = max(others, key=lambda o: o[0])
     gap = estimate - margin
     if gap < -0.5:  # the search kept the safer choice: say what it gives up
-        more = f"score about {_points(-gap)} more" if unit == "points" else f"win {_percent(-gap)} more often"
+        more = f"score about {_points(-gap)} more" if unit == "points" else f"win the match {_percent(-gap)} more often"
         lead = f"{doing} is the safe choice; {_doing(runner_up, trump)} may {more}"
     elif gap < 0.5:
         lead = f"{doing} is about as good as {_doing(runner_up, trump)}"

@@ -167,17 +167,19 @@ def play_command(preset: str, options: tuple[str, ...], seed: int | None, save: 
     sys.exit(status)
 
 
-def offer_resume(library: Library) -> int | None:
+def offer_resume(library: Library, *, sheets: bool = False) -> int | None:
     """Ask whether to continue the most recent unfinished match; its id, or None for a new match.
 
     A match the player declines is marked abandoned, so it is not offered again
-    (``cinch resume ID`` still continues it).
+    (``cinch resume ID`` still continues it).  ``sheets``: offer a score sheet of ``cinch score``
+    (``cinch score --resume ID``) instead.
     """
-    waiting = library.unfinished()
+    waiting = library.unfinished_sheets() if sheets else library.unfinished()
     if not waiting:
         return None
     last = waiting[0]
-    if click.confirm(f"Resume {last.describe()}?", default=True, prompt_suffix=" "):
+    question = f"Go on with the score sheet of {last.describe()}?" if sheets else f"Resume {last.describe()}?"
+    if click.confirm(question, default=True, prompt_suffix=" "):
         return last.id
     library.abandon(last.id)
     return None

@@ -12,16 +12,12 @@ cards; ``--resume ID`` goes on with one.
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
 
 import click
 from click.core import ParameterSource
 
 from cinch.cards import Seat
 from cinch.cli.options import db_option, make_rules, rules_options
-
-if TYPE_CHECKING:
-    from cinch.library import Library
 
 
 def _players(values: tuple[str, ...]) -> dict[Seat, str]:
@@ -57,7 +53,7 @@ def score_command(ctx: click.Context, preset: str, options: tuple[str, ...], pla
                   no_library: bool) -> None:
     """Keep the score of a match played with real cards: enter each deal, get the ruling."""
     from cinch.cli.library import _match_id
-    from cinch.cli.play import _check_writable, _isatty, _stdin_is_terminal
+    from cinch.cli.play import _check_writable, _isatty, _stdin_is_terminal, offer_resume
     from cinch.library import Library, LibraryError
     from cinch.score_plain import ScoreDialogue, SheetSaver, run_plain
     from cinch.scorekeeper import ScoreSheet
@@ -83,7 +79,7 @@ def score_command(ctx: click.Context, preset: str, options: tuple[str, ...], pla
     try:
         match_id = None if resume is None else _match_id(resume)
         if match_id is None and library is not None and not new and _stdin_is_terminal():
-            match_id = _offer_resume(library)
+            match_id = offer_resume(library, sheets=True)
         if match_id is not None:
             assert library is not None
             sheet = library.sheet(match_id)
@@ -113,14 +109,3 @@ def score_command(ctx: click.Context, preset: str, options: tuple[str, ...], pla
         if library is not None:
             library.close()
 
-
-def _offer_resume(library: Library) -> int | None:
-    """Offer to go on with the most recent unfinished sheet; its id, or None for a new one."""
-    waiting = library.unfinished_sheets()
-    if not waiting:
-        return None
-    last = waiting[0]
-    if click.confirm(f"Go on with the score sheet of {last.describe()}?", default=True, prompt_suffix=" "):
-        return last.id
-    library.abandon(last.id)
-    return None

@@ -46,9 +46,10 @@ from cinch.server.rooms import (
     new_code,
     new_token,
     rules_from,
+    seat_info,
     token_hash,
 )
-from cinch.server.store import LocalStore, Store
+from cinch.server.store import LocalStore, StorageFailed, Store
 
 log = logging.getLogger("cinch.server")
 
@@ -254,13 +255,10 @@ class Server:
             code = new_code(lambda c: c in self.rooms)
             room = Room(code, settings, token_hash(host_token), self.library, link=self.link(code, base),
                         thinker=self.thinker, store=self.store)
-            if not self.store.cluster:
-                room.save()
-                break
             try:
-                if self.store.create_room(room):  # type: ignore[attr-defined]
+                if self.store.create_room(room):
                     break  # (else another process took the code a moment ago: draw again)
-            except LibraryError as e:
+            except StorageFailed as e:
                 raise Refusal("storage", f"the room could not be saved ({e}); try again") from None
         self.rooms[code] = room
         return {"code": code, "link": room.link, "host_token": host_token, "room": room.info()}
@@ -322,12 +320,7 @@ class Server:
         for presence in self.store.elsewhere(row["code"]).values():
             here |= presence.seats
             spectators += presence.spectators
-        seats = []
-        for seat in SEATS:
-            place = places[seat]
-            seats.append({"seat": seat.name, "name": place.name, "kind": "substitute" if place.away else place.kind,
-                          "bot": place.bot, "connected": place.kind == "bot" or seat in here,
-                          "entropy": place.entropy})
+        seats = [seat_info(places[seat], here) for seat in SEATS]
         rules = settings.rules
         return {"code": row["code"], "link": self.link(row["code"]), "status": row["status"] or WAITING,
                 "rules": rules.to_json(), "rules_name": rules.name, "target": rules.target, "seats": seats,
@@ -506,9 +499,7 @@ def create_app(db: str | os.PathLike[str] | None = None, *, base_url: str = "", 
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        start = getattr(store, "start", None)
-        if start is not None:
-            await start(server)
+        await store.start(server)
         server.resume_rooms()
         keeper = asyncio.get_running_loop().create_task(keep_garbage_collection_short())
         try:
@@ -516,9 +507,7 @@ def create_app(db: str | os.PathLike[str] | None = None, *, base_url: str = "", 
         finally:
             keeper.cancel()
             server.close()
-            stop = getattr(store, "stop", None)
-            if stop is not None:
-                await stop()
+            await store.stop()
 
     def error(refusal: Refusal, status: int) -> JSONResponse:
         return JSONResponse(refusal.to_json(), status_code=status)

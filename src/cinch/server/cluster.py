@@ -50,6 +50,7 @@ import orjson
 from cinch.cards import Seat
 from cinch.errors import CinchError
 from cinch.library import LibraryError
+from cinch.record import _deal_entry
 from cinch.server.postgres import LIVE, PgLibrary
 from cinch.server.store import NOBODY, NotDriver, Presence, StorageFailed
 
@@ -206,7 +207,10 @@ class ClusterStore:
     def create_room(self, room: Room) -> bool:
         """Store a new room; False if its code is taken already (the caller draws another)."""
         room.rev = 0
-        return self.library.create_room(room.code, status=room.status, data=room.to_json())
+        try:
+            return self.library.create_room(room.code, status=room.status, data=room.to_json())
+        except LibraryError as e:
+            raise StorageFailed(str(e)) from None
 
     # ---- presence and messages ------------------------------------------------------------------------------
     def elsewhere(self, code: str) -> dict[str, Presence]:
@@ -372,17 +376,7 @@ def news(room: Room, before: _Change, data: dict[str, Any]) -> dict[str, Any] | 
         return None
     match = table.match
     first = max(before.deals - 1, 0)
-    deals = []
-    for index in range(first, len(match.deals)):
-        deal = match.deals[index]
-        entry: dict[str, Any] = {"dealer": deal.dealer.name, "deck": " ".join(str(c) for c in deal.deck)}
-        if deal.restock is not None:
-            entry["restock"] = " ".join(str(c) for c in deal.restock)
-        shuffle = match.shuffles.get(index)
-        if shuffle is not None:
-            entry["shuffle"] = shuffle.to_json()
-        entry["actions"] = [str(a) for a in deal.history]
-        deals.append(entry)
+    deals = [_deal_entry(match, index, match.deals[index]) for index in range(first, len(match.deals))]
     header: dict[str, Any] = {"players": {s.name: n for s, n in match.players.items()}, **match.metadata}
     return {"match_id": room.match_id, "data": data, "from": first, "deals": deals, "header": header}
 

@@ -34,16 +34,16 @@ from psycopg.conninfo import conninfo_to_dict
 
 from cinch.cards import Seat, Team
 from cinch.library import (
-    FINISHED,
+    _COLUMNS,
     IN_PROGRESS,
     STATUSES,
     LibraryError,
     StoredMatch,
     UnknownMatch,
-    position_of,
+    _id,
+    match_row,
 )
 from cinch.match import Match
-from cinch.record import record_text
 from cinch.server.store import match_from_record
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -60,8 +60,8 @@ SESSION = {
     "idle_in_transaction_session_timeout": "30s",  # a process stopped inside a change frees the room's row
     "application_name": "cinch-serve",
 }
-_MATCH_COLUMNS = ("id, created, updated, rules, rules_json, players, human_seat, seed, frontend, status, score_ns, "
-                  "score_ew, winner, deals, deal_number, action_number, first_dealer, record")
+_ROOM_STATE = ("SELECT r.code, r.created, r.updated, r.status, r.match_id, r.data, r.seq, r.rev, m.record, "
+               "m.first_dealer FROM rooms r LEFT JOIN matches m ON m.id = r.match_id WHERE r.code = %s")
 
 
 def is_postgres_url(url: str) -> bool:
@@ -119,7 +119,6 @@ class PgLibrary:
         self.in_change = False
         self.wrote = False  # the change in progress has written (or asked to write) something
         self._matches: dict[int, Match] = {}  # the change's match saves, written when it finishes
-        self._room_saved = False
 
     @classmethod
     def open(cls, url: str, *, migrate_schema: bool = True) -> PgLibrary:
@@ -198,7 +197,6 @@ class PgLibrary:
         """Begin a change of the room and lock its row: its rev, its driver, whether the driver's lease holds,
         and whether this process's does; None if there is no such room."""
         self._matches.clear()
-        self._room_saved = False
         self.wrote = False
         self.connection()  # (opened again here if it was lost: never within the change)
         self.in_change = True
@@ -237,7 +235,6 @@ class PgLibrary:
     def _end(self) -> None:
         self.in_change = False
         self._matches.clear()
-        self._room_saved = False
 
     def finish_change(self, code: str, *, status: str, match_id: int | None, seq: int, data: Mapping[str, Any],
                       me: str, actions: Iterable[tuple[int, int, int, str | None, str]]) -> tuple[int, str | None]:
@@ -272,19 +269,14 @@ class PgLibrary:
     def room_state(self, code: str) -> dict[str, Any] | None:
         """The room's row with its match's record: what another process must take to hold the room as stored
         (one statement, so one snapshot of both)."""
-        row = self._execute(
-            "SELECT r.code, r.created, r.updated, r.status, r.match_id, r.data, r.seq, r.rev, m.record, "
-            "m.first_dealer FROM rooms r LEFT JOIN matches m ON m.id = r.match_id WHERE r.code = %s",
-            (code,)).fetchone()
+        row = self._execute(_ROOM_STATE, (code,)).fetchone()
         return None if row is None else _room_row(row)
 
     def find_room(self, code: str, keep_over: float, keep_waiting: float) -> dict[str, Any] | None:
         """The room a client names, as :meth:`room_state`, unless it is closed or expired: over for longer
         than ``keep_over`` seconds, or waiting unstarted for longer than ``keep_waiting``."""
         row = self._execute(
-            "SELECT r.code, r.created, r.updated, r.status, r.match_id, r.data, r.seq, r.rev, m.record, "
-            "m.first_dealer FROM rooms r LEFT JOIN matches m ON m.id = r.match_id WHERE r.code = %s "
-            "AND r.status IN ('waiting', 'playing', 'between-deals', 'over') "
+            _ROOM_STATE + " AND r.status IN ('waiting', 'playing', 'between-deals', 'over') "
             "AND NOT (r.status = 'over' AND r.updated < now() - make_interval(secs => %s)) "
             "AND NOT (r.status = 'waiting' AND r.updated < now() - make_interval(secs => %s))",
             (code, keep_over, keep_waiting)).fetchone()
@@ -351,7 +343,7 @@ class PgLibrary:
     def new_match(self, match: Match, *, human_seat: Seat | None, seed: int | None, frontend: str,
                   players: Mapping[Seat, str] | None = None) -> int:
         names = dict(players if players is not None else match.players)
-        row = _match_values(match)
+        row = match_row(match)
         self.wrote = True
         found = self._execute(
             "INSERT INTO matches (rules, rules_json, players, human_seat, seed, frontend, status, score_ns, "
@@ -387,7 +379,6 @@ class PgLibrary:
         """Store a room; within a change, the room's row is written when the change finishes."""
         if self.in_change:
             self.wrote = True
-            self._room_saved = True
             return
         self._execute(
             "INSERT INTO rooms (code, status, match_id, data) VALUES (%s, %s, %s, %s) ON CONFLICT (code) DO UPDATE "
@@ -404,7 +395,7 @@ class PgLibrary:
         return [_room_row((*row, None, None)) for row in rows]
 
     def get(self, match_id: int) -> StoredMatch:
-        row = self._execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = %s", (_id(match_id),)).fetchone()
+        row = self._execute(f"SELECT {_COLUMNS} FROM matches WHERE id = %s", (_id(match_id),)).fetchone()
         if row is None:
             raise UnknownMatch(f"no match {match_id} in the database {self.path}")
         return _stored(row)
@@ -412,7 +403,7 @@ class PgLibrary:
     def list(self, limit: int | None = None, status: str | None = None) -> builtins.list[StoredMatch]:
         if status is not None and status not in STATUSES:
             raise LibraryError(f"unknown status {status!r}; the statuses are {', '.join(STATUSES)}")
-        query = f"SELECT {_MATCH_COLUMNS} FROM matches"
+        query = f"SELECT {_COLUMNS} FROM matches"
         args: builtins.list[Any] = []
         if status is not None:
             query += " WHERE status = %s"
@@ -448,23 +439,11 @@ class PgLibrary:
 
 
 def _update_match(match_id: int, match: Match) -> tuple[str, tuple[Any, ...]]:
-    row = _match_values(match)
+    row = match_row(match)
     return ("UPDATE matches SET updated = now(), players = %s, status = %s, score_ns = %s, score_ew = %s, "
             "winner = %s, deals = %s, deal_number = %s, action_number = %s, record = %s WHERE id = %s",
             (row["players"], row["status"], row["score_ns"], row["score_ew"], row["winner"], row["deals"],
              row["deal_number"], row["action_number"], row["record"], match_id))
-
-
-def _match_values(match: Match) -> dict[str, Any]:
-    deal, action = position_of(match)
-    return {
-        "players": json.dumps({s.name: str(match.players[s]) for s in Seat if s in match.players}),
-        "status": FINISHED if match.is_over else IN_PROGRESS,
-        "score_ns": match.score[0], "score_ew": match.score[1],
-        "winner": None if match.winner is None else match.winner.name,
-        "deals": len(match.deals), "deal_number": deal, "action_number": action,
-        "record": record_text(match),
-    }
 
 
 def _room_row(row: tuple[Any, ...]) -> dict[str, Any]:
@@ -501,13 +480,6 @@ def _stored(row: tuple[Any, ...]) -> StoredMatch:
         score=(int(ns), int(ew)), winner=Team[winner] if winner in ("NS", "EW") else None, deals=int(deals),
         position=(int(deal_number), int(action_number)), first_dealer=Seat[first_dealer] if first_dealer in seats
         else None, record_text=str(record))
-
-
-def _id(match_id: Any) -> int:
-    try:
-        return int(match_id)
-    except (TypeError, ValueError):
-        raise UnknownMatch(f"{match_id!r} is not a match id (a number, as 12)") from None
 
 
 def _reason(e: psycopg.Error) -> str:

@@ -152,6 +152,12 @@ class Clock:
                 "running": running}
 
 
+def seat_info(place: Place, here: set[Seat | None]) -> dict[str, Any]:
+    """A seat in a room's ``info``: ``here``, the seats with a connection open anywhere."""
+    return {"seat": place.seat.name, "name": place.name, "kind": "substitute" if place.away else place.kind,
+            "bot": place.bot, "connected": place.kind == "bot" or place.seat in here, "entropy": place.entropy}
+
+
 class Thinker(Protocol):
     """Runs a slow bot's decision off the event loop (a process pool in the server)."""
 
@@ -182,7 +188,7 @@ class Room:
         self.settings = settings
         self.host_hash = host_hash
         self.store: Store = store if store is not None else LocalStore(library)
-        self.library = self.store.library if store is not None else library
+        self.library = self.store.library
         self.link = link
         self.thinker = thinker
         self.places = {s: Place(s) for s in Seat}
@@ -262,12 +268,6 @@ class Room:
         return Presence(frozenset(c.seat for c in self.clients if c.seat is not None),
                         sum(1 for c in self.clients if c.seat is None))
 
-    def seat_info(self, place: Place, here: set[Seat | None] | None = None) -> dict[str, Any]:
-        kind = "substitute" if place.away else place.kind
-        connected = place.kind == "bot" or (place.seat in here if here is not None else self.connected(place.seat))
-        return {"seat": place.seat.name, "name": place.name, "kind": kind, "bot": place.bot,
-                "connected": connected, "entropy": place.entropy}
-
     def info(self) -> dict[str, Any]:
         rules = self.settings.rules
         here = self.here()
@@ -275,7 +275,7 @@ class Room:
         return {
             "code": self.code, "link": self.link, "status": self.status, "rules": self._rules_json,
             "rules_name": self._rules_name, "target": rules.target,
-            "seats": [self.seat_info(self.places[s], here) for s in SEATS],
+            "seats": [seat_info(self.places[s], here) for s in SEATS],
             "spectators": sum(1 for c in self.clients if c.seat is None)
             + sum(p.spectators for p in elsewhere.values()),
             "grace": self.settings.grace, "between_deals": self.settings.between_deals,
@@ -316,7 +316,7 @@ class Room:
             match = room.store.load_match(room.match_id) if text is None else match_from_record(
                 text, row.get("first_dealer"), room.match_id)
             room.table = room._table_for(room.match_id, match)
-            if store is not None and store.cluster:
+            if room.store.cluster:
                 room._adopt_table_state(data)  # (another process may be playing it: as it stands, not dealt on)
             room._reset_audiences()
             room._tell(room._views())
@@ -341,8 +341,10 @@ class Room:
         if self.table is not None and isinstance(acknowledged, int):
             self.table.acknowledged = min(acknowledged, len(self.table.match.summaries))
 
-    def _resume_table(self, match_id: int) -> Table:
-        return self._table_for(match_id, self.store.load_match(match_id))
+    def resume_table(self) -> None:
+        """The match as the library holds it (a single process's reload: its save failed)."""
+        assert self.match_id is not None
+        self.table = self._table_for(self.match_id, self.store.load_match(self.match_id))
 
     def _table_for(self, match_id: int, match: Match) -> Table:
         saver = StrictSaver(self.library, frontend="server")
@@ -469,13 +471,7 @@ class Room:
 
     def _reload_now(self) -> None:
         self._reload_wanted = False
-        if self.store.cluster:
-            refresh = getattr(self.store, "reload", None)
-            if refresh is not None:
-                refresh(self)
-            return
-        if self.match_id is not None:
-            self.table = self._resume_table(self.match_id)  # (the narrators go on: nothing is told twice)
+        self.store.reload(self)
 
     def adopt(self, row: dict[str, Any]) -> None:
         """(A cluster.)  Take the state another process stored: ``row`` is the room's row with its match's
@@ -597,6 +593,11 @@ class Room:
         loop = asyncio.get_running_loop()
         self.grace_timers[seat] = loop.call_later(self.settings.grace, self._substitute, seat)
 
+    def _stop_grace(self, seat: Seat) -> None:
+        timer = self.grace_timers.pop(seat, None)
+        if timer is not None:
+            timer.cancel()
+
     def _substitute(self, seat: Seat) -> None:
         self.grace_timers.pop(seat, None)
         self._as_driver("a substitute for an absent player", lambda: self._substitute_now(seat))
@@ -613,9 +614,7 @@ class Room:
         self._changed()
 
     def _returned(self, seat: Seat) -> None:
-        timer = self.grace_timers.pop(seat, None)
-        if timer is not None:
-            timer.cancel()
+        self._stop_grace(seat)
         place = self.places[seat]
         if place.away and self.table is not None:
             place.bot = None
@@ -717,9 +716,7 @@ class Room:
         for c in list(self.clients):
             if c.seat == seat:
                 c.seat = None
-        timer = self.grace_timers.pop(seat, None)
-        if timer is not None:
-            timer.cancel()
+        self._stop_grace(seat)
         self.clocks[seat].stop(time.time())
         if self.table is None:
             self.places[seat] = Place(seat)
@@ -750,9 +747,7 @@ class Room:
         if self.status not in (WAITING, BETWEEN, OVER):
             raise Refusal("not-between-deals", "seats change before the start or between deals, not during one")
         # (a person who is away, or lost the token, gives the seat up to the bot for good)
-        timer = self.grace_timers.pop(seat, None)
-        if timer is not None:
-            timer.cancel()
+        self._stop_grace(seat)
         if place.away:
             self._mark_substitute(seat, start=False)
         self.places[seat] = Place(seat, "bot", bot, bot)
@@ -1005,10 +1000,13 @@ class Room:
         self.next_deal_timer = None
         self._as_driver("the next deal", self._next_deal)
 
-    def _next_deal(self) -> None:
+    def _stop_next_deal(self) -> None:
         if self.next_deal_timer is not None:
             self.next_deal_timer.cancel()
             self.next_deal_timer = None
+
+    def _next_deal(self) -> None:
+        self._stop_next_deal()
         table = self.table
         if table is None or self.closed or table.pending() is not Pending.DEAL_OVER:
             return
@@ -1028,13 +1026,12 @@ class Room:
                 and not self.connected(seat)
             if waiting:
                 self._start_grace(seat)
-            elif seat in self.grace_timers:
-                self.grace_timers.pop(seat).cancel()
+            else:
+                self._stop_grace(seat)
         if status == BETWEEN and table is not None and table.pending() is Pending.DEAL_OVER:
             self._wait_for_next_deal()
-        elif self.next_deal_timer is not None:
-            self.next_deal_timer.cancel()
-            self.next_deal_timer = None
+        else:
+            self._stop_next_deal()
         if status == BETWEEN and table is not None and table.pending() is Pending.NEW_DEAL:
             self._as_driver("the next deal", self._changed)  # (the end of the deal was shown: deal on)
         self._kick()
@@ -1044,9 +1041,7 @@ class Room:
         for timer in self.grace_timers.values():
             timer.cancel()
         self.grace_timers.clear()
-        if self.next_deal_timer is not None:
-            self.next_deal_timer.cancel()
-            self.next_deal_timer = None
+        self._stop_next_deal()
         task = self.bot_task
         if task is not None and task is not _current_task():  # (a bot's own change may find it is no driver)
             task.cancel()

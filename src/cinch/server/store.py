@@ -85,6 +85,14 @@ class Store(Protocol):
         """Forget the change; True if the room must reload (what it holds may now differ from the store)."""
         ...
 
+    def reload(self, room: Room) -> None:
+        """Bring the room back to what the store holds (after a change that failed)."""
+        ...
+
+    def create_room(self, room: Room) -> bool:
+        """Store a new room; False if its code is taken already (the caller draws another)."""
+        ...
+
     def drives(self, room: Room) -> bool:
         """Whether this process runs the room's timers and bots."""
         ...
@@ -102,6 +110,14 @@ class Store(Protocol):
         ...
 
     def load_match(self, match_id: int) -> Match: ...
+
+    async def start(self, server: Any) -> None:
+        """(On the event loop, as the server starts.)  Join the other processes."""
+        ...
+
+    async def stop(self) -> None:
+        """(As the server stops.)  Leave them."""
+        ...
 
 
 class LocalStore:
@@ -121,6 +137,14 @@ class LocalStore:
     def rollback(self, room: Room) -> bool:
         return False  # the library's writes were each committed as they were made; the room reloads if it must
 
+    def reload(self, room: Room) -> None:
+        if room.match_id is not None:
+            room.resume_table()  # (the narrators go on: nothing is told twice)
+
+    def create_room(self, room: Room) -> bool:
+        room.save()  # (the only process: no code is taken behind its back)
+        return True
+
     def drives(self, room: Room) -> bool:
         return True
 
@@ -135,6 +159,12 @@ class LocalStore:
 
     def load_match(self, match_id: int) -> Match:
         return self.library.resume(match_id)
+
+    async def start(self, server: Any) -> None:
+        pass
+
+    async def stop(self) -> None:
+        pass
 
 
 # ---- a room's match from its stored record ----------------------------------------------------------------

@@ -16,6 +16,7 @@ with its input line.  The questions and answers are the plain mode's
 from __future__ import annotations
 
 from rich import box
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -93,9 +94,8 @@ class ScoreApp(App):
 
     def on_mount(self) -> None:
         self.theme = "cinch"
-        log = self.query_one(EventLog)
         for line in self.intro + self.dialogue.opening():
-            log.write(line)
+            self._note(line)
         self.show()
         self.query_one(Input).focus()
 
@@ -106,19 +106,24 @@ class ScoreApp(App):
 
     def action_say(self, text: str) -> None:
         """Answer the question (or run a command) as if ``text`` had been typed."""
-        log = self.query_one(EventLog)
-        log.write(f"> {text}")
+        self._note(f"> {text}")
         try:
             reply = self.dialogue.answer(text)
         except Quit:
             self.exit()
             return
         except CinchError as e:  # a refusal the dialogue did not word itself: one line, never a traceback
-            log.write(str(e))
+            self._note(str(e))
             return
         for line in reply.lines:
-            log.write(line)
+            self._note(line)
         self.show()
+
+    def _note(self, line: str) -> None:
+        """Write a line to the log; an indented one keeps its indent on every line it wraps to."""
+        body = line.lstrip(" ")
+        indent = len(line) - len(body)
+        self.query_one(EventLog).write(Padding(Text(body), (0, 0, 0, indent)) if indent else line)
 
     # ---- drawing -------------------------------------------------------------------------------------------
     def show(self) -> None:
@@ -143,9 +148,10 @@ class ScoreApp(App):
         deals = self.dialogue.sheet.deals
         if not deals:
             return Text("No deal entered yet.", style="dim")
-        table = Table(box=box.SIMPLE_HEAD, expand=True, padding=(0, 1), pad_edge=False)
+        # As wide as its cells, not the screen: on a wide terminal the scores stay beside their deal.
+        table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
         table.add_column("#", justify="right", no_wrap=True)
-        table.add_column("Deal", ratio=1)
+        table.add_column("Dealer: bid")
         table.add_column("NS", justify="right", no_wrap=True)
         table.add_column("EW", justify="right", no_wrap=True)
         for deal in deals[-SHOWN_DEALS:]:
