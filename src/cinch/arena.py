@@ -33,7 +33,6 @@ import importlib
 import inspect
 import json
 import math
-import os
 import random
 import re
 import sys
@@ -42,12 +41,12 @@ import types
 import typing
 from array import array
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from cinch.actions import Action
+from cinch.backends import Backend, backend_for
 from cinch.bots.base import BOT_MODULES, BOTS, Bot, make_bot
 from cinch.cards import CARDS, Card, Seat, Team
 from cinch.deal import DealResult
@@ -675,6 +674,8 @@ class ArenaResult:
     elapsed_s: float = 0.0
     out_dir: str | None = None
     score: tuple[int, int] | None = None  # deals at a score: A's side's and B's in each pair's first deal
+    backend: str = "process"  # where the chunks ran: "process" or "ray" (cinch.backends)
+    where: str = ""  # the workers, in words: "2 workers", "4 workers on Ray"
 
     # ---- the figures -----------------------------------------------------
     @property
@@ -804,6 +805,9 @@ class ArenaResult:
             parts += ["--bot-option", f"{key}={value}"]
         return " ".join(parts)
 
+    def workers_text(self) -> str:
+        return f"{self.workers} worker{'s' if self.workers != 1 else ''}"
+
     # ---- output -------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         net, ci = self._net()
@@ -835,6 +839,7 @@ class ArenaResult:
             "start_score": None if self.score is None else list(self.score),
             "match_ends": self.score_figures(),
             "workers": self.workers,
+            "backend": self.backend,
             "elapsed_s": self.elapsed_s,
             "out_dir": self.out_dir,
             "command": self.command,
@@ -911,7 +916,7 @@ class ArenaResult:
         lines += ["", f"| | {label_a} | {label_b} |", "| --- | ---: | ---: |"]
         lines += [f"| {name} | {x} | {y} |" for name, x, y in rows]
         lines += ["", f"Thrown-in deals: {self.thrown_in()} of {len(deals)}. "
-                  f"{self.workers} worker{'s' if self.workers != 1 else ''}, {self.elapsed_s:.1f} s.",
+                  f"{self.where or self.workers_text()}, {self.elapsed_s:.1f} s.",
                   "", f"Run: `{self.command}`"]
         return "\n".join(lines) + "\n"
 
@@ -950,13 +955,6 @@ ProgressFn = Callable[[int, int, int, int], None]
 """``progress(pairs_done, pairs_total, deals_played, net_so_far)``: net_so_far is A's minus B's score change."""
 
 
-def default_workers() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not on Linux
-        return os.cpu_count() or 1
-
-
 def run_duplicate(
     bot_a: str | BotSpec,
     bot_b: str | BotSpec,
@@ -973,10 +971,15 @@ def run_duplicate(
     chunk_size: int | None = None,
     progress: ProgressFn | None = None,
     score: tuple[int, int] | None = None,
+    backend: str | Backend = "process",
+    address: str | None = None,
 ) -> ArenaResult:
     """Play ``deals`` duplicate pairs (of deals, or of matches with ``matches=True``) of A against B.
 
     ``workers``: processes to use (None: every core; 1 plays in this process).
+    ``backend``: ``process`` (a process pool) or ``ray`` (a local Ray, or the cluster at
+    ``address``), or a :class:`~cinch.backends.Backend` already made; the results are the
+    same on every backend (:mod:`cinch.backends`).
     ``out_dir``: where to save each leg's ``cinch/1`` record (unless ``save_records``
     is false) and the summary; None saves nothing.  The result is the same for
     any ``workers`` and ``chunk_size``, except the think times.
@@ -993,8 +996,7 @@ def run_duplicate(
             raise CinchError("a start score is for single deals: a match starts at 0 to 0")
         score = (int(score[0]), int(score[1]))
         check_start_score(rules, score)
-    workers = default_workers() if workers is None else workers
-    if workers < 1:
+    if workers is not None and workers < 1:
         raise CinchError(f"workers must be at least 1, not {workers}")
     spec_a, spec_b = BotSpec.of(bot_a, options_a), BotSpec.of(bot_b, options_b)
     spec_a.check()
@@ -1003,47 +1005,30 @@ def run_duplicate(
         Path(out_dir).mkdir(parents=True, exist_ok=True)
     records_dir = str(out_dir) if out_dir is not None and save_records else None
     job = _Job(spec_a, spec_b, rules.to_json(), seed, matches, records_dir, score)
-    if chunk_size is None:
-        chunk_size = 1 if matches else max(1, min(50, deals // (workers * 8)))
-    chunks = [(s, min(s + chunk_size, deals)) for s in range(0, deals, chunk_size)]
     started = time.perf_counter()
-    results: dict[int, _ChunkResult] = {}
     tally = [0, 0, 0]  # pairs done, deals played, net
 
-    def done(start: int, res: _ChunkResult) -> None:
-        results[start] = res
+    def done(_: int, res: _ChunkResult) -> None:
         tally[0] += len(res.pairs)
         tally[1] += sum(p.deals for p in res.pairs)
         tally[2] += sum(p.net for p in res.pairs)
         if progress is not None:
             progress(tally[0], deals, tally[1], tally[2])
 
-    if workers == 1 or len(chunks) == 1:
+    def tick() -> None:
         if progress is not None:
-            progress(0, deals, 0, 0)
-        for start, stop in chunks:
-            done(start, _run_chunk(job, start, stop))
-    else:
-        pool = ProcessPoolExecutor(max_workers=min(workers, len(chunks)))
-        try:
-            pending: dict[Future, int] = {pool.submit(_run_chunk, job, s, e): s for s, e in chunks}
-            # The processes exist now: a progress display may start its own threads safely.
-            if progress is not None:
-                progress(0, deals, 0, 0)
-            while pending:
-                finished, _ = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
-                for fut in finished:
-                    done(pending.pop(fut), fut.result())
-                if not finished and progress is not None:
-                    progress(tally[0], deals, tally[1], tally[2])  # keep the clock moving
-        except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
-        pool.shutdown()
+            progress(tally[0], deals, tally[1], tally[2])  # the first call comes once the workers exist
+
+    with backend_for(backend, workers, address) as runner:
+        workers = runner.workers  # on a Ray cluster: its CPUs, unless told
+        if chunk_size is None:
+            chunk_size = 1 if matches else max(1, min(50, deals // (workers * 8)))
+        chunks = [(s, min(s + chunk_size, deals)) for s in range(0, deals, chunk_size)]
+        results = runner.run(_run_chunk, [(job, s, e) for s, e in chunks], done=done, tick=tick)
+        backend_name, where = runner.name, runner.describe()
 
     merged = _ChunkResult()
-    for start in sorted(results):
-        res = results[start]
+    for res in results:  # in the chunks' order, whichever worker played them
         merged.pairs.extend(res.pairs)
         for side in SIDES:
             merged.times[side].extend(res.times[side])
@@ -1055,6 +1040,7 @@ def run_duplicate(
         rules=rules, mode="matches" if matches else "deals", seed=seed, workers=workers, pairs=merged.pairs,
         times=merged.times, counts=merged.counts, problems=merged.problems,
         elapsed_s=time.perf_counter() - started, out_dir=None if out_dir is None else str(out_dir), score=score,
+        backend=backend_name, where=where,
     )
     if out_dir is not None:
         result.save(out_dir)

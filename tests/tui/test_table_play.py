@@ -298,6 +298,27 @@ async def test_a_hint_names_the_strong_bot_s_choice_and_moves_the_cursor():
 
 
 @table_test
+async def test_a_hint_at_the_bidding_is_the_bid_advisor_s_with_a_line_per_suit_on_the_second_press(monkeypatch):
+    monkeypatch.setattr("cinch.table.advice.BID_HINT_SECONDS", 0.05)  # its fewest worlds: enough for the screen
+    app = make_app("pagat", seed=2)  # S bids second, after a bid of 7
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        t = table_of(app)
+        assert app.table.game.view().phase is Phase.BIDDING
+        await press(pilot, "question_mark")
+        text = status(app).replace("\n", " ")
+        assert "Hint from the expert bot: " in text and ("bidding " in text or "passing" in text)
+        hint = t.decision.hint
+        assert hint is not None and hint.action == t.decision.options[t.decision.cursor]
+        assert len(hint.table) == 4 and all(" trumps: " in line for line in hint.table)
+        await press(pilot, "question_mark")
+        assert "The expert bot's figures: " in status(app)
+        log = t.query_one("#log")
+        written = " ".join(strip.text for strip in log.lines)
+        assert hint.table[0][:12] in written
+
+
+@table_test
 async def test_the_table_redraws_at_80_by_24():
     app = make_app("pagat", seed=5)
     async with app.run_test(size=SIZE) as pilot:

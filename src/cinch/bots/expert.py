@@ -54,7 +54,9 @@ by the bot's seed and the position, so asking again on the same cards searches t
 worlds, and a time budget only decides how many of them are used.
 
 ``explain(view)`` returns the action with its estimate (the expected score change for the
-seat's side less the other side's), for the hint key of the table.
+seat's side less the other side's), for the hint key of the table.  ``evaluate(view, actions)``
+returns the search itself (:class:`Evaluation`): every candidate's result in each world, with
+``actions`` searched among the candidates, for the analysis of a game (:mod:`cinch.study.analysis`).
 """
 
 from __future__ import annotations
@@ -72,6 +74,7 @@ from cinch.bots.base import Bot, make_bot, register
 from cinch.bots.equity import MatchEquity
 from cinch.bots.heuristic import best_suit
 from cinch.bots.inference import BidLikelihood, PlayLikelihood
+from cinch.bots.playout import bid_out, play_out
 from cinch.cards import TRUMP_TABLES, CardSet, Suit, Team, bit_list
 from cinch.deal import Deal, DealResult
 from cinch.keep import KeepOptions
@@ -81,7 +84,7 @@ from cinch.solver import Position, solve
 from cinch.view import Phase, SeatView
 from cinch.worlds import sample_weighted
 
-__all__ = ["ExpertBot", "Decision"]
+__all__ = ["ExpertBot", "Decision", "Evaluation"]
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,46 @@ class Decision:
     detail: str  # the figures behind it: the estimate, the method, the worlds
     text: str = ""  # the choice in a player's words: how far ahead of the next best it keeps you
     unit: str = "points"  # of the estimate: "points" (this deal's, ours less theirs) or "%" (chance to win the match)
+    scores: tuple[tuple[Action, float], ...] = ()  # every candidate searched with its estimate, in ``unit``
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """A searched decision in full: the candidates, each one's result in every world, the worlds' weights.
+
+    ``values[i][k]`` is candidate i's result (in ``decision.unit``) in world k.  A candidate
+    dropped from a race early has results for the first worlds only; any two are compared on
+    the worlds they share (:meth:`gain`).  No candidates: the decision was not searched (a
+    single sensible choice, or the heuristic's fallback).
+    """
+
+    decision: Decision
+    candidates: tuple[Action, ...] = ()
+    values: tuple[tuple[float, ...], ...] = ()
+    weights: tuple[float, ...] = ()
+
+    def index(self, action: Action) -> int | None:
+        """The candidate that is ``action``: the same action, or in the play the same card (whatever is buried)."""
+        if action in self.candidates:
+            return self.candidates.index(action)
+        if isinstance(action, Play):
+            for i, c in enumerate(self.candidates):
+                if isinstance(c, Play) and c.card == action.card:
+                    return i
+        return None
+
+    def means(self) -> list[float]:
+        """Each candidate's mean result over the worlds it was searched in."""
+        return [_means([list(v)], list(self.weights[: len(v)]))[0] if v else float("-inf") for v in self.values]
+
+    def gain(self, i: int, j: int) -> tuple[float, float, int]:
+        """Candidate i's mean gain over candidate j in the worlds both were searched in, its standard error
+        and the number of those worlds."""
+        n = min(len(self.values[i]), len(self.values[j]))
+        if n == 0:
+            return 0.0, 0.0, 0
+        mean, error = _gain(list(self.values[i][:n]), list(self.values[j][:n]), list(self.weights[:n]))
+        return mean, error, n
 
 
 DEFAULT_TIME = 0.25  # seconds: the budget of an ordinary decision (the auction gets twice this)
@@ -304,6 +347,9 @@ class ExpertBot(Bot):
         self.last_error: Exception | None = None  # why the last fallback to the heuristic happened
         self._weight = BidLikelihood(inference, model=self._heuristic) if inference > 0 else None
         self._play_weight = PlayLikelihood(play_inference, model=self._heuristic) if play_inference < 1 else None
+        self._include: tuple[Action, ...] = ()  # actions to search among the candidates (evaluate)
+        self._evaluating = False  # keep the search in full (evaluate)
+        self._searched: Evaluation | None = None  # the last search in full (evaluate)
 
     # ---- the interface -------------------------------------------------------------------------
     def choose(self, view: SeatView) -> Action:
@@ -312,6 +358,31 @@ class ExpertBot(Bot):
     def explain(self, view: SeatView) -> Decision:
         """The decision with the reason in a player's words (``text``) and the figures (``detail``), for hints."""
         return self.decide(view)
+
+    def evaluate(self, view: SeatView, actions: Sequence[Action] = ()) -> Evaluation:
+        """The decision and its search in full, with the legal ``actions`` searched among the candidates.
+
+        The search is :meth:`decide`'s (the same worlds for the same seed and position), with
+        ``actions`` added to the candidates a bid or a keep would compare; the play and the trump
+        search every legal choice anyway.  An unsearched decision has no candidates.
+        """
+        self._include = tuple(a for a in actions if a in view.legal)
+        self._evaluating = True
+        self._searched = None
+        try:
+            decision = self.decide(view)
+            searched = self._searched
+        finally:
+            self._include = ()
+            self._evaluating = False
+            self._searched = None
+        if searched is None:
+            return Evaluation(decision)
+        return Evaluation(decision, searched.candidates, searched.values, searched.weights)
+
+    def _included(self, candidates: Sequence[Action]) -> list[Action]:
+        """``candidates`` and, after them, the actions :meth:`evaluate` was asked to search."""
+        return list(candidates) + [a for a in self._include if a not in candidates]
 
     def decide(self, view: SeatView) -> Decision:
         legal = view.legal
@@ -363,30 +434,13 @@ class ExpertBot(Bot):
 
     def _finish(self, deal: Deal, rng: random.Random, context: dict) -> DealResult:
         """Play ``deal`` to its end with the heuristic bot in every seat (``deal`` is changed)."""
-        choose = self._heuristic.choose
-        while True:
-            phase = deal.phase
-            if phase is Phase.DONE:
-                break
-            if phase is Phase.RESTOCK:
-                order = list(deal.restock_pool)
-                rng.shuffle(order)
-                deal.apply_restock(order)
-                continue
-            legal = deal.legal_actions()
-            if len(legal) == 1:
-                deal.apply(legal[0])
-                continue
-            seat = deal.to_act
-            assert seat is not None  # someone acts in every phase but the restock and the end
-            view = deal.view(seat, **context) if phase is Phase.BIDDING else deal.view(seat)
-            deal.apply(choose(view))
-        assert deal.result is not None
-        return deal.result
+        return play_out(deal, rng, self._heuristic, context)
 
     def _decision(self, view: SeatView, candidates: Sequence[Action], means: Sequence[float], best: int,
-                  samples: int, what: str, objective: _Objective) -> Decision:
-        """The chosen candidate, with its figures and a player's words for them."""
+                  samples: int, what: str, objective: _Objective, values: Sequence[Sequence[float]] = (),
+                  weights: Sequence[float] = ()) -> Decision:
+        """The chosen candidate, with its figures and a player's words for them (``values`` and
+        ``weights``, each candidate's result per world, are kept for :meth:`evaluate`)."""
         team = view.seat.team
         estimate = means[best]
         if objective.unit == "%":
@@ -398,8 +452,11 @@ class ExpertBot(Bot):
                       f"({what}, {samples} worlds)")
         action = candidates[best]
         others = [(m, a) for i, (m, a) in enumerate(zip(means, candidates)) if i != best]
-        return Decision(action, estimate, samples, detail, _words(view, action, estimate, others, objective.unit),
-                        objective.unit)
+        decision = Decision(action, estimate, samples, detail, _words(view, action, estimate, others, objective.unit),
+                            objective.unit, tuple(zip(candidates, means)))
+        if values and self._evaluating:
+            self._searched = Evaluation(decision, tuple(candidates), tuple(tuple(v) for v in values), tuple(weights))
+        return decision
 
     def _world(self, view: SeatView, rng: random.Random) -> tuple[Deal, float]:
         """A world consistent with the view, replayed, and its importance weight (the bids' likelihood)."""
@@ -414,7 +471,7 @@ class ExpertBot(Bot):
     # ---- bidding ---------------------------------------------------------------------------------------
     def _bid(self, view: SeatView, rng: random.Random) -> Decision:
         heuristic = self._heuristic.choose(view)
-        candidates = self._bid_candidates(view, heuristic)
+        candidates = self._included(self._bid_candidates(view, heuristic))
         objective = _Objective(view, self.match_equity)
         if len(candidates) == 1:
             return self._decision(view, candidates, [0.0], 0, 0, "the only sensible call", objective)
@@ -437,11 +494,7 @@ class ExpertBot(Bot):
             for i in race.alive:
                 d = world.copy()
                 d.apply(candidates[i])
-                while d.phase is Phase.BIDDING:  # the others bid as the heuristic does, passing included
-                    options = d.legal_actions()
-                    bidder = d.to_act
-                    assert bidder is not None
-                    d.apply(options[0] if len(options) == 1 else choose(d.view(bidder, **context)))
+                bid_out(d, choose, context)  # the others bid as the heuristic does, passing included
                 if d.phase is Phase.DONE:  # thrown in
                     results[i] = objective.thrown_in()
                     continue
@@ -456,7 +509,8 @@ class ExpertBot(Bot):
             race.add(results, weight)
             budget.tick()
         best, means = race.pick()
-        return self._decision(view, candidates, means, best, race.worlds, "bidding playouts", objective)
+        return self._decision(view, candidates, means, best, race.worlds, "bidding playouts", objective,
+                              race.values, race.weights)
 
     @staticmethod
     def _bid_candidates(view: SeatView, heuristic: Action) -> list[Action]:
@@ -510,14 +564,14 @@ class ExpertBot(Bot):
             race.add(results, weight)
             budget.tick()
         best, means = race.pick()
-        return self._decision(view, candidates, means, best, race.worlds, what, objective)
+        return self._decision(view, candidates, means, best, race.worlds, what, objective, race.values, race.weights)
 
     # ---- discard and rob -------------------------------------------------------------------------------
     def _keep(self, view: SeatView, options: KeepOptions, rng: random.Random) -> Decision:
         forced = options.forced
         if forced is not None:
             return Decision(forced, None, 0, "the only legal keep", "the only legal hand")
-        candidates = self._keep_candidates(view, options)
+        candidates = self._included(self._keep_candidates(view, options))
         if len(candidates) == 1:
             return Decision(candidates[0], None, 0, "the heuristic's choice, without a search")
         what = "rob playouts" if view.phase is Phase.ROB else "discard playouts"
@@ -618,7 +672,8 @@ class ExpertBot(Bot):
         best = max(cards, key=lambda c: (mean_of[c], diffs[c], c == preferred))
         action = self._with_burial(legal, best, votes[best], heuristic)
         candidates = [action if c == best else PLAYS[c] for c in cards]
-        return self._decision(view, candidates, means, cards.index(best), n, "double-dummy worlds", objective)
+        return self._decision(view, candidates, means, cards.index(best), n, "double-dummy worlds", objective,
+                              [values[c] for c in cards], weights)
 
     def _play_by_playouts(self, view: SeatView, rng: random.Random) -> Decision:
         """Long hands (nine tricks without the draw): each card judged by heuristic playouts.

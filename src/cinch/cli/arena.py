@@ -11,33 +11,36 @@ import json
 import re
 import secrets
 import sys
-import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import click
 
-from cinch.cli.options import make_rules, rules_options
+from cinch.cli.options import (
+    OneLineCommand,
+    backend_choice,
+    backend_options,
+    bot_option_values,
+    fresh_folder,
+    make_rules,
+    rules_options,
+)
 from cinch.errors import CinchError
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
 
+F = TypeVar("F", bound=Callable[..., Any])
 
-class ArenaCommand(click.Command):
-    """A command-line mistake is one line on standard error and exit status 2, never a usage dump."""
 
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        given = list(args)  # the parser consumes ``args``
-        try:
-            return super().parse_args(ctx, args)
-        except click.UsageError as e:
-            message = e.format_message()
-            if isinstance(e, click.MissingParameter) and "--matches" in given:
-                # `--matches BOT_A BOT_B` took BOT_A for the number of matches
-                message = message.rstrip(".") + "; --matches takes the number of match pairs, as in --matches 50"
-            click.echo(f"cinch: {message} (see `cinch arena --help`)", err=True)
-            sys.exit(2)
+class ArenaCommand(OneLineCommand):
+    def explain(self, error: click.UsageError, args: list[str]) -> str:
+        message = error.format_message()
+        if isinstance(error, click.MissingParameter) and "--matches" in args:
+            # `--matches BOT_A BOT_B` took BOT_A for the number of matches
+            message = message.rstrip(".") + "; --matches takes the number of match pairs, as in --matches 50"
+        return message
 
 
 class RichProgress:
@@ -88,21 +91,6 @@ class RichProgress:
             self.progress.stop()
 
 
-def _bot_options(items: tuple[str, ...]) -> dict[str, object]:
-    from cinch.arena import parse_option_value
-
-    options: dict[str, object] = {}
-    for item in items:
-        if "=" not in item:
-            raise CinchError(f"--bot-option {item!r} must be written KEY=VALUE, for example simulations=200")
-        key, value = item.split("=", 1)
-        key = key.strip().replace("-", "_")
-        if not key.isidentifier():
-            raise CinchError(f"--bot-option {item!r}: {key!r} is not an option name")
-        options[key] = parse_option_value(value)
-    return options
-
-
 def _pairs(deals: int | None, matches: str | None) -> tuple[int, bool]:
     """How many pairs to play and whether they are matches, from --deals N and --matches [N]."""
     if not matches:  # no --matches, or --matches alone (as before it took a number): --deals counts the pairs
@@ -121,15 +109,9 @@ def _pairs(deals: int | None, matches: str | None) -> tuple[int, bool]:
     return pairs, True
 
 
-def _default_out(bot_a: str, bot_b: str) -> Path:
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    safe = lambda s: re.sub(r"[^A-Za-z0-9_.-]+", "_", s.strip().lower())
-    base = Path("arena-out") / f"{stamp}-{safe(bot_a)}-vs-{safe(bot_b)}"
-    out, n = base, 2
-    while out.exists():
-        out = base.with_name(f"{base.name}-{n}")
-        n += 1
-    return out
+def _safe(name: str) -> str:
+    """A bot's name as part of a folder name."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name.strip().lower())
 
 
 @click.command("arena", cls=ArenaCommand)
@@ -139,7 +121,7 @@ def _default_out(bot_a: str, bot_b: str) -> Path:
 @click.option("--deals", type=int, default=None, metavar="N",
               help="Duplicate deal pairs to play: each deck twice, teams swapped  [default: 100]")
 @click.option("--workers", type=int, default=None, metavar="K",
-              help="Processes to play on  [default: every core]")
+              help="Processes to play on  [default: every core; on a Ray cluster, its CPUs]")
 @click.option("--seed", type=int, default=None, metavar="S",
               help="Seed of the decks and the bots; the same seed repeats the run  [default: a random one, "
                    "reported]")
@@ -157,15 +139,17 @@ def _default_out(bot_a: str, bot_b: str) -> Path:
 @click.option("--bot-option", "bot_options", multiple=True, metavar="KEY=VALUE",
               help="An option for the bots that take it, e.g. simulations=200 (repeatable).")
 @click.option("--no-records", is_flag=True, help="Save only the summary, not every deal's record.")
+@backend_options
 def arena_command(bot_a: str, bot_b: str, preset: str, options: tuple[str, ...], deals: int | None,
                   workers: int | None, seed: int | None, out: str | None, as_json: bool, matches: str | None,
-                  score: str | None, time_budget: float | None, bot_options: tuple[str, ...], no_records: bool) -> None:
+                  score: str | None, time_budget: float | None, bot_options: tuple[str, ...], no_records: bool,
+                  backend: str | None, address: str | None) -> None:
     """Duplicate deals between BOT_A and BOT_B: each deck is played twice, with the teams swapped,
     so the luck of the cards cancels.  Reports BOT_A's net points per deal with a 95% interval
     (with --matches N: whole matches, and BOT_A's match win rate)."""
     try:
         _arena(bot_a, bot_b, preset, options, deals, workers, seed, out, as_json, matches, score, time_budget,
-               bot_options, no_records)
+               bot_options, no_records, backend_choice(backend, address), address)
     except CinchError as e:
         click.echo(f"cinch: {e}", err=True)
         sys.exit(2)
@@ -173,7 +157,8 @@ def arena_command(bot_a: str, bot_b: str, preset: str, options: tuple[str, ...],
 
 def _arena(bot_a: str, bot_b: str, preset: str, options: tuple[str, ...], deals: int | None, workers: int | None,
            seed: int | None, out: str | None, as_json: bool, matches_text: str | None, score_text: str | None,
-           time_budget: float | None, bot_options: tuple[str, ...], no_records: bool) -> None:
+           time_budget: float | None, bot_options: tuple[str, ...], no_records: bool, backend: str,
+           address: str | None) -> None:
     from cinch.arena import check_start_score, parse_score, run_duplicate, split_bot_options
 
     rules = make_rules(preset, options)
@@ -188,12 +173,12 @@ def _arena(bot_a: str, bot_b: str, preset: str, options: tuple[str, ...], deals:
         raise CinchError(f"--workers must be at least 1, not {workers}")
     if time_budget is not None and not time_budget > 0:
         raise CinchError(f"--time-per-decision must be a positive number of seconds, not {time_budget}")
-    opts_a, opts_b, notes = split_bot_options(bot_a, bot_b, _bot_options(bot_options), time_budget)
+    opts_a, opts_b, notes = split_bot_options(bot_a, bot_b, bot_option_values(bot_options), time_budget)
     for note in notes:
         click.echo(f"cinch: note: {note}", err=True)
     if seed is None:
         seed = secrets.randbelow(2**31)
-    out_dir = Path(out) if out is not None else _default_out(bot_a, bot_b)
+    out_dir = Path(out) if out is not None else fresh_folder("arena-out", f"{_safe(bot_a)}-vs-{_safe(bot_b)}")
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as e:
@@ -202,7 +187,7 @@ def _arena(bot_a: str, bot_b: str, preset: str, options: tuple[str, ...], deals:
     try:
         result = run_duplicate(bot_a, bot_b, rules, pairs, seed, workers, matches=matches, out_dir=out_dir,
                                save_records=not no_records, options_a=opts_a, options_b=opts_b, progress=bar,
-                               score=score)
+                               score=score, backend=backend, address=address)
     except KeyboardInterrupt:
         bar.close()  # before the message, so the bar does not overwrite it
         click.echo("\nInterrupted: no summary written.", err=True)

@@ -7,11 +7,14 @@ commands are registered on the group without an import loop.
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
+from cinch.backends import BACKENDS
 from cinch.errors import CinchError
 from cinch.rules import PRESET_NAMES, Rules
 
@@ -55,3 +58,66 @@ class CinchGroup(click.Group):
             return super().invoke(ctx)
         except CinchError as e:
             fail(f"cinch: {e}")
+
+
+class OneLineCommand(click.Command):
+    """A command-line mistake is one line on standard error and exit status 2, never a usage dump."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        given = list(args)  # the parser consumes ``args``
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as e:
+            click.echo(f"cinch: {self.explain(e, given)} (see `cinch {self.name} --help`)", err=True)
+            sys.exit(2)
+
+    def explain(self, error: click.UsageError, args: list[str]) -> str:
+        """The message for ``error``; a command may add what the mistake probably was."""
+        return error.format_message()
+
+
+def bot_option_values(items: tuple[str, ...]) -> dict[str, Any]:
+    """``--bot-option KEY=VALUE`` (repeated) as a dict, each value read as a number, a truth value or text."""
+    from cinch.arena import parse_option_value
+
+    values: dict[str, Any] = {}
+    for item in items:
+        if "=" not in item:
+            raise CinchError(f"--bot-option {item!r} must be written KEY=VALUE, for example simulations=200")
+        key, value = item.split("=", 1)
+        key = key.strip().replace("-", "_")
+        if not key.isidentifier():
+            raise CinchError(f"--bot-option {item!r}: {key!r} is not an option name")
+        values[key] = parse_option_value(value)
+    return values
+
+
+def fresh_folder(parent: str, name: str = "") -> Path:
+    """A folder that does not exist yet: ``parent/STAMP[-name]``, with -2, -3 ... when taken."""
+    base = Path(parent) / (time.strftime("%Y%m%d-%H%M%S") + (f"-{name}" if name else ""))
+    out, n = base, 2
+    while out.exists():
+        out = base.with_name(f"{base.name}-{n}")
+        n += 1
+    return out
+
+
+def backend_options(f: F) -> F:
+    """--backend process|ray and --address, for the commands that play many deals (arena, study)."""
+    f = click.option("--address", default=None, metavar="ADDRESS",
+                     help="An existing Ray cluster to run on (auto, or ray://HEAD:10001); implies --backend ray.")(f)
+    f = click.option("--backend", type=click.Choice(BACKENDS, case_sensitive=False), default=None,
+                     help="Where the chunks run: a process pool on this machine, or Ray (pip install "
+                          "'cinch[cluster]'); the same seed gives the same results on both  [default: process]")(f)
+    return f
+
+
+def backend_choice(backend: str | None, address: str | None) -> str:
+    """The backend to use: --address alone means Ray; --address with --backend process is refused."""
+    if address is not None and not address.strip():
+        raise CinchError("--address is empty: give the Ray cluster's address, e.g. auto or ray://HEAD:10001")
+    if backend is None:
+        return "ray" if address is not None else "process"
+    if backend.lower() == "process" and address is not None:
+        raise CinchError(f"--address {address} is for a Ray cluster: use --backend ray, or leave out --address")
+    return backend.lower()

@@ -34,6 +34,7 @@ from cinch.cards import Seat
 from cinch.library import Library, LibraryError
 from cinch.record import dumps
 from cinch.server.protocol import Refusal
+from cinch.server.puzzles import add_puzzle_routes
 from cinch.server.replays import add_replay_routes
 from cinch.server.rooms import (
     OVER,
@@ -49,6 +50,7 @@ from cinch.server.rooms import (
     seat_info,
     token_hash,
 )
+from cinch.server.scoresheet import add_scoresheet_routes
 from cinch.server.store import LocalStore, StorageFailed, Store
 
 log = logging.getLogger("cinch.server")
@@ -594,6 +596,8 @@ def create_app(db: str | os.PathLike[str] | None = None, *, base_url: str = "", 
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     add_replay_routes(routes, server)
+    add_puzzle_routes(routes)
+    add_scoresheet_routes(routes, server)
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.server = server
     return app

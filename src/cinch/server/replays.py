@@ -6,6 +6,13 @@ with the narration in words and, beside each deal's result, the par of the doubl
 solver.  :func:`add_replay_routes` adds the page (``GET /replay``), the upload
 (``POST /api/replay``) and the game library (``GET /api/library`` ...) to the server.
 
+The analysis of a deal (:mod:`cinch.study.analysis`: every decision judged by the expert,
+marked by the points it cost) is asked for one deal at a time, when a viewer wants it
+(``POST /api/replay/analysis?deal=N`` with the record, ``GET /api/library/ID/analysis?deal=N``):
+the decisions are judged one after another in the server's process pool (:func:`analyse`), so
+the event loop never waits and a bot's move waits for one decision at most; the viewer hangs
+each judgement on the frame just after that action.
+
 >>> from cinch.deal import EXAMPLE_DECK
 >>> record = {"format": "cinch/1", "rules": "pagat",
 ...           "deals": [{"dealer": "W", "deck": EXAMPLE_DECK, "actions": ["bid 7", "pass", "pass", "pass"]}]}
@@ -24,13 +31,13 @@ import functools
 import logging
 import time
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from cinch.actions import Action, Keep
@@ -41,6 +48,9 @@ from cinch.library import FINISHED, IN_PROGRESS, LibraryError, StoredMatch, Unkn
 from cinch.match import DealSummary, Match, teams_json
 from cinch.record import FORMAT, dumps, finished_deals, loads, replay
 from cinch.rules import Rules
+from cinch.server.pages import error_json, page_routes
+from cinch.study.analysis import DealAnalysis, DealSpec, Judgement, decision_steps, judge
+from cinch.study.analysis import Settings as AnalysisSettings
 from cinch.table.narrate import Narrator, action_words, cards_text, hand_order, result_lines
 from cinch.view import Phase, PlayedCard, Trick
 
@@ -52,6 +62,9 @@ PAR_TIMEOUT = 5.0  # seconds the solver may take on one deal before its par is "
 PAR_BUDGET = 30.0  # seconds all the deals of one request may take together
 LIBRARY_LIMIT = 50  # matches GET /api/library lists by default ...
 LIBRARY_MAX = 200  # ... and at most
+ANALYSIS_SETTINGS = AnalysisSettings()  # the viewer's analysis searches as `cinch analyze` does by default
+ANALYSIS_TIMEOUT = 30.0  # seconds one decision may take before the analysis of its deal stops there
+ANALYSIS_BUDGET = 300.0  # seconds the analysis of one deal may take in all
 STATIC = Path(__file__).parent / "static" / "replay"
 
 # A par job: what the solver needs of a deal, in plain (picklable, hashable) values:
@@ -368,11 +381,95 @@ def _remember(job: ParJob, value: ParValue | None) -> None:
     _PARS[job] = value
 
 
+# ---- the analysis ------------------------------------------------------------------------------------------
+def analysis_spec(record: dict[str, Any], number: Any) -> DealSpec:
+    """Deal ``number`` (from 1) of a record, as the analysis takes it; a :class:`RecordError` says what is wrong."""
+    deals = record.get("deals") if isinstance(record, dict) else None
+    if isinstance(deals, list) and len(deals) > MAX_DEALS:
+        raise RecordError(f"the record holds {len(deals)} deals; the viewer shows records of at most {MAX_DEALS}")
+    text = str(number)
+    match = replay(record).match
+    count = len(match.deals)
+    if not text.isdigit() or not 1 <= int(text) <= count:
+        raise RecordError(f"deal must be a deal's number, 1 to {count}, not {text!r}" if count else
+                          "the record holds no deals to analyse")
+    return DealSpec.of(match, int(text) - 1)
+
+
+_ANALYSES: dict[tuple[DealSpec, AnalysisSettings], dict[str, Any]] = {}  # finished analyses, by deal
+_RUNNING: dict[tuple[DealSpec, AnalysisSettings], asyncio.Future[dict[str, Any]]] = {}
+
+
+async def analyse(spec: DealSpec, executor: Executor | None, settings: AnalysisSettings | None = None,
+                  timeout: float = ANALYSIS_TIMEOUT, budget: float = ANALYSIS_BUDGET) -> dict[str, Any]:
+    """The analysis of one deal as JSON, its decisions judged one at a time in ``executor`` (or a thread).
+
+    Two viewers asking for the same deal share one analysis; a finished one is kept.  A viewer
+    that leaves does not stop it (the next one gets it).  A decision slower than ``timeout``, or
+    the deal's ``budget`` spent, ends the analysis there: ``"status": "partial"``.
+    """
+    settings = settings or ANALYSIS_SETTINGS
+    key = (spec, settings)
+    done = _ANALYSES.get(key)
+    if done is not None:
+        return done
+    running = _RUNNING.get(key)
+    if running is None:
+        running = _RUNNING[key] = asyncio.ensure_future(_analyse(spec, executor, settings, timeout, budget))
+        running.add_done_callback(lambda _: _RUNNING.pop(key, None))
+    return await asyncio.shield(running)
+
+
+async def _analyse(spec: DealSpec, executor: Executor | None, settings: AnalysisSettings, timeout: float,
+                   budget: float) -> dict[str, Any]:
+    loop = asyncio.get_running_loop()
+    steps = await asyncio.to_thread(decision_steps, spec)
+    if executor is not None and steps:
+        executor = await _warm(executor)
+    deadline = time.monotonic() + budget
+    judged: list[Judgement] = []
+    why = ""
+    for step in steps:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            why = f"the analysis had no time left ({budget:g} s for a deal)"
+            break
+        try:
+            job: Awaitable[Judgement] = (loop.run_in_executor(executor, judge, spec, step, settings)
+                                         if executor is not None else asyncio.to_thread(judge, spec, step, settings))
+            judged.append(await asyncio.wait_for(job, min(timeout, left)))
+        except TimeoutError:
+            why = f"a decision took longer than {min(timeout, left):g} s"
+            break
+        except Exception as e:  # a broken pool, a bug in a search: what was judged still shows
+            log.warning("analysis of a replayed deal failed: %r", e)
+            why = "the search failed"
+            break
+    analysis = DealAnalysis(spec.number, Seat.parse(spec.dealer), len(spec.actions), judged, spec.headline())
+    names = dict(zip(Seat, spec.players or ("",) * 4, strict=True))
+    data = {**analysis.to_json(), "status": "partial" if why else "done", "settings": settings.to_json(),
+            "seats": {s.seat.name: s.to_json() for s in analysis.summaries(names)},
+            "text": _analysis_words(analysis, len(steps), why)}
+    if not why:
+        if len(_ANALYSES) >= 256:
+            _ANALYSES.pop(next(iter(_ANALYSES)))
+        _ANALYSES[spec, settings] = data
+    return data
+
+
+def _analysis_words(analysis: DealAnalysis, total: int, why: str) -> str:
+    marked = analysis.marked
+    head = (f"{len(analysis.judgements)} decisions with a choice judged" if not why else
+            f"{len(analysis.judgements)} of {total} decisions judged ({why})")
+    marks = f"{len(marked)} marked" if marked else "none marked"
+    accuracy = ", ".join(f"{s.seat} {s.accuracy:.0f}%" for s in analysis.summaries() if s.accuracy is not None)
+    return f"{head}, {marks}." + (f" Accuracy: {accuracy}." if accuracy else "")
+
+
 # ---- the routes ------------------------------------------------------------------------------------------
 def add_replay_routes(routes: list[Any], server: Any) -> None:
     """Add the replay viewer's routes to ``routes`` (the app's route list), over ``server``'s library."""
-    def error(code: str, message: str, status: int) -> JSONResponse:
-        return JSONResponse({"type": "error", "code": code, "message": message}, status_code=status)
+    error = error_json
 
     def executor() -> Executor | None:
         pool = getattr(getattr(server, "thinker", None), "_pool", None)
@@ -395,15 +492,18 @@ def add_replay_routes(routes: list[Any], server: Any) -> None:
         await fill_pars(data, jobs, executor())
         return JSONResponse(data)
 
-    async def page(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8", headers=_HEADERS)
+    async def analysis_answer(record: dict[str, Any], request: Request) -> Response:
+        try:
+            spec = await asyncio.to_thread(analysis_spec, record, request.query_params.get("deal", ""))
+        except CinchError as e:
+            return error("bad-record", str(e), 400)
+        except Exception as e:
+            log.exception("a record to analyse failed")
+            return error("bad-record", f"the record could not be replayed ({type(e).__name__}: {e})", 400)
+        return JSONResponse(await analyse(spec, executor()))
 
-    def asset(name: str, media_type: str) -> Callable[[Request], Any]:
-        async def serve(request: Request) -> Response:
-            return FileResponse(STATIC / name, media_type=media_type, headers={"Cache-Control": "no-cache"})
-        return serve
-
-    async def upload(request: Request) -> Response:
+    async def uploaded(request: Request) -> dict[str, Any] | Response:
+        """The record a request posts, or the error response that says why there is none."""
         size = request.headers.get("content-length", "")
         if size.isdigit() and int(size) > MAX_UPLOAD:
             return _too_large(error)
@@ -417,10 +517,17 @@ def add_replay_routes(routes: list[Any], server: Any) -> None:
         except UnicodeDecodeError as e:
             return error("bad-record", f"the record is not UTF-8 text (byte {e.start + 1})", 400)
         try:
-            record = loads(text)
+            return loads(text)
         except RecordError as e:
             return error("bad-record", str(e), 400)
-        return await answer(record)
+
+    async def upload(request: Request) -> Response:
+        record = await uploaded(request)
+        return record if isinstance(record, Response) else await answer(record)
+
+    async def upload_analysis(request: Request) -> Response:
+        record = await uploaded(request)
+        return record if isinstance(record, Response) else await analysis_answer(record, request)
 
     def stored(request: Request) -> tuple[StoredMatch, dict[str, Any]] | Response:
         """The match the path names and its record, without a running deal of a live match."""
@@ -458,6 +565,12 @@ def add_replay_routes(routes: list[Any], server: Any) -> None:
             return found
         return await answer(found[1])
 
+    async def library_analysis(request: Request) -> Response:
+        found = stored(request)
+        if isinstance(found, Response):
+            return found
+        return await analysis_answer(found[1], request)
+
     async def library_record(request: Request) -> Response:
         found = stored(request)
         if isinstance(found, Response):
@@ -465,21 +578,16 @@ def add_replay_routes(routes: list[Any], server: Any) -> None:
         return Response(dumps(found[1]), media_type="application/json")
 
     routes.extend([
-        Route("/replay", page),
-        Route("/replay/replay.js", asset("replay.js", "text/javascript; charset=utf-8")),
-        Route("/replay/replay.css", asset("replay.css", "text/css; charset=utf-8")),
+        *page_routes("/replay", STATIC, "replay.js", "replay.css"),
         Route("/api/replay", upload, methods=["POST"]),
+        Route("/api/replay/analysis", upload_analysis, methods=["POST"]),
         Route("/api/library", library),
         Route("/api/library/{id}/replay", library_replay),
         Route("/api/library/{id}/record", library_record),
+        Route("/api/library/{id}/analysis", library_analysis),
     ])
 
 
-_HEADERS = {
-    "Cache-Control": "no-cache",
-    "Content-Security-Policy": ("default-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; "
-                                "frame-ancestors 'none'"),
-}
 
 
 def _too_large(error: Callable[[str, str, int], Any]) -> Any:
@@ -530,4 +638,5 @@ def _listing(server: Any, stored: StoredMatch) -> dict[str, Any]:
     }
 
 
-__all__ = ["MAX_UPLOAD", "add_replay_routes", "build", "fill_pars", "frames", "par_json", "solve_par"]
+__all__ = ["MAX_UPLOAD", "add_replay_routes", "analyse", "analysis_spec", "build", "fill_pars", "frames", "par_json",
+           "solve_par"]

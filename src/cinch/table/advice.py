@@ -15,9 +15,12 @@ from cinch.bots import DEFAULT_BOT, bot_names, make_bot
 from cinch.bots.base import Bot
 from cinch.cards import TRUMP_TABLES, Card, Suit
 from cinch.errors import CinchError
-from cinch.view import SeatView
+from cinch.study.advise import advise
+from cinch.view import Phase, SeatView
 
 HINT_BOTS = ("expert", "heuristic", "basic")  # the strongest installed one gives hints
+ADVISED_BY = "expert"  # this bot's hints at a turn to bid come from the bid advisor (its playouts, every suit)
+BID_HINT_SECONDS = 1.0  # the bid advisor's time for a hint
 BOT_LEVELS = ("random", "basic", "heuristic", "expert")  # the levels offered first, weakest first
 ADVISOR = DEFAULT_BOT  # the quick suggestion: the pre-marked hand of a keep, plain mode's default
 
@@ -66,6 +69,7 @@ class Hint:
     action: Action
     estimate: str = ""  # why, in a player's words
     detail: str = ""  # the figures behind it, for whoever asks again
+    table: tuple[str, ...] = ()  # a bid's hint: the advisor's line per trump suit, for whoever asks again
 
 
 def ask_hint(name: str, bot: Bot, view: SeatView) -> Hint:
@@ -73,8 +77,14 @@ def ask_hint(name: str, bot: Bot, view: SeatView) -> Hint:
 
     A bot may offer ``explain(view)``, returning text, an action, an ``(action, estimate)``
     pair, or an object or mapping with ``action`` and its reason in ``text`` (or
-    ``estimate``) and ``detail``; otherwise only its action is shown.
+    ``estimate``) and ``detail``; otherwise only its action is shown.  The expert's hint at
+    a turn to bid is the bid advisor's (:func:`bid_hint`).
     """
+    if name == ADVISED_BY and view.phase is Phase.BIDDING and view.to_act == view.seat and len(view.legal) > 1:
+        try:
+            return bid_hint(name, view)
+        except Exception:  # advice only: a failing advisor leaves the bot's own hint
+            pass
     explain = getattr(bot, "explain", None)
     if callable(explain):
         try:
@@ -87,6 +97,17 @@ def ask_hint(name: str, bot: Bot, view: SeatView) -> Hint:
         if action is None and estimate:
             return Hint(name, bot.choose(view), estimate, detail)
     return Hint(name, bot.choose(view))
+
+
+def bid_hint(name: str, view: SeatView, seconds: float | None = None) -> Hint:
+    """The bid advisor's hint (:mod:`cinch.study.advise`): the recommended call in words, the figures
+    in one line, and a line per trump suit (the table in brief).
+
+    The advisor sees ``view`` only, as the bot would; its worlds are seeded, so asking again
+    on the same cards gives the same call.
+    """
+    advice = advise(view, seconds=BID_HINT_SECONDS if seconds is None else seconds)
+    return Hint(name, advice.best, advice.words(), advice.brief(), tuple(advice.suit_lines()))
 
 
 def _read_explanation(got: Any) -> tuple[Action | None, str, str]:

@@ -511,6 +511,9 @@ class TableScreen(Screen):
         shown = self.decision.hint
         if shown is not None and shown.detail:  # the second press: the figures behind the hint
             self.say(f"The {shown.bot} bot's figures: {shown.detail}.")
+            log = self.query_one(EventLog)
+            for line in shown.table:  # a bid's hint: the advisor's line per trump suit, in the log
+                log.write(line)
             return
         self.hinting = True
         name, bot = game.hint_bot()
@@ -583,7 +586,7 @@ class TableScreen(Screen):
         par_text = "Par: working it out…" if show_par else ""
         screen = DealOverScreen(summary, self.seat, game.rules, self.palette, winner=m.winner, final=m.score,
                                 can_undo=self.settings.undo and game.undo_target(self.seat) is not None,
-                                par=par_text, view=game.view(self.seat))
+                                par=par_text, view=game.view(self.seat), match=m)
         self.app.push_screen(screen, self._deal_over_closed)
         if show_par and game.deal is not None:
             start = play_start(game.deal)

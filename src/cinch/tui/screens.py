@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -14,9 +15,11 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 from cinch.bots import DEFAULT_BOT
 from cinch.cards import Seat, Team
 from cinch.errors import CinchError
-from cinch.match import DealSummary
+from cinch.match import DealSummary, Match
 from cinch.rules import PRESET_NAMES, Rules
 from cinch.scoring import PointTable
+from cinch.study.analysis import DealAnalysis, DealSpec, Judgement, Mark, analyze_deal, summarise
+from cinch.study.analysis import Settings as AnalysisSettings
 from cinch.table.advice import available_bots
 from cinch.table.narrate import seat_name as seat_label
 from cinch.table.narrate import team_name as team_label
@@ -25,6 +28,7 @@ from cinch.tui.render import PALETTES, THEME_ORDER, Palette, chip, chips
 from cinch.view import SeatView, Trick
 
 PAUSES = (0.0, 0.3, 0.6, 1.0, 1.5)
+ANALYSIS_SETTINGS = AnalysisSettings()  # the end-of-deal analysis searches as `cinch analyze` does by default
 
 
 @dataclass
@@ -96,19 +100,31 @@ def _unscored(summary: DealSummary, rules: Rules) -> list[tuple[str, int]]:
 
 
 class DealOverScreen(Dialog):
-    """Who took which point card, the settlement in words, the new score, and the par."""
+    """Who took which point card, the settlement in words, the new score, the par, and (a) the analysis.
+
+    Given the ``match``, ``a`` judges the deal's decisions in a worker
+    thread (the table stays responsive; the figures show when ready), and ``a`` again lists them.
+    """
 
     BINDINGS = [
         Binding("enter", "next", "Next deal"),
         Binding("space", "next", "Next deal", show=False),
         Binding("u", "undo", "Undo"),
         Binding("l", "tricks", "Tricks"),
+        Binding("a", "analysis", "Analysis"),
         Binding("q", "app.quit", "Quit"),
     ]
 
     def __init__(self, summary: DealSummary, me: Seat, rules: Rules, palette: Palette, *, winner: Team | None,
-                 final: tuple[int, int], can_undo: bool, par: str, view: SeatView | None) -> None:
+                 final: tuple[int, int], can_undo: bool, par: str, view: SeatView | None,
+                 match: Match | None = None, analysis_settings: AnalysisSettings | None = None) -> None:
         super().__init__()
+        # The deal as the analysis takes it, built now: the match moves on to the next deal meanwhile.
+        self.spec = DealSpec.of(match, summary.number - 1) if match is not None else None
+        self.analysis_settings = analysis_settings or ANALYSIS_SETTINGS
+        self.analysis: DealAnalysis | None = None
+        self.analysing = False
+        self._closed = False
         self.summary = summary
         self.me = me
         self.rules = rules
@@ -126,8 +142,12 @@ class DealOverScreen(Dialog):
             yield Static(deal_over_text(self.summary, self.me, self.rules, self.palette, self.winner, self.final),
                          id="dealover-body")
             yield Static(self.par_text, id="par")
+            analysis = Static("", id="analysis")
+            analysis.display = False  # until asked for
+            yield analysis
             nxt = "Enter: a new match" if self.winner is not None else "Enter: the next deal"
-            keys = [nxt, "l: the tricks"] + (["u: take back your last move"] if self.can_undo else []) + ["q: quit"]
+            keys = [nxt, "l: the tricks"] + (["a: analysis"] if self.spec is not None else [])
+            keys += (["u: take back your last move"] if self.can_undo else []) + ["q: quit"]
             yield Static("   ".join(keys), classes="keys")
 
     def set_par(self, text: str) -> None:
@@ -149,6 +169,114 @@ class DealOverScreen(Dialog):
     def action_tricks(self) -> None:
         if self.view is not None:
             self.app.push_screen(TricksScreen(self.view, self.me, self.palette))
+
+    # ---- the analysis: judged in a worker thread, shown when ready -------------------------------------------
+    def action_analysis(self) -> None:
+        if self.spec is None:
+            return
+        if self.analysis is not None:
+            self.app.push_screen(AnalysisScreen(self.analysis, self.me))
+            return
+        if self.analysing:
+            return
+        self.analysing = True
+        self._show_analysis(Text("Analysis: judging the deal's decisions…"))
+        spec, settings = self.spec, self.analysis_settings
+        self.run_worker(lambda: self._analysis_thread(spec, settings), thread=True, group="analysis",
+                        exit_on_error=False)
+
+    def _analysis_thread(self, spec: DealSpec, settings: AnalysisSettings) -> None:
+        def progress(done: int, total: int) -> None:
+            self._from_thread(self._show_analysis, Text(f"Analysis: {done} of {total} decisions judged…"))
+
+        try:
+            result: DealAnalysis | None = analyze_deal(spec, settings, progress, stop=lambda: self._closed)
+        except Exception:  # a bug in a search: the deal-over screen stays usable
+            result = None
+        if not self._closed:
+            self._from_thread(self._analysis_done, result)
+
+    def _from_thread(self, callback, *args) -> None:
+        with contextlib.suppress(RuntimeError):  # the app has closed
+            self.app.call_from_thread(callback, *args)
+
+    def _analysis_done(self, result: DealAnalysis | None) -> None:
+        self.analysing = False
+        if result is None:
+            self._show_analysis(Text("Analysis: the search failed on this deal."))
+            return
+        self.analysis = result
+        self._show_analysis(analysis_summary(result, self.me, self.palette))
+
+    def _show_analysis(self, text: Text) -> None:
+        if not self.is_attached:
+            return
+        box = self.query_one("#analysis", Static)
+        box.display = True
+        box.update(text)
+
+    def on_unmount(self) -> None:
+        self._closed = True  # a worker still judging stops at its next decision
+
+
+# ---- the analysis of this deal ----------------------------------------------------------------------------
+MARK_WORDS = {Mark.INACCURACY: ("inaccuracy", "inaccuracies"), Mark.MISTAKE: ("mistake", "mistakes"),
+              Mark.BLUNDER: ("blunder", "blunders")}
+
+
+def _marks_words(judgements: list[Judgement]) -> str:
+    counts = [(sum(1 for j in judgements if j.mark is m), m) for m in Mark]
+    parts = [f"{n} {MARK_WORDS[m][n != 1]}" for n, m in counts if n]
+    return ", ".join(parts) if parts else "no inaccuracy, mistake or blunder"
+
+
+def analysis_summary(analysis: DealAnalysis, me: Seat, palette: Palette) -> Text:
+    """The analysis in two lines: your marks, and every seat's accuracy."""
+    mine = [j for j in analysis.judgements if j.seat == me]
+    out = Text("Analysis: ", style="bold")
+    out.append(f"your decisions: {_marks_words(mine)}. Accuracy ")
+    for i, seat in enumerate((me, me.partner, me.left, me.partner.left)):
+        summary = summarise(seat, "", analysis.judgements)
+        out.append(", " if i else "")
+        out.append(seat_label(seat, me), style=f"bold {palette.mine if seat.team == me.team else palette.theirs}")
+        out.append(" -" if summary.accuracy is None else f" {summary.accuracy:.0f}%")
+    out.append(". a: each decision as judged")
+    return out
+
+
+def analysis_text(analysis: DealAnalysis, me: Seat) -> Text:
+    """Every judged decision of the deal, the marked ones in colour; another seat's discard keeps its cards hidden."""
+    styles = {Mark.INACCURACY: "yellow", Mark.MISTAKE: "dark_orange", Mark.BLUNDER: "bold red"}
+    out = Text()
+    if not analysis.judgements:
+        out.append("No decision of this deal had a choice.")
+    for j in analysis.judgements:
+        mark = j.mark
+        line = j.text(hide_keeps=j.seat != me)
+        out.append(("• " if mark is not None else "  ") + line + "\n", style=styles[mark] if mark else "")
+    out.append("\nPoints lost are the deal's points, the side's less the other side's, judged by the expert from "
+               "the player's own view; the double-dummy values see every hand.", style="italic")
+    return out
+
+
+class AnalysisScreen(Dialog):
+    """The deal's decisions as the expert judged them, each with its mark, the better choice and the par."""
+
+    BINDINGS = [Binding("a", "close", "Close"), Binding("enter", "close", "Close", show=False)]
+
+    def __init__(self, analysis: DealAnalysis, me: Seat) -> None:
+        super().__init__()
+        self.analysis = analysis
+        self.me = me
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="analysis-list"):
+            judged = self.analysis.judgements
+            yield Label(f"Deal {self.analysis.number}: {_marks_words(judged)} in {len(judged)} decisions",
+                        classes="title")
+            with VerticalScroll():
+                yield Static(analysis_text(self.analysis, self.me), id="analysis-body")
+            yield Static("Escape or a: back", classes="keys")
 
 
 # ---- the tricks of this deal --------------------------------------------------------------------------------
@@ -231,7 +359,7 @@ KEYS = (
                   "suit; Enter plays. A click picks a card, a second click plays it."),
     ("Burying", "on trick 1 with more than six cards: after the card, Space marks the cards to bury, Enter "
                 "plays, Escape picks another card."),
-    ("End of deal", "Enter the next deal, l the tricks, u take back your last move."),
+    ("End of deal", "Enter the next deal, l the tricks, u take back your last move, a analyse the deal."),
     ("Any time", "? hint, u take back your last move, l last trick, r rules, o settings, t colours, "
                  "n new match, F1 these keys, q quit (the match is saved after every move)."),
 )

@@ -3,6 +3,9 @@
 // The server replays the record (POST /api/replay, GET /api/library/ID/replay) and sends every
 // frame: one before the first action of each deal and one after every action, all hands open.
 // The position lives in the URL: ?game=ID&deal=D&step=S for a library game, #deal=D&step=S for a file.
+// "Analyse this deal" asks the server to judge the deal's decisions (POST /api/replay/analysis?deal=N
+// with the record, GET /api/library/ID/analysis?deal=N); each judgement then hangs on the frame just
+// after its action, and the marked ones are listed.
 
 import {
   PARTNER_SUIT, SEATS, SUITS, SUIT_NAMES, cardElement as tableCard, cardText, fourColour,
@@ -103,7 +106,7 @@ async function openFile(file) {
   const at = pendingPosition || { d: 0, s: 0 };
   const ok = await loadFrames("/api/replay", {
     method: "POST", headers: { "Content-Type": "application/json" }, body: text,
-  }, { kind: "file", name: file.name }, at);
+  }, { kind: "file", name: file.name, text }, at);
   if (ok) {
     pendingPosition = null;
     showPending("");
@@ -423,6 +426,98 @@ function drawAuction(frame) {
   }
 }
 
+// ---- the analysis ----------------------------------------------------------------------------------------
+const MARK_NAMES = { inaccuracy: "Inaccuracy", mistake: "Mistake", blunder: "Blunder" };
+
+async function analyseDeal() {
+  if (!game || !game.deals.length || !source) return;
+  const g = game;
+  const deal = game.deals[pos.d];
+  if (deal.analysis && deal.analysis.status === "done") return;
+  if (deal.analysisPending) return;
+  deal.analysisPending = true;
+  deal.analysisError = "";
+  render();
+  const query = `deal=${deal.number}`;
+  let response, data;
+  try {
+    if (source.kind === "library") {
+      response = await fetch(`/api/library/${encodeURIComponent(source.id)}/analysis?${query}`);
+    } else {
+      response = await fetch(`/api/replay/analysis?${query}`, {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: source.text,
+      });
+    }
+    data = await readJson(response);
+    if (!response.ok || !data || data.type === "error") {
+      deal.analysisError = `The analysis failed: ${(data && data.message) || `the server answered ${response.status}`}`;
+    } else {
+      deal.analysis = data;
+      for (const f of deal.frames) delete f.analysis;
+      for (const j of data.judgements) if (deal.frames[j.step]) deal.frames[j.step].analysis = j;
+    }
+  } catch (e) {
+    deal.analysisError = `The analysis failed: the server could not be reached (${e.message || e}).`;
+  } finally {
+    deal.analysisPending = false;
+  }
+  if (game === g) render();
+}
+
+function drawAnalysis(deal, frame) {
+  const mark = $("analysis-mark");
+  const j = frame.analysis;
+  if (j) {
+    mark.hidden = false;
+    mark.dataset.mark = j.mark || "";
+    mark.textContent = j.mark ? `${MARK_NAMES[j.mark]}: ${j.text}` : `Judged: ${j.text}`;
+  } else {
+    mark.hidden = true;
+    mark.dataset.mark = "";
+    mark.textContent = "";
+  }
+  const status = $("analysis-status");
+  const button = $("analyse");
+  const a = deal.analysis;
+  if (deal.analysisPending) {
+    status.textContent = `Judging the decisions of deal ${deal.number}: this takes a while (a fraction of a ` +
+      "second each)…";
+  } else if (deal.analysisError) {
+    status.textContent = deal.analysisError;
+  } else if (a) {
+    status.textContent = `Deal ${deal.number}: ${a.text}`;
+  } else {
+    status.textContent = "Every decision judged by the expert from the player's own view, marked by the points " +
+      "it cost.";
+  }
+  const finished = a && a.status === "done";
+  button.hidden = Boolean(finished);
+  button.setAttribute("aria-disabled", String(Boolean(deal.analysisPending)));
+  button.textContent = a ? "Analyse this deal again" : "Analyse this deal";
+  const list = $("analysis-list");
+  list.replaceChildren();
+  if (!a) return;
+  for (const m of a.judgements.filter((x) => x.mark)) {
+    const li = document.createElement("li");
+    const b = document.createElement("button");
+    b.type = "button";
+    b.dataset.mark = m.mark;
+    b.dataset.testid = "analysis-item";
+    b.dataset.step = String(m.step);
+    const word = document.createElement("span");
+    word.className = "mark-word";
+    word.textContent = `${m.mark}: `;
+    b.append(word, `action ${m.step}, ${m.text}`);
+    b.addEventListener("click", () => {
+      pos = clampPosition({ d: game.deals.indexOf(deal), s: m.step });
+      render();
+      updateUrl();
+    });
+    li.append(b);
+    list.append(li);
+  }
+}
+
 function render() {
   const title = $("game-title");
   const rules = game.rules.name;
@@ -447,6 +542,7 @@ function render() {
   drawTrick(deal, frame);
   drawAuction(frame);
   drawResult(deal, frame, last);
+  drawAnalysis(deal, frame);
   const said = frame.action ? `${SEAT_NAMES[frame.action.seat]}: ${frame.action.words}. ` : "";
   $("narration").textContent = frame.narration || said;
   $("narration").dataset.action = frame.action ? frame.action.text : "";
@@ -499,6 +595,9 @@ async function start() {
   document.addEventListener("keydown", onKey);
   window.addEventListener("hashchange", applyHash);
   $("file").addEventListener("change", (e) => openFile(e.target.files[0]));
+  $("analyse").addEventListener("click", () => {
+    if ($("analyse").getAttribute("aria-disabled") !== "true") analyseDeal();
+  });
   $("copy").addEventListener("click", async () => {
     const url = new URL(currentUrl(), location.href).href;
     try {

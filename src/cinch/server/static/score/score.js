@@ -1,0 +1,485 @@
+// The scorekeeper's page: a match played with real cards, entered deal by deal from a phone.
+//
+// Every check, settlement and ruling is the server's (cinch.scorekeeper, the code `cinch score` runs):
+// this page only gathers a deal's entry into JSON, sends it, and shows what comes back, refusals included.
+// A sheet is opened by its id (/score?sheet=12) with the key its creation answered, kept in this
+// browser's storage; /score?sheet=12#key=KEY hands the key to another device.
+
+const STORE = "cinch-score-sheets";
+const SEAT_NAMES = { N: "North", E: "East", S: "South", W: "West" };
+const TAKERS = ["NS", "EW", "N", "E", "S", "W"];
+
+const $ = (id) => document.getElementById(id);
+const main = $("main");
+
+let sheet = null; // the sheet as the server last sent it
+let token = null; // its key
+let formFor = null; // the deal number the form was last reset for
+
+// ---- the keys this browser holds ---------------------------------------------------------------------
+function held() {
+  try {
+    const data = JSON.parse(localStorage.getItem(STORE) || "{}");
+    return data && typeof data === "object" ? data : {};
+  } catch {
+    return {};
+  }
+}
+
+function remember(id, key, label) {
+  const data = held();
+  data[id] = { token: key, label: label || (data[id] && data[id].label) || `Score sheet ${id}` };
+  try {
+    localStorage.setItem(STORE, JSON.stringify(data));
+  } catch {
+    // (private browsing without storage: the sheet still works until the page is closed)
+  }
+}
+
+function keyOf(id) {
+  const entry = held()[id];
+  return entry && typeof entry.token === "string" ? entry.token : null;
+}
+
+// ---- talking to the server ---------------------------------------------------------------------------
+async function api(method, path, body) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (e) {
+    return { ok: false, message: `The server could not be reached (${e.message || e}); nothing was changed.` };
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok || !data || data.type === "error") {
+    return { ok: false, status: response.status, message: data && data.message ? data.message : `The server answered ${response.status}.` };
+  }
+  return { ok: true, data };
+}
+
+function show(id, text) {
+  const el = $(id);
+  el.textContent = text || "";
+  el.hidden = !text;
+}
+
+function busy(yes) {
+  main.dataset.ready = yes ? "false" : "true";
+  if (yes) main.setAttribute("aria-busy", "true");
+  else main.removeAttribute("aria-busy");
+  for (const id of ["start", "settle", "undo"]) $(id).disabled = yes;
+}
+
+function radio(name) {
+  const el = document.querySelector(`input[name="${name}"]:checked`);
+  return el ? el.value : "";
+}
+
+function setRadio(name, value) {
+  const el = document.querySelector(`input[name="${name}"][value="${value}"]`);
+  if (el) el.checked = true;
+}
+
+// ---- a new sheet -------------------------------------------------------------------------------------
+let presets = [];
+
+async function loadPresets() {
+  const got = await api("GET", "/api/presets");
+  const select = $("preset");
+  if (!got.ok) {
+    show("setup-error", `The rules could not be loaded: ${got.message}`);
+    return;
+  }
+  presets = got.data.presets;
+  select.replaceChildren(...presets.map((p) => {
+    const o = document.createElement("option");
+    o.value = p.name;
+    o.textContent = `${p.name} (text ${p.text}, to ${p.target})`;
+    return o;
+  }));
+  select.value = presets.some((p) => p.name === "official") ? "official" : presets[0].name;
+  presetChanged();
+}
+
+function presetChanged() {
+  const p = presets.find((x) => x.name === $("preset").value);
+  if (!p) return;
+  $("preset-words").replaceChildren(...p.rules.map((line) => {
+    const li = document.createElement("li");
+    li.textContent = line;
+    return li;
+  }));
+  $("target").value = p.target;
+}
+
+function options() {
+  const out = {};
+  for (const word of $("options").value.split(/\s+/).filter(Boolean)) {
+    const at = word.indexOf("=");
+    if (at < 0) out[word] = "";
+    else out[word.slice(0, at)] = word.slice(at + 1);
+  }
+  return out;
+}
+
+async function create(event) {
+  event.preventDefault();
+  show("setup-error", "");
+  const p = presets.find((x) => x.name === $("preset").value);
+  const body = { rules: $("preset").value, options: options(), players: {} };
+  const target = $("target").value.trim();
+  if (target !== "" && (!p || String(p.target) !== target)) body.target = /^\d+$/.test(target) ? Number(target) : target;
+  for (const seat of Object.keys(SEAT_NAMES)) {
+    const name = $(`name-${seat}`).value.trim();
+    if (name) body.players[seat] = name;
+  }
+  if ($("first-dealer").value) body.first_dealer = $("first-dealer").value;
+  busy(true);
+  const got = await api("POST", "/api/scoresheets", body);
+  busy(false);
+  if (!got.ok) {
+    show("setup-error", got.message);
+    return;
+  }
+  token = got.data.token;
+  remember(got.data.id, token, label(got.data.sheet));
+  history.replaceState(null, "", `/score?sheet=${got.data.id}`);
+  open(got.data.sheet);
+}
+
+function label(s) {
+  const names = Object.values(s.players);
+  return `Sheet ${s.id}: ${s.rules.name}` + (names.length ? `, ${names.join(", ")}` : "");
+}
+
+function listMine() {
+  const data = held();
+  const ids = Object.keys(data).filter((id) => /^\d+$/.test(id)).sort((a, b) => b - a);
+  $("mine-box").hidden = ids.length === 0;
+  $("mine").replaceChildren(...ids.map((id) => {
+    const li = document.createElement("li");
+    const a = document.createElement("a");
+    a.href = `/score?sheet=${id}`;
+    a.textContent = String(data[id].label || `Score sheet ${id}`);
+    li.append(a);
+    return li;
+  }));
+}
+
+// ---- the sheet ---------------------------------------------------------------------------------------
+function open(data) {
+  sheet = data;
+  main.dataset.view = "sheet";
+  main.dataset.sheet = String(data.id);
+  $("setup").hidden = true;
+  $("mine-box").hidden = true;
+  $("sheet").hidden = false;
+  buildForm();
+  render();
+}
+
+function render() {
+  const s = sheet;
+  const r = s.rules;
+  $("sheet-title").textContent = `Match ${s.id}: ${r.name}, first to ${r.target}`;
+  for (const side of ["NS", "EW"]) {
+    $(`side-${side}`).textContent = s.sides[side];
+    $(`score-${side}`).textContent = String(s.score[side]);
+  }
+  main.dataset.deals = String(s.deals.length);
+  main.dataset.winner = s.winner || "";
+  const over = Boolean(s.winner);
+  show("winner", over ? s.winner_words : "");
+  let status = "";
+  if (!over) {
+    status = `Deal ${s.next_number}: ${s.next_dealer ? `${s.next_dealer} deals` : "say who deals first"}.`;
+    if (s.bidder_goes_out) status += " Bidder goes out applies: makers who make their bid win outright.";
+  }
+  show("status", status);
+  $("deal-form").hidden = over;
+  const last = s.deals[s.deals.length - 1];
+  $("undo").hidden = !last;
+  if (last) $("undo").textContent = `Undo deal ${last.number}`;
+  renderDeals();
+  $("secret-link").value = `${location.origin}/score?sheet=${s.id}#key=${token}`;
+  $("library-note").textContent = `This is match ${s.id} of the server's game library, saved after every deal `
+    + `(\`cinch replay ${s.id}\` shows it where the library is).`;
+  if (formFor !== s.next_number) resetForm();
+}
+
+function renderDeals() {
+  const deals = sheet.deals;
+  $("no-deals").hidden = deals.length > 0;
+  $("deals").hidden = deals.length === 0;
+  $("deals-body").replaceChildren(...deals.map((d, i) => {
+    const tr = document.createElement("tr");
+    if (i === deals.length - 1) tr.className = "last";
+    const num = document.createElement("td");
+    num.textContent = String(d.number);
+    const what = document.createElement("td");
+    const details = document.createElement("details");
+    const summary = document.createElement("summary");
+    summary.textContent = d.summary;
+    const ul = document.createElement("ul");
+    ul.append(...d.ruling.map((line) => {
+      const li = document.createElement("li");
+      li.textContent = line;
+      return li;
+    }));
+    details.append(summary, ul);
+    what.append(details);
+    const ns = document.createElement("td");
+    ns.className = "num";
+    ns.textContent = String(d.score.NS);
+    const ew = document.createElement("td");
+    ew.className = "num";
+    ew.textContent = String(d.score.EW);
+    tr.append(num, what, ns, ew);
+    return tr;
+  }));
+}
+
+function showRuling(deal, focus) {
+  $("ruling-title").textContent = `Deal ${deal.number}: the ruling`;
+  $("ruling-lines").replaceChildren(...deal.ruling.map((line) => {
+    const li = document.createElement("li");
+    li.textContent = line;
+    return li;
+  }));
+  $("ruling").hidden = false;
+  if (focus) $("ruling").focus();
+}
+
+// ---- the form of a deal ------------------------------------------------------------------------------
+function buildForm() {
+  const r = sheet.rules;
+  $("bid").min = String(r.min_bid);
+  $("bid").max = String(r.highest_bid);
+  $("bid").placeholder = `${r.min_bid}–${r.highest_bid}`;
+  $("points-NS").max = $("points-EW").max = String(r.total_points);
+  $("what-passed-label").hidden = !r.throw_in;
+  const takers = [...TAKERS, ...(r.every_card_scores ? [] : ["nobody"])];
+  $("cards-body").replaceChildren(...r.point_cards.map((card, i) => {
+    const tr = document.createElement("tr");
+    const th = document.createElement("th");
+    th.scope = "row";
+    const lab = document.createElement("label");
+    lab.htmlFor = `took-${i}`;
+    lab.textContent = card.name;
+    const what = document.createElement("span");
+    what.className = "what";
+    what.textContent = `${card.what}, ${card.points}`;
+    th.append(lab, what);
+    const td = document.createElement("td");
+    const select = document.createElement("select");
+    select.id = `took-${i}`;
+    select.dataset.card = card.name;
+    select.dataset.testid = `took-${card.name.replace(/ /g, "-")}`;
+    const none = document.createElement("option");
+    none.value = "";
+    none.textContent = "—";
+    select.append(none, ...takers.map((t) => {
+      const o = document.createElement("option");
+      o.value = t;
+      o.textContent = t === "nobody" ? "nobody" : t;
+      return o;
+    }));
+    td.append(select);
+    tr.append(th, td);
+    return tr;
+  }));
+  const own = $("penalty-text").options[0];
+  own.textContent = `The rules' own (${r.penalty_text})`;
+}
+
+function resetForm() {
+  formFor = sheet.next_number;
+  $("deal-form").reset();
+  $("deal-title").textContent = `Deal ${sheet.next_number}`;
+  $("dealer").value = sheet.next_dealer || "N";
+  show("deal-error", "");
+  refreshForm();
+}
+
+function refreshForm() {
+  const what = radio("what");
+  const r = sheet.rules;
+  $("played").hidden = what !== "played";
+  $("maker-row").hidden = radio("bid-mode") !== "maker";
+  $("calls-row").hidden = radio("bid-mode") !== "calls";
+  $("cards-table").hidden = radio("points-mode") !== "cards";
+  $("sums-row").hidden = radio("points-mode") !== "sums";
+  $("irregularity").hidden = what === "passed";
+  $("revoke-row").hidden = what !== "played";
+  const kind = what === "misdeal" ? "misdeal" : $("revoke").value ? "revoke" : "";
+  $("text-row").hidden = !kind;
+  const text = $("penalty-text").value || r.penalty_text;
+  $("penalty-words").textContent = kind ? r.penalties[text][kind] : "";
+  $("penalty-words").hidden = !kind;
+}
+
+function entry() {
+  const e = { number: sheet.next_number, dealer: $("dealer").value };
+  const what = radio("what");
+  const text = $("penalty-text").value;
+  if (what === "misdeal") {
+    e.irregularity = { kind: "misdeal" };
+    if (text) e.irregularity.text = text;
+    return e;
+  }
+  if (what === "passed") {
+    e.maker = null;
+    return e;
+  }
+  if (radio("bid-mode") === "calls") {
+    const calls = $("calls").value.trim();
+    if (calls) e.calls = [calls];
+  } else {
+    const maker = $("maker").value;
+    const bid = $("bid").value.trim();
+    if (maker) e.maker = maker;
+    if (bid !== "") e.bid = /^-?\d+$/.test(bid) ? Number(bid) : bid;
+    if (!maker && bid === "") return null; // nothing said of the bidding: not to be read as "all passed"
+  }
+  const trump = radio("trump");
+  if (trump) e.trump = trump;
+  if (radio("points-mode") === "cards") {
+    const took = {};
+    for (const select of document.querySelectorAll("#cards-body select")) {
+      if (select.value) took[select.dataset.card] = select.value === "nobody" ? null : select.value;
+    }
+    if (Object.keys(took).length) e.took = took;
+  } else {
+    const points = {};
+    for (const side of ["NS", "EW"]) {
+      const v = $(`points-${side}`).value.trim();
+      if (v !== "") points[side] = /^-?\d+$/.test(v) ? Number(v) : v;
+    }
+    if (Object.keys(points).length) e.points = points;
+  }
+  if ($("revoke").value) {
+    e.irregularity = { kind: "revoke", by: $("revoke").value };
+    if (text) e.irregularity.text = text;
+  }
+  return e;
+}
+
+async function settle(event) {
+  event.preventDefault();
+  show("deal-error", "");
+  const e = entry();
+  if (e === null) {
+    show("deal-error", `Say who made the bid and what it was${sheet.rules.throw_in ? ", or choose All passed" : ""}.`);
+    $("maker").focus();
+    return;
+  }
+  busy(true);
+  const got = await api("POST", `/api/scoresheets/${sheet.id}/deals`, e);
+  busy(false);
+  if (!got.ok) {
+    show("deal-error", got.message);
+    return;
+  }
+  show("undo-note", "");
+  sheet = got.data.sheet;
+  render();
+  showRuling(got.data.deal, true);
+}
+
+async function undo() {
+  show("deal-error", "");
+  busy(true);
+  const got = await api("POST", `/api/scoresheets/${sheet.id}/undo`, { deals: sheet.deals.length });
+  busy(false);
+  if (!got.ok) {
+    show("undo-note", got.message);
+    return;
+  }
+  sheet = got.data.sheet;
+  render();
+  const d = got.data.undone;
+  fillForm(d);
+  $("ruling").hidden = true;
+  show("undo-note", `Took back deal ${d.number}: ${d.summary} Its entry is back in the form: correct it and settle it again.`);
+  $("deal-title").focus();
+}
+
+function fillForm(deal) {
+  const e = deal.entry;
+  $("dealer").value = deal.dealer;
+  const irregularity = e.irregularity || null;
+  if (irregularity && irregularity.kind === "misdeal") {
+    setRadio("what", "misdeal");
+  } else if (!e.maker) {
+    setRadio("what", "passed");
+  } else {
+    setRadio("what", "played");
+    if (e.calls) {
+      setRadio("bid-mode", "calls");
+      $("calls").value = e.calls.map((c) => (c === "pass" ? "p" : c.replace(/^bid /, ""))).join(" ");
+    } else {
+      setRadio("bid-mode", "maker");
+      $("maker").value = e.maker;
+      $("bid").value = e.bid === undefined ? "" : String(e.bid);
+    }
+    setRadio("trump", e.trump || "");
+    if (e.took) {
+      setRadio("points-mode", "cards");
+      for (const select of document.querySelectorAll("#cards-body select")) {
+        const who = e.took[select.dataset.card];
+        select.value = who === undefined ? "" : who === null ? "nobody" : who;
+      }
+    } else if (e.points) {
+      setRadio("points-mode", "sums");
+      $("points-NS").value = String(e.points.NS);
+      $("points-EW").value = String(e.points.EW);
+    }
+    $("revoke").value = irregularity && irregularity.kind === "revoke" ? irregularity.by : "";
+  }
+  $("penalty-text").value = irregularity && irregularity.text ? irregularity.text : "";
+  refreshForm();
+}
+
+// ---- opening the page --------------------------------------------------------------------------------
+async function start() {
+  $("setup-form").addEventListener("submit", create);
+  $("preset").addEventListener("change", presetChanged);
+  $("deal-form").addEventListener("submit", settle);
+  $("deal-form").addEventListener("change", refreshForm);
+  $("undo").addEventListener("click", undo);
+  $("deal-title").tabIndex = -1;
+  const params = new URLSearchParams(location.search);
+  const id = params.get("sheet");
+  const hash = new URLSearchParams(location.hash.slice(1));
+  if (id && /^\d+$/.test(id) && hash.get("key")) {
+    remember(id, hash.get("key"));
+    history.replaceState(null, "", `/score?sheet=${id}`); // the key leaves the address bar
+  }
+  if (id) {
+    token = /^\d+$/.test(id) ? keyOf(id) : null;
+    if (!token) {
+      show("load-error", `This browser does not hold the key of score sheet ${id}: only the device that started it, `
+        + "or one given its link with the key, may enter its deals.");
+    } else {
+      const got = await api("GET", `/api/scoresheets/${id}`);
+      if (got.ok) {
+        open(got.data.sheet);
+        main.dataset.ready = "true";
+        return;
+      }
+      show("load-error", `Score sheet ${id} cannot be opened: ${got.message}`);
+    }
+  }
+  listMine();
+  await loadPresets();
+  main.dataset.ready = "true";
+}
+
+start();

@@ -1,0 +1,141 @@
+"""The scorekeeper's phone page (``/score``) in Chromium, 360 px wide: a match entered by tapping, a refused
+entry with the server's message beside the form, an undo that puts the deal back in the form, the winner,
+a reload that resumes the sheet, another person without the key, and axe-core's accessibility check."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pagekit import WAIT_MS
+from playwright.sync_api import Page, expect
+from serverkit import served
+
+AXE = Path(__file__).parent / "vendor" / "axe.min.js"
+PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2,
+         "bypass_csp": True}  # (axe-core is injected as an inline script; the page itself needs no such thing)
+
+
+@pytest.fixture(scope="module")
+def srv(tmp_path_factory):
+    with served(tmp_path_factory.mktemp("score") / "games.sqlite3") as s:
+        yield s
+
+
+def phone(browser: Any) -> Page:
+    context = browser.new_context(**PHONE)
+    context.set_default_timeout(WAIT_MS)
+    page = context.new_page()
+    page.errors = []  # type: ignore[attr-defined]
+    page.on("pageerror", lambda e: page.errors.append(str(e)))  # type: ignore[attr-defined]
+    return page
+
+
+def fits(page: Page, where: str) -> None:
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 360, f"{where}: the page is {width} px wide on a 360 px phone"
+
+
+def axe(page: Page, where: str) -> None:
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    found = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")
+    bad = [{"id": v["id"], "help": v["help"], "nodes": [n["target"] for n in v["nodes"]][:5]}
+           for v in found if v["impact"] in ("serious", "critical")]
+    assert not bad, f"{where}: {json.dumps(bad, indent=1)}"
+
+
+def settle(page: Page, deals: int) -> None:
+    page.get_by_test_id("settle").tap()
+    page.wait_for_selector(f"main[data-ready=true][data-deals='{deals}']")
+
+
+def test_a_match_kept_on_a_phone(srv, browser):
+    page = phone(browser)
+    page.goto(srv.url + "/score")
+    page.wait_for_selector("main[data-ready=true]")
+    page.get_by_test_id("preset").select_option("official")
+    page.get_by_test_id("target").fill("21")
+    page.get_by_test_id("name-N").fill("Ann")
+    page.get_by_test_id("name-S").fill("Cy")
+    page.get_by_test_id("first-dealer").select_option("W")
+    fits(page, "the setup")
+    axe(page, "the setup")
+    page.get_by_test_id("start").tap()
+    page.wait_for_selector("main[data-view=sheet][data-ready=true]")
+    sheet = page.evaluate("() => document.getElementById('main').dataset.sheet")
+    expect(page.get_by_test_id("status")).to_have_text("Deal 1: W deals.")
+    expect(page.get_by_test_id("dealer")).to_have_value("W")
+
+    # Deal 1, by the points only: the text's own example (bid 6, took 6 against 8).
+    page.get_by_test_id("maker").select_option("E")
+    page.get_by_test_id("bid").fill("6")
+    page.get_by_test_id("trump-S").check()
+    page.get_by_test_id("mode-sums").check()
+    page.get_by_test_id("points-NS").fill("6")
+    page.get_by_test_id("points-EW").fill("8")
+    settle(page, 1)
+    expect(page.get_by_test_id("ruling-lines")).to_contain_text("8 - 6: EW +2.")
+    expect(page.get_by_test_id("score-EW")).to_have_text("2")
+    expect(page.get_by_test_id("dealer")).to_have_value("N")  # the deal passed to the left
+
+    # Deal 2: a bid out of range is refused beside the form, in the scorekeeper's words; nothing is kept.
+    page.get_by_test_id("maker").select_option("N")
+    page.get_by_test_id("bid").fill("20")
+    page.get_by_test_id("mode-sums").check()
+    page.get_by_test_id("points-NS").fill("14")
+    page.get_by_test_id("points-EW").fill("0")
+    page.get_by_test_id("settle").tap()
+    expect(page.get_by_test_id("deal-error")).to_have_text(
+        "A bid of 20 is out of range: bids run from 1 to 14 under official+.")
+    assert page.evaluate("() => document.getElementById('main').dataset.deals") == "1"
+    # ... entered again card by card (Jack dead), then taken back: the entry returns to the form.
+    page.get_by_test_id("bid").fill("7")
+    page.get_by_test_id("mode-cards").check()
+    for card, taker in (("High", "NS"), ("Low", "S"), ("Jack", "nobody"), ("Game", "NS"), ("Right-Pedro", "N"),
+                        ("Left-Pedro", "EW")):
+        page.get_by_test_id(f"took-{card}").select_option(taker)
+    settle(page, 2)
+    expect(page.get_by_test_id("ruling-lines")).to_contain_text("N bid 7: NS took 8, EW 5: made.")
+    page.get_by_test_id("undo").tap()
+    page.wait_for_selector("main[data-ready=true][data-deals='1']")
+    expect(page.get_by_test_id("undo-note")).to_contain_text("Took back deal 2")
+    expect(page.get_by_test_id("maker")).to_have_value("N")
+    expect(page.get_by_test_id("took-Jack")).to_have_value("nobody")
+    page.get_by_test_id("took-Left-Pedro").select_option("N")  # the mistake: NS took the left Pedro too
+    settle(page, 2)
+    expect(page.get_by_test_id("score-NS")).to_have_text("13")
+
+    # Deal 3: a revoke, with 002's penalty chosen over the preset's 003; it ends the match.
+    page.get_by_test_id("maker").select_option("S")
+    page.get_by_test_id("bid").fill("7")
+    page.get_by_test_id("mode-sums").check()
+    page.get_by_test_id("revoke").select_option("EW")
+    page.get_by_test_id("penalty-text").select_option("002")
+    expect(page.get_by_test_id("penalty-words")).to_contain_text("002: the other side scores the deal's points")
+    settle(page, 3)
+    expect(page.get_by_test_id("ruling-lines")).to_contain_text("EW revoked (002)")
+    expect(page.get_by_test_id("winner")).to_have_text("NS (Ann & Cy) win the match, 27 to 2.")
+    expect(page.get_by_test_id("deal-form")).to_be_hidden()
+    fits(page, "the sheet with its winner")
+    axe(page, "the sheet")
+
+    # The page opened again goes on with the sheet; another person without the key cannot.
+    page.reload()
+    page.wait_for_selector("main[data-ready=true][data-deals='3']")
+    expect(page.get_by_test_id("winner")).to_be_visible()
+    link = page.get_by_test_id("secret-link").input_value()
+    other = phone(browser)
+    other.goto(f"{srv.url}/score?sheet={sheet}")
+    other.wait_for_selector("main[data-ready=true]")
+    expect(other.get_by_test_id("load-error")).to_contain_text(f"does not hold the key of score sheet {sheet}")
+    other.goto(srv.url + "/score")  # (then the link is a new page, not a jump within this one)
+    other.goto(link)
+    other.wait_for_selector("main[data-ready=true][data-deals='3']")
+    assert "key=" not in other.url
+    errors = page.errors + other.errors  # type: ignore[attr-defined]
+    page.context.close()
+    other.context.close()
+    assert not errors, errors
