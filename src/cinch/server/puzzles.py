@@ -69,19 +69,18 @@ def add_puzzle_routes(routes: list[Any], puzzles: Sequence[Puzzle] | None = None
             loaded.append(load_puzzles())
         return loaded[0]
 
-    error = error_json
 
     def named(request: Request) -> Puzzle | Response:
         try:
             return find(the_set(), request.path_params["id"])
         except PuzzleError as e:
-            return error("unknown-puzzle", str(e), 404)
+            return error_json("unknown-puzzle", str(e), 404)
 
     async def listing(request: Request) -> Response:
         try:
             found = the_set()
         except PuzzleError as e:
-            return error("puzzle-file", str(e), 500)
+            return error_json("puzzle-file", str(e), 500)
         return JSONResponse({"puzzles": [{"id": p.id, "preset": p.rules.preset_name, "rules": p.rules.name,
                                           "level": p.level, "trick": p.trick_number, "seat": p.view.seat.name}
                                          for p in found]})
@@ -98,18 +97,18 @@ def add_puzzle_routes(routes: list[Any], puzzles: Sequence[Puzzle] | None = None
             return puzzle
         body = await request.body()
         if len(body) > MAX_GUESS:
-            return error("bad-guess", f"a guess is one card, at most {MAX_GUESS} bytes of JSON", 413)
+            return error_json("bad-guess", f"a guess is one card, at most {MAX_GUESS} bytes of JSON", 413)
         try:
             data = json.loads(body)
         except (json.JSONDecodeError, UnicodeDecodeError):
-            return error("bad-guess", 'the guess must be JSON, as {"card": "5H"}', 400)
+            return error_json("bad-guess", 'the guess must be JSON, as {"card": "5H"}', 400)
         card = data.get("card") if isinstance(data, dict) else None
         if not isinstance(card, str):
-            return error("bad-guess", 'the guess must name a card, as {"card": "5H"}', 400)
+            return error_json("bad-guess", 'the guess must name a card, as {"card": "5H"}', 400)
         try:
             return JSONResponse(verdict_json(puzzle, card))
         except CinchError as e:
-            return error("bad-guess", rule_words(str(e), puzzle.view.trump), 400)
+            return error_json("bad-guess", rule_words(str(e), puzzle.view.trump), 400)
 
     routes.extend([
         *page_routes("/puzzles", STATIC, "puzzles.js", "puzzles.css"),

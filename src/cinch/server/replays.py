@@ -31,7 +31,7 @@ import functools
 import logging
 import time
 import weakref
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Sequence
 from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
@@ -469,7 +469,6 @@ def _analysis_words(analysis: DealAnalysis, total: int, why: str) -> str:
 # ---- the routes ------------------------------------------------------------------------------------------
 def add_replay_routes(routes: list[Any], server: Any) -> None:
     """Add the replay viewer's routes to ``routes`` (the app's route list), over ``server``'s library."""
-    error = error_json
 
     def executor() -> Executor | None:
         pool = getattr(getattr(server, "thinker", None), "_pool", None)
@@ -485,10 +484,10 @@ def add_replay_routes(routes: list[Any], server: Any) -> None:
         try:
             data, jobs = await asyncio.to_thread(build, record)
         except CinchError as e:
-            return error("bad-record", str(e), 400)
+            return error_json("bad-record", str(e), 400)
         except Exception as e:  # a record no check foresaw: still one clear line, never a traceback
             log.exception("a replayed record failed")
-            return error("bad-record", f"the record could not be replayed ({type(e).__name__}: {e})", 400)
+            return error_json("bad-record", f"the record could not be replayed ({type(e).__name__}: {e})", 400)
         await fill_pars(data, jobs, executor())
         return JSONResponse(data)
 
@@ -496,30 +495,30 @@ def add_replay_routes(routes: list[Any], server: Any) -> None:
         try:
             spec = await asyncio.to_thread(analysis_spec, record, request.query_params.get("deal", ""))
         except CinchError as e:
-            return error("bad-record", str(e), 400)
+            return error_json("bad-record", str(e), 400)
         except Exception as e:
             log.exception("a record to analyse failed")
-            return error("bad-record", f"the record could not be replayed ({type(e).__name__}: {e})", 400)
+            return error_json("bad-record", f"the record could not be replayed ({type(e).__name__}: {e})", 400)
         return JSONResponse(await analyse(spec, executor()))
 
     async def uploaded(request: Request) -> dict[str, Any] | Response:
         """The record a request posts, or the error response that says why there is none."""
         size = request.headers.get("content-length", "")
         if size.isdigit() and int(size) > MAX_UPLOAD:
-            return _too_large(error)
+            return _too_large()
         body = bytearray()
         async for chunk in request.stream():
             body += chunk
             if len(body) > MAX_UPLOAD:
-                return _too_large(error)
+                return _too_large()
         try:
             text = body.decode("utf-8")
         except UnicodeDecodeError as e:
-            return error("bad-record", f"the record is not UTF-8 text (byte {e.start + 1})", 400)
+            return error_json("bad-record", f"the record is not UTF-8 text (byte {e.start + 1})", 400)
         try:
             return loads(text)
         except RecordError as e:
-            return error("bad-record", str(e), 400)
+            return error_json("bad-record", str(e), 400)
 
     async def upload(request: Request) -> Response:
         record = await uploaded(request)
@@ -534,16 +533,16 @@ def add_replay_routes(routes: list[Any], server: Any) -> None:
         raw = request.path_params["id"]
         text = raw[1:] if raw.startswith("#") else raw
         if not text.isdigit() or len(text) > 18:
-            return error("unknown-match", f"{raw!r} is not a match id (a number, as 12)", 404)
+            return error_json("unknown-match", f"{raw!r} is not a match id (a number, as 12)", 404)
         try:
             match = server.library.get(int(text))
             record = match.record
         except UnknownMatch:
-            return error("unknown-match", f"there is no match {text} in the game library", 404)
+            return error_json("unknown-match", f"there is no match {text} in the game library", 404)
         except LibraryError as e:
-            return error("damaged-record", str(e), 500)
+            return error_json("damaged-record", str(e), 500)
         if not _shared(server, match):
-            return error("unknown-match", f"match {text} is not one this server shares (only its rooms' matches: "
+            return error_json("unknown-match", f"match {text} is not one this server shares (only its rooms' matches: "
                                           "`cinch serve --share-library` shares the whole library)", 404)
         if _may_be_running(server, match):
             record = finished_deals(record)
@@ -556,7 +555,7 @@ def add_replay_routes(routes: list[Any], server: Any) -> None:
         try:
             matches = [m for m in server.library.list(limit=limit) if _shared(server, m)]
         except LibraryError as e:
-            return error("library", str(e), 500)
+            return error_json("library", str(e), 500)
         return JSONResponse({"matches": [_listing(server, m) for m in matches], "limit": limit})
 
     async def library_replay(request: Request) -> Response:
@@ -590,9 +589,9 @@ def add_replay_routes(routes: list[Any], server: Any) -> None:
 
 
 
-def _too_large(error: Callable[[str, str, int], Any]) -> Any:
-    return error("too-large", f"the record is larger than {MAX_UPLOAD // (1024 * 1024)} MB, the most the viewer "
-                              "takes", 413)
+def _too_large() -> JSONResponse:
+    return error_json("too-large", f"the record is larger than {MAX_UPLOAD // (1024 * 1024)} MB, the most the viewer "
+                                   "takes", 413)
 
 
 def _shared(server: Any, stored: StoredMatch) -> bool:
