@@ -809,6 +809,41 @@ POSITIONS: list[Position] = [
         actions="pass, bid 5, pass, pass, trump H",
         depths=(1, 2),
     ),
+    Position(
+        name="additive-honour-002",
+        note="the honour rule (002's rulings) offers the same legal actions: irregularities are extra, never legal",
+        preset="additive", dealer="W", deck=DECK_PAGAT,
+        options={"honour_rule": "true", "irregularities": "002"},
+        actions="pass, pass, bid 8",
+        depths=(1, 2, 3),
+    ),
+    Position(
+        name="official-honour-003",
+        note="the honour rule (003's rulings) offers the same legal actions: irregularities are extra, never legal",
+        preset="official", dealer="N", deck=DECK_OFFICIAL_NODRAW,
+        options={"no_draw": "true", "honour_rule": "true", "irregularities": "003"},
+        actions="pass, pass, bid 1, pass, trump S, play 6D",
+        depths=(1, 2, 3),
+    ),
+    Position(
+        name="pagat-bowers-draw",
+        note="all-hands Pedro: trumps named, the Jacks of the colour are trumps and the other five is not",
+        preset="pagat", dealer="W", deck=DECK_PAGAT,
+        options={"bowers": "true"},
+        actions="pass, pass, bid 8, bid 10, trump D",
+        depths=(1, 2, 3),
+    ),
+    Position(
+        name="official-bowers-nodraw-play",
+        note="all-hands Pedro, no draw: the start of the play, walked to the end",
+        preset="official", dealer="N", deck=DECK_OFFICIAL_NODRAW,
+        options={"no_draw": "true", "bowers": "true"},
+        actions=("pass, pass, bid 1, pass, trump S, play 6D, play KD, play KS, play 2S, play TH, play 5S, play 7S,"
+                 " play QH, play 7C, play 5C, play 8S, play KC, play KH, play 7H, play 3H, play 6H, play 4H, play "
+                 "9H, play 3S, play 5H"),
+        depths=(1, 2, 3),
+        end=True,
+    ),
 ]
 
 if __name__ == "__main__":

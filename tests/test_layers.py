@@ -18,7 +18,7 @@ LAYERS = [
     ["cards"],
     ["rules", "actions", "shuffle"],
     ["keep"],
-    ["scoring", "view"],
+    ["scoring", "view", "irregularities"],
     ["deal"],
     ["match", "scorekeeper"],
     ["record"],

@@ -16,6 +16,7 @@ import dataclasses
 import json
 import random
 from itertools import combinations
+from typing import NamedTuple
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -73,8 +74,27 @@ def c(rank: str, suit: Suit) -> Card:
     return Card.of(rank, suit)
 
 
-def trump_order(trump: Suit) -> list[Card]:
-    """High to low: A K Q J 10 9 8 7 6 5(right Pedro) 5(left Pedro) 4 3 2."""
+class Bowers(NamedTuple):
+    """A trump suit under all-hands Pedro (the ``bowers`` option), as docs/rule-readings.md reads 002."""
+
+    suit: Suit
+
+
+def suit_of(trump) -> Suit:
+    return trump.suit if isinstance(trump, Bowers) else trump
+
+
+def trump_of(deal: Deal):
+    """The deal's trump as the oracle takes it: a suit, or ``Bowers(suit)`` under all-hands Pedro."""
+    return Bowers(deal.trump) if deal.rules.bowers and deal.trump is not None else deal.trump
+
+
+def trump_order(trump) -> list[Card]:
+    """High to low: A K Q J 10 9 8 7 6 5(right Pedro) 5(left Pedro) 4 3 2; with bowers the Jack of
+    trumps (right bower), the other Jack of the colour (left bower), then A K Q 10 9 ... 2."""
+    if isinstance(trump, Bowers):
+        s = trump.suit
+        return [c("J", s), c("J", PARTNER[s])] + [c(r, s) for r in "AKQT98765432"]
     return [c(r, trump) for r in "AKQJT9876"] + [c("5", trump), c("5", PARTNER[trump])] + [
         c(r, trump) for r in "432"
     ]
@@ -89,7 +109,7 @@ def is_trump(card: int, trump: Suit) -> bool:
 
 
 def eff_suit(card: int, trump: Suit) -> Suit:
-    return trump if is_trump(card, trump) else CARDS[card].suit
+    return suit_of(trump) if is_trump(card, trump) else CARDS[card].suit
 
 
 def plain_rank(card: int) -> int:
@@ -106,9 +126,12 @@ def trick_winner(plays, trump: Suit) -> Seat:
     return max((p for p in plays if eff_suit(p.card, trump) == led), key=lambda p: plain_rank(p.card)).seat
 
 
-def identity_points(rules: Rules, trump: Suit) -> dict[int, int]:
-    """Point cards known by identity (scored by whoever captures them), with their points."""
-    pts = {c("J", trump): 1, c("T", trump): 1, c("5", trump): 5, c("5", PARTNER[trump]): 5}
+def identity_points(rules: Rules, trump) -> dict[int, int]:
+    """Point cards known by identity (scored by whoever captures them), with their points; with bowers
+    the left bower scores the left Pedro's 5 and the 5 of the colour nothing."""
+    left = c("J", PARTNER[suit_of(trump)]) if isinstance(trump, Bowers) else None
+    trump = suit_of(trump)
+    pts = {c("J", trump): 1, c("T", trump): 1, c("5", trump): 5, left or c("5", PARTNER[trump]): 5}
     if rules.high is High.ACE:
         pts[c("A", trump)] = 1
     if rules.low in (Low.TWO_CAPTURER, Low.TWO_HOLDER):
@@ -122,7 +145,7 @@ def identity_points(rules: Rules, trump: Suit) -> dict[int, int]:
 
 def expected_points(deal: Deal) -> tuple[int, int]:
     """What each side took, from the finished tricks and the shown trumps, per the rule readings."""
-    rules, trump = deal.rules, deal.trump
+    rules, trump = deal.rules, trump_of(deal)
     assert trump is not None and deal.maker is not None
     makers = deal.maker.team
     played: dict[int, tuple[Seat, Seat]] = {}  # competing card -> (who played it, who won the trick)
@@ -139,7 +162,7 @@ def expected_points(deal: Deal) -> tuple[int, int]:
         if card in played:
             player, winner = played[card]
             # Low to holder (000): the side that played the 2 scores it, even if captured.
-            side = player.team if (rules.low is Low.TWO_HOLDER and card == c("2", trump)) else winner.team
+            side = player.team if (rules.low is Low.TWO_HOLDER and card == c("2", suit_of(trump))) else winner.team
             points[side] += value
         elif counts_thrown and thrown_by_defenders >> card & 1:
             points[makers] += value
@@ -195,7 +218,7 @@ def discard_ok(deal: Deal, seat: Seat, kept: int) -> bool:
     """000/001/002/003 discards: keep trumps, throw non-trumps; keep six of seven or more trumps."""
     rules = deal.rules
     hand = deal.hands[seat]
-    trumps = hand & trump_mask(deal.trump)
+    trumps = hand & trump_mask(trump_of(deal))
     n = trumps.bit_count()
     if n > HAND and rules.above_six is AboveSix.KEEP_SIX:
         return kept & ~trumps == 0 and kept.bit_count() == HAND
@@ -206,7 +229,7 @@ def discard_ok(deal: Deal, seat: Seat, kept: int) -> bool:
 
 def rob_ok(deal: Deal, kept: int) -> bool:
     rules = deal.rules
-    tm = trump_mask(deal.trump)
+    tm = trump_mask(trump_of(deal))
     pool = deal.hands[deal.dealer] | deal.stock_seen
     pool_trumps = pool & tm
     n = pool_trumps.bit_count()
@@ -227,7 +250,7 @@ def rob_ok(deal: Deal, kept: int) -> bool:
 
 def follow_ok(deal: Deal, seat: Seat, card: int) -> bool:
     hand = deal.hands[seat]
-    trump = deal.trump
+    trump = trump_of(deal)
     if not hand >> card & 1:
         return False
     if not deal.trick:
@@ -237,11 +260,11 @@ def follow_ok(deal: Deal, seat: Seat, card: int) -> bool:
         return True
     if any(eff_suit(x, trump) == led for x in CardSet(hand)):
         # able to follow: only a trump on a plain lead, and only under all-fours
-        return led != trump and deal.rules.follow is Follow.ALL_FOURS and is_trump(card, trump)
+        return led != suit_of(trump) and deal.rules.follow is Follow.ALL_FOURS and is_trump(card, trump)
     return True
 
 
-def point_mask(rules: Rules, trump: Suit) -> int:
+def point_mask(rules: Rules, trump) -> int:
     return int(CardSet(identity_points(rules, trump)))
 
 
@@ -254,7 +277,7 @@ def excess(deal: Deal, seat: Seat) -> int:
 def bury_need(deal: Deal, seat: Seat, card: int) -> int:
     """Point cards that must be buried when ``card`` competes (too few other cards left)."""
     rest = deal.hands[seat] & ~(1 << card)
-    plain = rest & ~point_mask(deal.rules, deal.trump)
+    plain = rest & ~point_mask(deal.rules, trump_of(deal))
     return max(0, excess(deal, seat) - plain.bit_count())
 
 
@@ -274,7 +297,7 @@ def play_ok(deal: Deal, action) -> bool:
     if bury & ~hand or bury >> action.card & 1 or bury.bit_count() != ex:
         return False
     least = min(bury_need(deal, seat, x) for x in CardSet(hand) if follow_ok(deal, seat, x))
-    return (bury & point_mask(deal.rules, deal.trump)).bit_count() <= least
+    return (bury & point_mask(deal.rules, trump_of(deal))).bit_count() <= least
 
 
 def oracle_legal(deal: Deal, action) -> bool:
@@ -301,7 +324,7 @@ def oracle_plays(deal: Deal) -> set[tuple[int, int]]:
     if ex == 0:
         return {(x, 0) for x in followers}
     least = min(bury_need(deal, seat, x) for x in followers)
-    points = point_mask(deal.rules, deal.trump)
+    points = point_mask(deal.rules, trump_of(deal))
     out = set()
     for card in followers:
         if bury_need(deal, seat, card) != least:
@@ -414,7 +437,7 @@ def check_finished(deal: Deal) -> None:
         assert all(isinstance(a, Pass) for _, a in deal.auction) and len(deal.auction) == 4
         assert r.score_change == (0, 0) and r.points is None and r.made is None
         return
-    trump = deal.trump
+    trump = trump_of(deal)
     for i, trick in enumerate(deal.tricks):
         assert trick.winner == trick_winner(trick.plays, trump), f"trick {i + 1} went to the wrong seat"
         assert trick.plays[0].seat == trick.leader
@@ -439,6 +462,7 @@ OPTION_CHOICES: dict[str, list] = {
     "sancho": [True, False],
     "dom_pedro": [True, False],
     "no_draw": [True],
+    "bowers": [True],
     "stock_out": ["reshuffle", "share"],
     "discard": ["all-concealed", "all-face-up", "choose-concealed"],
     "above_six": ["buried", "keep-six"],
@@ -622,7 +646,7 @@ def candidates(deal: Deal, legal, rng: random.Random) -> list:
                 out.append(Keep(CardSet(kept | 1 << rng.choice(spare))))  # one card over
                 out.append(Keep(CardSet(kept & ~(1 << rng.choice(inside)) | 1 << rng.choice(spare))))  # a swap
             out.append(Keep(CardSet(kept & ~(1 << rng.choice(inside)) | 1 << rng.choice(outside))))  # not held
-        out += [Keep(CardSet()), Keep(CardSet(pool)), Keep(CardSet(pool & trump_mask(deal.trump)))]
+        out += [Keep(CardSet()), Keep(CardSet(pool)), Keep(CardSet(pool & trump_mask(trump_of(deal))))]
     elif phase is Phase.PLAY:
         out += [Play(card) for card in CARDS]
         ex = excess(deal, seat)
@@ -700,7 +724,8 @@ def test_views_ignore_other_seats_hidden_cards(rules, seed, dealer, seat, data):
     hidden = FULL & ~known_to(a, seat) & ~view_cards(a.view(seat))
     pairs = [
         (x, y) for x, y in combinations(CardSet(hidden), 2)
-        if location(a, x) != location(a, y) and (a.trump is None or is_trump(x, a.trump) == is_trump(y, a.trump))
+        if location(a, x) != location(a, y)
+        and (a.trump is None or is_trump(x, trump_of(a)) == is_trump(y, trump_of(a)))
     ]
     assume(pairs)
     x, y = data.draw(st.sampled_from(pairs), label="swap")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypeAlias
 
-from cinch.cards import CARDS, Card, CardSet, Suit
+from cinch.cards import CARDS, Card, CardSet, Seat, Suit
 from cinch.errors import NotationError
 
 
@@ -60,8 +60,49 @@ class Play:
         return f"play {self.card}"
 
 
-Action: TypeAlias = Pass | Bid | NameTrump | Keep | Play
-"""Every decision a player makes: one of the five kinds.  ``str(action)`` is its record notation."""
+CLAIMS = ("revoke", "bid", "lead", "misdeal")
+"""What a claim names: a revoke, a bid out of turn, a lead out of turn, a misdeal (honour rule)."""
+LEAD_RULES = ("", "trumps", "no-trumps")
+"""After a lead out of turn in the partner's turn (003): nothing more, require a trump lead, forbid one."""
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """The other side claims an irregularity under the honour rule (002, 003): ``claim revoke``.
+
+    ``lead`` (a lead out of turn in the partner's turn only): require (``trumps``) or forbid
+    (``no-trumps``) a trump lead.
+    """
+
+    kind: str
+    lead: str = ""
+
+    def __str__(self) -> str:
+        return f"claim {self.kind}" + (f" {self.lead}" if self.lead else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Waive:
+    """The other side lets an irregularity stand without a claim (honour rule)."""
+
+    def __str__(self) -> str:
+        return "waive"
+
+
+@dataclass(frozen=True, slots=True)
+class OutOfTurn:
+    """A bid or a lead made out of turn by ``seat`` (honour rule, 003): ``E out of turn: bid 8``."""
+
+    seat: Seat
+    action: Bid | Play
+
+    def __str__(self) -> str:
+        return f"{self.seat} out of turn: {self.action}"
+
+
+Action: TypeAlias = Pass | Bid | NameTrump | Keep | Play | Claim | Waive | OutOfTurn
+"""Every decision a player makes: the five kinds of the game, and under the honour rule a claim, a waiver
+or an action out of turn.  ``str(action)`` is its record notation."""
 
 Call: TypeAlias = Pass | Bid
 """A turn in the auction: a pass or a bid."""
@@ -71,7 +112,9 @@ BIDS = {n: Bid(n) for n in range(1, 27)}
 TRUMPS = tuple(NameTrump(s) for s in Suit)
 PLAYS = tuple(Play(c) for c in CARDS)
 
-VERBS = "pass, bid N, trump SUIT, keep CARDS, play CARD [bury CARDS]"
+VERBS = ("pass, bid N, trump SUIT, keep CARDS, play CARD [bury CARDS]; under the honour rule also "
+         "claim revoke|bid|lead [trumps|no-trumps]|misdeal, waive, SEAT out of turn: bid N|play CARD")
+WAIVE = Waive()
 
 
 _PARSED: dict[str, Action] = {}  # replays read the same few texts again and again
@@ -111,6 +154,15 @@ def _parse(text: str) -> Action:
         return TRUMPS[Suit.parse(rest[0])]
     if verb == "keep":
         return Keep(CardSet.parse(" ".join(rest)))
+    if verb == "claim" and rest:
+        return _claim(text, [w.lower() for w in rest])
+    if verb == "waive" and not rest:
+        return WAIVE
+    if len(words) > 4 and [w.lower() for w in words[1:4]] == ["out", "of", "turn:"]:
+        inner = _parse(" ".join(words[4:]))
+        if not isinstance(inner, (Bid, Play)):
+            raise NotationError(f"{text!r}: only a bid or a play is made out of turn, as 'E out of turn: bid 8'")
+        return OutOfTurn(Seat.parse(words[0]), inner)
     if verb == "play" and rest:
         card = Card.parse(rest[0])
         if len(rest) == 1:
@@ -121,3 +173,12 @@ def _parse(text: str) -> Action:
                 raise NotationError(f"{text!r}: {card} cannot be both played and buried")
             return Play(card, bury)
     raise NotationError(f"{text!r} is not an action; actions are {VERBS}")
+
+
+def _claim(text: str, rest: list[str]) -> Claim:
+    kind, lead = rest[0], " ".join(rest[1:])
+    if kind not in CLAIMS:
+        raise NotationError(f"{text!r}: a claim names {', '.join(CLAIMS)}, as 'claim revoke'")
+    if lead and (kind != "lead" or lead not in LEAD_RULES):
+        raise NotationError(f"{text!r}: only a lead claim adds trumps or no-trumps, as 'claim lead trumps'")
+    return Claim(kind, lead)

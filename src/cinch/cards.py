@@ -352,32 +352,50 @@ class FollowRule(NamedTuple):
 class TrumpTables:
     """Everything about the cards that changes once a trump suit is named.
 
-    Built once per suit (``TRUMP_TABLES[suit]``) so the play code is table lookups.
+    Built once per suit (``TRUMP_TABLES[suit]``) so the play code is table lookups; the
+    all-hands Pedro option plays by a second set, ``BOWER_TABLES`` (``Rules.trump_tables``
+    gives the set of a rules value).
+
+    ``left_pedro`` is the card of the same colour that the trump suit takes in: the 5 (the
+    left Pedro), or with ``bowers`` the Jack (the left bower), which replaces it.
 
     >>> t = TRUMP_TABLES[Suit.HEARTS]
     >>> str(CARDS[t.left_pedro]), t.is_trump(Card.parse("5D"))
     ('5D', True)
+    >>> b = BOWER_TABLES[Suit.HEARTS]
+    >>> [str(CARDS[c]) for c in b.order[:4]], b.is_trump(Card.parse("5D")), b.is_trump(Card.parse("JD"))
+    (['JH', 'JD', 'AH', 'KH'], False, True)
     """
 
     __slots__ = (
         "suit", "trumps", "right_pedro", "left_pedro", "power", "follow_masks",
-        "effective_suit", "strength", "order", "follow_rules", "_base",
+        "effective_suit", "strength", "order", "follow_rules", "_base", "bowers", "right_bower", "left_bower",
     )
 
-    def __init__(self, suit: Suit):
+    def __init__(self, suit: Suit, bowers: bool = False):
         self.suit = suit
+        self.bowers = bowers
         self.right_pedro = suit * 13 + RANK_LETTERS.index("5")
-        self.left_pedro = PARTNER_SUIT[suit] * 13 + RANK_LETTERS.index("5")
-        self.trumps = SUIT_MASKS[suit] | 1 << self.left_pedro
         self._base = suit * 13
-        # Trump order, high to low: A K Q J T 9 8 7 6 5(right) 5(left) 4 3 2.
-        order = [suit * 13 + i for i in range(9)]  # A .. 6
-        order += [self.right_pedro, self.left_pedro]
-        order += [suit * 13 + i for i in range(10, 13)]  # 4 3 2
+        if bowers:
+            # Euchre's bowers on top (the Jack of trumps, then the Jack of the same colour), then
+            # A K Q 10 9 8 7 6 5 4 3 2; the 5 of the same colour is a plain card (docs/rule-readings.md).
+            self.right_bower = suit * 13 + RANK_LETTERS.index("J")
+            self.left_bower = self.left_pedro = PARTNER_SUIT[suit] * 13 + RANK_LETTERS.index("J")
+            order = [self.right_bower, self.left_bower]
+            order += [suit * 13 + i for i in range(13) if suit * 13 + i != self.right_bower]
+        else:
+            self.right_bower = self.left_bower = -1
+            self.left_pedro = PARTNER_SUIT[suit] * 13 + RANK_LETTERS.index("5")
+            # Trump order, high to low: A K Q J T 9 8 7 6 5(right) 5(left) 4 3 2.
+            order = [suit * 13 + i for i in range(9)]  # A .. 6
+            order += [self.right_pedro, self.left_pedro]
+            order += [suit * 13 + i for i in range(10, 13)]  # 4 3 2
+        self.trumps = SUIT_MASKS[suit] | 1 << self.left_pedro
         self.order = tuple(order)
         power = [0] * 52
         for p, c in enumerate(reversed(order), start=1):
-            power[c] = p  # 2 of trumps = 1 ... ace = 14
+            power[c] = p  # the lowest trump = 1 ... the highest = 14
         self.power = tuple(power)
         eff = [c // 13 for c in range(52)]
         eff[self.left_pedro] = suit
@@ -412,9 +430,24 @@ class TrumpTables:
     def is_trump(self, card: int) -> bool:
         return bool(self.trumps >> card & 1)
 
+    def role(self, card: int) -> str:
+        """What the trump order calls ``card`` beyond its rank: ``"right Pedro"``, ``"left Pedro"``,
+        ``"right bower"``, ``"left bower"``, or ``""``.
+
+        >>> BOWER_TABLES[Suit.SPADES].role(Card.parse("JC")), TRUMP_TABLES[Suit.SPADES].role(Card.parse("5C"))
+        ('left bower', 'left Pedro')
+        """
+        if card == self.right_pedro:
+            return "right Pedro"
+        if card == self.right_bower:
+            return "right bower"
+        if card == self.left_pedro:
+            return "left bower" if self.bowers else "left Pedro"
+        return ""
+
     # The trump suit's cards lie ace first at bits base .. base + 12; the left Pedro ranks just below
     # the right one (base + 9). So the highest and lowest trump of a set are a few bit operations,
-    # which the playouts' scoring of relative High and Low relies on.
+    # which the playouts' scoring of relative High and Low relies on.  (BowerTables: the bowers on top.)
     def highest(self, cards: int) -> int:
         """The highest trump among ``cards`` (-1 if none): ``order``'s first that is there."""
         suit = cards >> self._base & 0x1FFF
@@ -436,4 +469,45 @@ class TrumpTables:
         return (1 + self.effective_suit[card], card)
 
 
+class BowerTables(TrumpTables):
+    """The trump tables of all-hands Pedro: the Jack of trumps (right bower) and the Jack of the same
+    colour (left bower) above the ace.  Its own class, so that the default tables' ``highest`` and
+    ``lowest`` ask nothing about bowers on the playouts' hot path.
+
+    >>> b = BOWER_TABLES[Suit.HEARTS]
+    >>> [str(CARDS[b.highest(int(CardSet.parse(h)))]) for h in ("AH JD", "AH 2H JD JH", "KH")]
+    ['JD', 'JH', 'KH']
+    >>> [str(CARDS[b.lowest(int(CardSet.parse(h)))]) for h in ("AH JD", "JD JH", "JH 5D")]
+    ['AH', 'JD', 'JH']
+    """
+
+    __slots__ = ()
+
+    def __init__(self, suit: Suit):
+        super().__init__(suit, bowers=True)
+
+    def highest(self, cards: int) -> int:
+        if cards >> self.right_bower & 1:
+            return self.right_bower
+        if cards >> self.left_bower & 1:
+            return self.left_bower
+        suit = cards >> self._base & 0x1FFF  # the Jack's bit is clear: the right bower was not there
+        return self._base + (suit & -suit).bit_length() - 1 if suit else -1
+
+    def lowest(self, cards: int) -> int:
+        suit = cards >> self._base & 0x1FFF & ~(1 << 3)  # the suit without its Jack, the right bower
+        if suit:
+            return self._base + suit.bit_length() - 1
+        if cards >> self.left_bower & 1:
+            return self.left_bower
+        return self.right_bower if cards >> self.right_bower & 1 else -1
+
+
 TRUMP_TABLES: tuple[TrumpTables, ...] = tuple(TrumpTables(s) for s in Suit)
+BOWER_TABLES: tuple[TrumpTables, ...] = tuple(BowerTables(s) for s in Suit)
+"""The trump tables of all-hands Pedro, by trump suit (``Rules.trump_tables`` picks the set)."""
+
+
+def trump_tables(bowers: bool) -> tuple[TrumpTables, ...]:
+    """The trump tables by suit: the bowers' set or the ordinary one."""
+    return BOWER_TABLES if bowers else TRUMP_TABLES

@@ -26,13 +26,29 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import combinations
 from typing import Any, Final, NamedTuple
 
-from cinch.actions import BIDS, PASS, PLAYS, TRUMPS, Action, Bid, Call, Keep, NameTrump, Pass, Play, parse_action
+from cinch.actions import (
+    BIDS,
+    PASS,
+    PLAYS,
+    TRUMPS,
+    WAIVE,
+    Action,
+    Bid,
+    Call,
+    Claim,
+    Keep,
+    NameTrump,
+    OutOfTurn,
+    Pass,
+    Play,
+    Waive,
+    parse_action,
+)
 from cinch.cards import (
     CARDS,
     SEATS,
     SUITS,
     TEAMS,
-    TRUMP_TABLES,
     Card,
     CardSet,
     Seat,
@@ -44,6 +60,20 @@ from cinch.cards import (
 )
 from cinch.constants import BATCH, DEAL_BATCHES, DEALT, DECK, HAND, PLAYERS
 from cinch.errors import IllegalAction, NotationError
+from cinch.irregularities import (
+    BID_OUT_OF_TURN,
+    LEAD_OUT_OF_TURN,
+    MISDEAL,
+    REVOKE,
+    HonourState,
+    Offence,
+    bid_out_of_turn_words,
+    lead_out_of_turn_words,
+    misdeal_ruling,
+    penalty_text,
+    revoke_ruling,
+    revokes_ruling,
+)
 from cinch.keep import KeepOptions
 from cinch.rules import AboveSix, AllPass, Bidding, Discard, Follow, Rob, Rules, StockOut
 from cinch.scoring import Award, PointTable, per_rules, settle, totals
@@ -66,13 +96,17 @@ class DealResult(NamedTuple):
     points: tuple[int, int] | None  # NS, EW, by the preset's counting
     made: bool | None
     score_change: tuple[int, int]
+    ruling: tuple[str, ...] = ()  # the honour rule's rulings on irregularities, in words (002, 003)
 
     @property
     def makers(self) -> Team | None:
         return None if self.maker is None else self.maker.team
 
     def describe(self) -> str:
-        """The settlement in words: ``EW bid 9, took 7: set, lose 9; NS add 7``."""
+        """The settlement in words: ``EW bid 9, took 7: set, lose 9; NS add 7``, then any ruling."""
+        ruling = " ".join(self.ruling)
+        if self.ruling and (self.thrown_in or self.points is None):
+            return ruling  # a misdeal, or a revoke claimed under 002: the ruling is the whole settlement
         if self.thrown_in:
             return "All passed: the deal is thrown in, no score."
         makers = self.makers
@@ -86,7 +120,8 @@ class DealResult(NamedTuple):
                 parts.append(f"{team} add {change}")
             elif change < 0:
                 parts.append(f"{team} lose {-change}")
-        return head + ("; " + "; ".join(parts) if parts else "; no score")
+        tail = ". " + ruling.rstrip(".") if ruling else ""
+        return head + ("; " + "; ".join(parts) if parts else "; no score") + tail
 
 
 def parse_deck(deck: str | Iterable[int | str]) -> tuple[Card, ...]:
@@ -124,7 +159,7 @@ class _RuleFacts:
 
     __slots__ = ("rules", "min_bid", "highest_bid", "stuck_dealer", "one_circuit", "tricks", "no_draw",
                  "dealer_discards", "strict", "keep_six", "buried", "choose", "reshuffle", "rob", "face_up",
-                 "forced_discard", "bids", "stuck_bids")
+                 "forced_discard", "bids", "stuck_bids", "honour", "penalty")
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules  # for pickling
@@ -150,6 +185,8 @@ class _RuleFacts:
             for high in range(max(self.highest_bid, 0) + 1)
         )
         self.stuck_bids: tuple[Action, ...] = (BIDS[self.min_bid],)
+        self.honour = rules.honour_rule  # irregularities may be committed and claimed (002, 003)
+        self.penalty = penalty_text(rules)
 
     def __reduce__(self) -> tuple[Callable[[Rules], _RuleFacts], tuple[Rules]]:
         # Spelled out for the compiled build (cinch.native), whose classes pickle no fields by themselves.
@@ -168,7 +205,7 @@ _FIELDS: Final = (
     "shown", "drawn", "draw_counts", "_pending", "_options", "stock_seen", "stock_left", "leader", "trick", "tricks",
     "captured", "in_play", "low_holder", "_effective", "_strengths", "_follows", "_alloweds", "_led_strength",
     "_led", "_best", "_winner", "_trick_size", "_watch_two", "_burying", "_mask", "_follow", "_allowed", "_buried",
-    "_before", "_result", "phase", "to_act",
+    "_before", "_result", "phase", "to_act", "_honour",
 )
 
 
@@ -254,6 +291,8 @@ class Deal:
         self._result: DealResult | None = None  # worked out when first asked for (see result)
         self.phase = _BIDDING
         self.to_act: Seat | None = self.dealer.left
+        # Under the honour rule, its irregularities; None otherwise, and then no check reads more than this field.
+        self._honour: HonourState | None = HonourState(self._f.penalty) if self._f.honour else None
 
     @classmethod
     def from_actions(
@@ -368,6 +407,8 @@ class Deal:
         new._result = self._result
         new.phase = self.phase
         new.to_act = self.to_act
+        honour = self._honour
+        new._honour = None if honour is None else honour.copy()
         return new
 
     def __reduce__(self) -> tuple[Callable[[Rules, int, tuple[object, ...]], Deal], tuple[Rules, int,
@@ -428,6 +469,10 @@ class Deal:
         return []
 
     def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` is legal now: under the honour rule an irregular action is not (see
+        :meth:`irregular_actions`), a claim or a waiver is when the other side is asked."""
+        if type(action) is Claim or type(action) is Waive or type(action) is OutOfTurn:
+            return action in self.legal_actions()
         try:
             self._check(action)
         except IllegalAction:
@@ -439,6 +484,9 @@ class Deal:
         """Apply one action of the player to act; ``seat``, if given, must be that player."""
         actor = self.to_act
         if seat is not None and seat != actor:
+            if self._honour is not None:  # a bid or a lead out of turn, or a misdeal found by anyone
+                self._honour_apply(action, SEATS[seat])
+                return
             who = "nobody" if actor is None else str(actor)
             raise IllegalAction(action, f"it is {who}'s turn, not {Seat(seat)}'s", self._legal_strings(),
                                 legal_summary=self._legal_summary())
@@ -448,7 +496,7 @@ class Deal:
             card: int = action.card
             bury: int = action.bury
             if bury or self._burying or not self._mask >> card & 1:
-                self._check_play(action)  # explains the refusal, or checks what is buried
+                self._check_play(action, True)  # explains the refusal, or checks what is buried (or a revoke)
             self.history.append(action)
             self.actors.append(actor)
             bit = _BIT[card]
@@ -510,6 +558,9 @@ class Deal:
                 self._options = None
                 self._rob(kept)
                 self._start_play()
+            return
+        if self._honour is not None and (type(action) is Claim or type(action) is Waive or type(action) is OutOfTurn):
+            self._honour_apply(action, actor)
             return
         self._check(action)  # refuses an action of another kind than the phase asks for
         assert actor is not None
@@ -580,11 +631,20 @@ class Deal:
         return _is_stuck(self._f, self.dealer, self.to_act, self.high_bid, self._passed)
 
     def _legal_bids(self) -> tuple[Action, ...]:
+        honour = self._honour
+        if honour is not None:
+            if honour.pending is not None:
+                return (*self._claim_options(honour.pending), WAIVE)
+            to_act = self.to_act
+            if to_act is not None and honour.barred >> (to_act & 1) & 1 and not self._stuck():
+                return (PASS,)  # a side barred after a bid out of turn (003)
         return _open_bids(self._f, self.dealer, self.to_act, self.high_bid, self._passed)
 
     def _check_bid(self, action: Action) -> None:
         f = self._f
         stuck = self._stuck()
+        if self._honour is not None:
+            self._check_honour_bid(action, stuck)
         if not isinstance(action, Bid):
             if stuck:
                 raise self._illegal(
@@ -625,14 +685,15 @@ class Deal:
         if self.maker is None:
             self.phase = _DONE
             self.to_act = None
-            self._result = DealResult(True, None, None, None, (), None, None, (0, 0))
+            ruling = () if self._honour is None else tuple(self._honour.ruling)
+            self._result = DealResult(True, None, None, None, (), None, None, (0, 0), ruling)
             return
         self.phase = _TRUMP
         self.to_act = self.maker
 
     def _name_trump(self, suit: Suit) -> None:
         self.trump = SUITS[suit]
-        t = self._t = TRUMP_TABLES[suit]
+        t = self._t = self.rules.trump_tables[suit]
         scheme = self._scheme = PointTable.of(self.rules, self.trump)
         self._watch_two = scheme.two if scheme.holder_low else -1
         self._effective = t.effective_suit
@@ -850,6 +911,9 @@ class Deal:
         return bury_options(self.hands[seat], card, excess, self._scheme.point_mask, self._mask)
 
     def _legal_plays(self) -> Sequence[Action]:
+        honour = self._honour
+        if honour is not None and honour.pending is not None:
+            return [*self._claim_options(honour.pending), WAIVE]
         seat = self.to_act
         assert seat is not None
         mask = self._mask
@@ -858,15 +922,27 @@ class Deal:
             return _plays_of(mask)
         return [Play(CARDS[c], CardSet(b)) for c in bits(mask) for b in self._bury_options(seat, c, excess)]
 
-    def _check_play(self, action: Play) -> None:
+    def _check_play(self, action: Play, commit: bool = False) -> None:
+        """Refuse ``action`` naming the rule; ``commit``: it is being played, and under the honour rule a
+        revoke is then played and kept (is_legal asks without ``commit``)."""
         seat = self.to_act
         t = self._t
         assert seat is not None and t is not None
+        honour = self._honour
+        if honour is not None and honour.pending is not None:
+            raise self._illegal(action, f"{self._asked(honour.pending)}: {seat} must first claim it or waive")
         card = action.card
         hand = self.hands[seat]
         if not hand >> card & 1:
             raise self._illegal(action, f"{seat} does not hold {card}")
         if not self._mask >> card & 1:
+            if not self.trick:  # a lead restricted by a claim (003)
+                assert honour is not None
+                raise self._illegal(action, f"after the lead out of turn was claimed, {seat} {honour.required}")
+            if commit and honour is not None and not self._burying:
+                # A revoke at the honour-rule table: the card is played, and the offence kept for a claim.
+                honour.offences.append(Offence(REVOKE, seat, len(self.tricks), card, hand & self._follow))
+                return
             led = CARDS[self.trick[0].card]
             if self._led == t.suit:
                 rule = f"a trump was led ({led}) and {seat} holds trumps, so must play a trump"
@@ -907,6 +983,8 @@ class Deal:
             self.trick = []
             self.phase = _DONE  # the settlement waits until the result is asked for
             self.to_act = None
+        if self._honour is not None:
+            self._after_trick(self._honour)
 
     def random_playout(self, rng: random.Random) -> tuple[int, int]:
         """Points (NS, EW) after the rest of the play with uniformly random legal cards.
@@ -1003,7 +1081,273 @@ class Deal:
         )
         points = totals(awards)
         made, change = settle(self.rules, makers, self.high_bid, points)
-        return DealResult(False, self.maker, self.high_bid, self.trump, tuple(awards), points, made, change)
+        ruling: tuple[str, ...] = ()
+        honour = self._honour
+        if honour is not None:
+            words: list[str] = []
+            if honour.revokers:  # revokes claimed under 003: settled now, with the points taken
+                made, change, words = revokes_ruling(self.rules, makers, self.high_bid, points, honour.revokers)
+            ruling = (*honour.ruling, *words)
+        return DealResult(False, self.maker, self.high_bid, self.trump, tuple(awards), points, made, change, ruling)
+
+    # ---- the honour rule (002, 003) -------------------------------------------------
+    # With ``honour_rule`` on, a player may act against the rules as at a real table: revoke (play a card
+    # the follow rule forbids), and under 003 bid or lead out of turn.  The other side is asked at once
+    # about a call or a lead out of turn, and about a revoke once it shows (the revoker later plays or
+    # buries a card of the suit he failed to follow, or the deal's last trick is turned): the player on
+    # the offender's left claims it or waives it, and the chosen text's ruling applies.  A misdeal is
+    # claimed before the first call.  While a claim waits, ``_burying`` is set, so the play's legal
+    # actions and cards take the slow path (where the claim is answered); with the option off no step
+    # reads more than ``_honour is None``.
+    @property
+    def next_dealer(self) -> Seat:
+        """Who deals the next deal: the dealer's left, or the same dealer after a misdeal under 002."""
+        honour = self._honour
+        if honour is not None and honour.next_dealer is not None:
+            return honour.next_dealer
+        return self.dealer.left
+
+    @property
+    def irregularities(self) -> tuple[str, ...]:
+        """Every irregularity the table knows of so far, with the rulings, in words (honour rule)."""
+        return () if self._honour is None else self._honour.public()
+
+    def irregular_actions(self, seat: int | None = None) -> list[Action]:
+        """What ``seat`` (the player to act, if not given) may do against the rules now, under the honour rule:
+        a revoke (a card the follow rule forbids, by the player to act); under 003 also a bid out of turn
+        (``E out of turn: bid 8``) or a lead out of turn.  Empty with the option off.
+
+        >>> rules = Rules.preset("official").with_options(honour_rule=True)
+        >>> deal = Deal.from_actions(rules, Seat.W, EXAMPLE_DECK)
+        >>> [str(a) for a in deal.irregular_actions(Seat.S)][:2]
+        ['S out of turn: bid 1', 'S out of turn: bid 2']
+        """
+        honour = self._honour
+        if honour is None or honour.pending is not None or self.phase is _DONE:
+            return []
+        who = self.to_act if seat is None else SEATS[seat]
+        if who is None:
+            return []
+        if who == self.to_act:
+            if self.phase is _PLAY and self.trick and not self._burying:
+                return [PLAYS[c] for c in bits(self.hands[who] & ~self._mask)]
+            return []
+        if honour.penalty_003:
+            if self.phase is _BIDDING and not honour.barred >> (who & 1) & 1:
+                return [OutOfTurn(who, b) for b in self._f.bids[self.high_bid] if type(b) is Bid]
+            if self.phase is _PLAY and not self.trick and not self._burying:
+                return [OutOfTurn(who, PLAYS[c]) for c in bits(self.hands[who])]
+        return []
+
+    def claims(self, seat: int | None = None) -> list[Action]:
+        """The claims open to ``seat`` (the player to act, if not given) now, under the honour rule: those of
+        the irregularity the other side is asked about, and before the first call a misdeal, for anyone."""
+        honour = self._honour
+        if honour is None or self.phase is _DONE:
+            return []
+        who = self.to_act if seat is None else SEATS[seat]
+        if honour.pending is not None:
+            return self._claim_options(honour.pending) if who == self.to_act else []
+        if self.phase is _BIDDING and not self.history:
+            return [Claim("misdeal")]
+        return []
+
+    def _claim_options(self, offence: Offence) -> list[Action]:
+        if offence.kind == REVOKE:
+            return [Claim("revoke")]
+        if offence.kind == BID_OUT_OF_TURN:
+            return [Claim("bid")]
+        options: list[Action] = [Claim("lead")]
+        honour = self._honour
+        assert honour is not None and honour.taken_back is not None
+        if offence.seat == honour.taken_back[2].partner:  # led in his partner's turn (003)
+            options += [Claim("lead", "trumps"), Claim("lead", "no-trumps")]
+        return options
+
+    def _asked(self, offence: Offence) -> str:
+        return f"{offence.describe()}, and {self.to_act} is asked to claim it"
+
+    def _honour_apply(self, action: Action, seat: Seat | None) -> None:
+        """An action of the honour rule: out of turn, a claim or a waiver (``seat``: who makes it)."""
+        honour = self._honour
+        assert honour is not None
+        if self.phase is _DONE:
+            raise IllegalAction(action, "the deal is over", ())
+        if type(action) is OutOfTurn:
+            if seat is not None and seat != self.to_act and seat != action.seat:
+                raise self._illegal(action, f"{action.seat}'s action out of turn cannot come from {seat}")
+            self._out_of_turn(action.action, action.seat, honour)
+        elif (type(action) is Bid or type(action) is Play) and seat is not None and seat != self.to_act:
+            self._out_of_turn(action, seat, honour)
+        elif type(action) is Claim and action.kind == "misdeal":
+            self._misdeal(action, seat, honour)
+        elif type(action) is Claim or type(action) is Waive:
+            self._answer(action, seat, honour)
+        else:
+            who = "nobody" if self.to_act is None else str(self.to_act)
+            raise self._illegal(action, f"it is {who}'s turn, not {seat}'s; out of turn only a bid or a lead is "
+                                        "made (003), and the other side claims")
+
+    def _out_of_turn(self, action: Bid | Play, seat: Seat, honour: HonourState) -> None:
+        text = OutOfTurn(seat, action)
+        if not honour.penalty_003:
+            raise self._illegal(text, "a bid or a lead out of turn has a ruling only under 003; under 002 only a "
+                                      "revoke or a misdeal is claimed")
+        if honour.pending is not None:
+            raise self._illegal(text, f"{self._asked(honour.pending)} first")
+        if seat == self.to_act:
+            raise self._illegal(text, f"it is {seat}'s turn: the action is not out of turn")
+        if type(action) is Bid:
+            if self.phase is not _BIDDING:
+                raise self._illegal(text, "a bid out of turn is made in the bidding")
+            if honour.barred >> (seat & 1) & 1:
+                raise self._illegal(text, f"{seat.team} bid out of turn before and may not bid again this deal (003)")
+            if action not in self._f.bids[self.high_bid]:
+                raise self._illegal(text, f"even out of turn a bid runs from {self._f.min_bid} to "
+                                          f"{self._f.highest_bid} and beats the one before")
+            self.history.append(text)
+            self.actors.append(seat)
+            offence = Offence(BID_OUT_OF_TURN, seat)  # void: it never enters the auction
+            honour.offences.append(offence)
+            self._ask(offence, self.to_act, honour)
+            return
+        assert type(action) is Play
+        if self.phase is not _PLAY or self.trick or self._burying or action.bury:
+            raise self._illegal(text, "only a lead out of turn is made, to a trick not yet led (and not while "
+                                      "cards are buried under trick 1)")
+        card: int = action.card
+        if not self.hands[seat] >> card & 1:
+            raise self._illegal(text, f"{seat} does not hold {action.card}")
+        leader = self.to_act
+        assert leader is not None
+        honour.taken_back = (card, self.low_holder, leader)
+        self.to_act = seat
+        self._mask = self.hands[seat]  # the card goes to the trick as any lead does
+        self.apply(action)
+        self.history[-1] = text
+        offence = Offence(LEAD_OUT_OF_TURN, seat, len(self.tricks), action.card)
+        honour.offences.append(offence)
+        self._ask(offence, self.to_act, honour)
+
+    def _ask(self, offence: Offence, resume: Seat | None, honour: HonourState) -> None:
+        """The other side is asked about ``offence`` now: the offender's left-hand opponent claims or waives."""
+        honour.pending = offence
+        honour.resume = resume
+        honour.slow = self._burying
+        self._burying = True  # the play's legal actions and cards take the slow path until it is answered
+        self.to_act = offence.seat.left
+
+    def _answer(self, action: Claim | Waive, seat: Seat | None, honour: HonourState) -> None:
+        offence = honour.pending
+        if offence is None:
+            raise self._illegal(action, "no irregularity waits for a claim")
+        asked = self.to_act
+        assert asked is not None
+        if seat is not None and seat != asked:
+            raise self._illegal(action, f"{asked} is asked about it: {offence.describe()}")
+        if type(action) is Claim and action not in self._claim_options(offence):
+            raise self._illegal(action, f"{offence.describe()}: the claim does not fit it")
+        self.history.append(action)
+        self.actors.append(asked)
+        honour.pending = None
+        self._burying = honour.slow
+        self.to_act = honour.resume
+        if type(action) is Waive:
+            offence.outcome = "waived"
+            if offence.kind == LEAD_OUT_OF_TURN:
+                self.leader = offence.seat  # the lead stands: the offender leads this trick
+        else:
+            offence.outcome = "claimed"
+            if offence.kind == REVOKE:
+                self._claim_revoke(offence, honour)
+            elif offence.kind == BID_OUT_OF_TURN:
+                honour.barred |= 1 << (offence.seat & 1)
+                honour.ruling.append(bid_out_of_turn_words(offence.seat.team))
+            else:
+                self._take_back(offence, action.lead if type(action) is Claim else "", honour)
+        if self.phase is _PLAY and self.to_act is None:  # answered after the last trick
+            self.phase = _DONE
+        elif self.phase is _PLAY:
+            self._ask_next(honour)
+
+    def _claim_revoke(self, offence: Offence, honour: HonourState) -> None:
+        makers = self.maker
+        assert makers is not None
+        if honour.penalty_003:
+            honour.revokers.append(offence.seat.team)  # play goes on: settled at the end (revokes_ruling)
+            return
+        # 002: the penalty is the whole settlement, so the deal ends with the claim.
+        made, change, words = revoke_ruling(self.rules, makers.team, self.high_bid, None, offence.seat.team, "002")
+        honour.ruling.extend(words)
+        self.phase = _DONE
+        self.to_act = None
+        self._result = DealResult(False, makers, self.high_bid, self.trump, (), None, made, change,
+                                  tuple(honour.ruling))
+
+    def _take_back(self, offence: Offence, lead: str, honour: HonourState) -> None:
+        """A lead out of turn claimed (003): the card goes back to the hand, and the right player leads."""
+        assert honour.taken_back is not None and self._t is not None
+        card, low, leader = honour.taken_back
+        bit = 1 << card
+        self.hands[offence.seat] |= bit
+        self.in_play &= ~bit
+        self.low_holder = low
+        self._start_trick(leader)
+        hand = self.hands[leader]
+        trumps = hand & self._t.trumps
+        if lead == "trumps" and trumps:
+            self._mask = trumps
+            honour.required = "must lead a trump"
+        elif lead == "no-trumps" and hand & ~trumps:
+            self._mask = hand & ~trumps
+            honour.required = "may not lead a trump"
+        honour.ruling.append(lead_out_of_turn_words(CARDS[card], leader, lead))
+
+    def _after_trick(self, honour: HonourState) -> None:
+        """A revoke shows when its trick's successors show the revoker held the suit: the other side is asked."""
+        last = self.tricks[-1]
+        over = self.phase is _DONE
+        for offence in honour.offences:
+            if offence.kind == REVOKE and not offence.shown:
+                shown = 0
+                for p in last.plays:
+                    if p.seat == offence.seat:
+                        shown |= 1 << p.card | p.buried
+                offence.shown = over or bool(shown & offence.bound)  # at the end every trick is examined
+        self._ask_next(honour)
+
+    def _ask_next(self, honour: HonourState) -> None:
+        for offence in honour.offences:
+            if offence.kind == REVOKE and offence.shown and not offence.outcome:
+                if self.phase is _DONE:  # after the last trick: the deal waits for the answer
+                    self.phase = _PLAY
+                self._ask(offence, self.to_act, honour)
+                return
+
+    def _misdeal(self, action: Claim, seat: Seat | None, honour: HonourState) -> None:
+        if self.phase is not _BIDDING or self.history:
+            raise self._illegal(action, "a misdeal is claimed when the cards are dealt, before the first call "
+                                        "(002, 003)")
+        self.history.append(action)
+        who = seat if seat is not None else self.to_act
+        assert who is not None
+        self.actors.append(who)
+        nxt, words = misdeal_ruling(self.dealer, honour.text)
+        honour.next_dealer = nxt
+        honour.ruling.append(words)
+        honour.offences.append(Offence(MISDEAL, self.dealer, outcome="claimed"))
+        self.phase = _DONE
+        self.to_act = None
+        self._result = DealResult(True, None, None, None, (), None, None, (0, 0), (words,))
+
+    def _check_honour_bid(self, action: Action, stuck: bool) -> None:
+        honour = self._honour
+        assert honour is not None
+        if honour.pending is not None:
+            raise self._illegal(action, f"{self._asked(honour.pending)} first")
+        to_act = self.to_act
+        if type(action) is Bid and to_act is not None and honour.barred >> (to_act & 1) & 1 and not stuck:
+            raise self._illegal(action, f"{to_act.team} bid out of turn and may not bid again this deal (003)")
 
     # ---- views -------------------------------------------------------------
     def view(self, seat: int, **match_context: Any) -> SeatView:
@@ -1038,6 +1382,7 @@ class Deal:
             trick_leader=self.leader if self.phase is _PLAY else None,
             current_trick=tuple(self.trick),
             legal=legal,
+            irregularities=() if self._honour is None else self._honour.public(),
             **match_context,
         )
 

@@ -145,7 +145,7 @@ class Match:
 
     @property
     def next_dealer(self) -> Seat:
-        return self.deals[-1].dealer.left if self.deals else self.first_dealer
+        return self.deals[-1].next_dealer if self.deals else self.first_dealer  # (the same after a misdeal, 002)
 
     def bidder_goes_out_applies(self) -> bool:
         """Whether the next (or current) deal is played under bidder goes out (000)."""

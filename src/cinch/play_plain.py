@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from cinch.actions import Action, Keep, NameTrump, Pass, Play, parse_action
 from cinch.bots.base import DEFAULT_BOT
-from cinch.cards import TRUMP_TABLES, Card, CardSet, Seat, Suit
+from cinch.cards import Card, CardSet, Seat, Suit
 from cinch.errors import IllegalAction, NotationError
 from cinch.keep import KeepOptions
 from cinch.rules import Rules
@@ -30,12 +30,14 @@ from cinch.table import Pending, Saver, Table
 from cinch.table.advice import Hint, cheapest_bury
 from cinch.table.narrate import (
     Narrator,
+    Trump,
     action_text,
     card_text,
     cards_text,
     hand_text,
     result_lines,
     suit_text,
+    tables_of,
 )
 from cinch.view import Phase, SeatView
 
@@ -187,11 +189,16 @@ def illegal_text(action: Action, error: IllegalAction, examples: Sequence[Action
     return text
 
 
-def play_choices(legal: Sequence[Action], trump: Suit, suggestion: Action | None = None) -> list[Play]:
+def _tables(view: SeatView) -> Trump | None:
+    """The trump tables of the view's deal (the bowers' under all-hands Pedro), once trumps are named."""
+    return None if view.trump is None else view.rules.trump_tables[view.trump]
+
+
+def play_choices(legal: Sequence[Action], trump: Trump, suggestion: Action | None = None) -> list[Play]:
     """The plays to number, trumps first.  With a bury due (trick 1, buried-excess rule) there can be
     hundreds of legal plays: list one per card, burying the cheapest cards (the suggestion's bury for its
     card); any other bury may still be typed in full."""
-    t = TRUMP_TABLES[trump]
+    t = tables_of(trump)
     plays = [a for a in legal if isinstance(a, Play)]
     if any(p.bury for p in plays):
         plays = list(cheapest_bury(plays, trump, prefer=suggestion).values())
@@ -355,7 +362,7 @@ class PlainGame:
                 return list(legal)
             return [suggestion]
         if view.phase is Phase.PLAY and view.trump is not None:
-            return play_choices(legal, view.trump, suggestion)
+            return play_choices(legal, view.rules.trump_tables[view.trump], suggestion)
         if len(legal) > MAX_LISTED:
             return [suggestion]
         return list(legal)
@@ -369,7 +376,8 @@ class PlainGame:
         return f"{label} [{span}{extra}, help]: "
 
     def show_decision(self, view: SeatView, listed: Sequence[Action], suggestion: Action) -> None:
-        trump = view.trump
+        trump = _tables(view)
+        bowers = view.rules.bowers
         lines = [""]
         phase = view.phase
         if phase is Phase.BIDDING:
@@ -393,7 +401,7 @@ class PlainGame:
             lines.append(f"Suggested: keep {cards_text(sugg, trump, self.symbols)} (press Enter).")
             if len(listed) > 1:
                 lines.append("The hands you may keep:")
-                lines += numbered([action_text(a, trump, self.symbols) for a in listed])
+                lines += numbered([action_text(a, trump, self.symbols, bowers) for a in listed])
             else:
                 lines.append("  1) the suggested hand;  or type the cards to keep, as 'keep AH 5D 2C'.")
         else:
@@ -408,7 +416,7 @@ class PlainGame:
             title = {Phase.BIDDING: "You may (a number picks from this list; 'bid 8' bids 8):",
                      Phase.TRUMP: "Trumps:", Phase.PLAY: "You may play:"}[phase]
             lines.append(title + ("  (* = trump)" if trump is not None else ""))
-            lines += numbered([action_text(a, trump, self.symbols) for a in listed])
+            lines += numbered([action_text(a, trump, self.symbols, bowers) for a in listed])
         self.say(*lines)
 
     def trick_line(self, view: SeatView) -> str:
@@ -418,12 +426,12 @@ class PlainGame:
         contract = f"{view.maker} bid {view.bid} in {suit_text(trump, self.symbols)}" if trump is not None else ""
         if not view.current_trick:
             return f"Trick {number} of {total}: your lead.  ({contract})"
-        played = ", ".join(f"{p.seat} {card_text(p.card, trump, self.symbols)}" for p in view.current_trick)
+        played = ", ".join(f"{p.seat} {card_text(p.card, _tables(view), self.symbols)}" for p in view.current_trick)
         return f"Trick {number} of {total}: {played}; your turn.  ({contract})"
 
     # ---- commands -------------------------------------------------------------------------------------
     def command(self, name: str, view: SeatView, listed: Sequence[Action], suggestion: Action) -> None:
-        trump = view.trump
+        trump = _tables(view)
         if name == "quit":
             raise Stop("quit")
         if name == "help":

@@ -23,7 +23,7 @@ from cinch.cards import Card, Seat
 from cinch.deal import Deal
 from cinch.errors import CinchError, IllegalAction, NotationError, RecordError, RulesError, json_kind
 from cinch.keep import KeepOptions
-from cinch.match import Match
+from cinch.match import DealSummary, Match
 from cinch.rules import Rules
 from cinch.scorekeeper import DealEntry, EntryError, ScoreSheet
 from cinch.shuffle import Shuffle
@@ -210,7 +210,7 @@ class Replay:
             "rules": m.rules.to_json(),
             "score": {"NS": m.score[0], "EW": m.score[1]},
             "winner": None if m.winner is None else m.winner.name,
-            "deals": [s.to_json() for s in m.summaries],
+            "deals": [_summary_json(s) for s in m.summaries],
             "next": self.next(),
         }
 
@@ -227,6 +227,9 @@ class Replay:
         for s in m.summaries:
             r = s.result
             head = f"{s.number:>3}. {s.dealer} dealt"
+            if r.ruling and (r.thrown_in or r.points is None):  # a misdeal, a revoke claimed under 002
+                lines.append(f"{head}: {r.describe()}  Score NS {s.score[0]}, EW {s.score[1]}")
+                continue
             if r.thrown_in:
                 lines.append(f"{head}: thrown in." + f"  Score NS {s.score[0]}, EW {s.score[1]}")
                 continue
@@ -250,6 +253,15 @@ class Replay:
                 shown = ", ".join(legal[:20]) + (f", ... ({len(legal)} in all)" if len(legal) > 20 else "")
                 lines.append(f"Next: {nxt['seat']} to act ({nxt['phase']}): {shown}")
         return "\n".join(lines)
+
+
+def _summary_json(summary: DealSummary) -> dict[str, Any]:
+    """A finished deal as ``cinch replay --json`` prints it: the summary, and the honour rule's rulings in
+    words when there were any (``"ruling"``; absent otherwise, so every other record reads as before)."""
+    out = summary.to_json()
+    if summary.result.ruling:
+        out["ruling"] = list(summary.result.ruling)
+    return out
 
 
 def _sheet_json(sheet: ScoreSheet) -> dict[str, Any]:
@@ -297,6 +309,8 @@ def _deal_so_far(number: int, deal: Deal) -> list[str]:
         lines.append(f"     Trick {i}: {_plays(trick.plays)}; {trick.winner} won it.")
     if deal.trick:
         lines.append(f"     Trick {len(deal.tricks) + 1}, so far: {_plays(deal.trick)}.")
+    if deal.irregularities:
+        lines.append("     Irregularities: " + " ".join(deal.irregularities))
     return lines
 
 

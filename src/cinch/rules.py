@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any, TypedDict
 
+from cinch.cards import BOWER_TABLES, TRUMP_TABLES, TrumpTables
 from cinch.constants import NO_DRAW_TRICKS, TRICKS
 from cinch.errors import RulesError
 
@@ -87,6 +88,14 @@ class Settlement(StrEnum):
     DIFFERENCE = "difference"  # the side that took more scores the difference (001, 003, 004)
 
 
+class Irregularities(StrEnum):
+    """Whose rulings the honour-rule table applies to a misdeal, a revoke, a bid or a lead out of turn."""
+
+    BY_SCORING = "by-scoring"  # 002 under additive scoring, 003 under difference scoring (as the scorekeeper)
+    TEXT_002 = "002"  # misdeal: same dealer; revoke: 14 to the other side, offending makers set
+    TEXT_003 = "003"  # misdeal: dealer loses the deal; revoke: offenders score nothing; bid and lead out of turn
+
+
 class ThrownPoints(StrEnum):
     """Point cards among the trumps a player throws (keep-six rule)."""
 
@@ -124,7 +133,10 @@ class Rules:
     sancho: bool  # 9 of trumps scores 9 (002 "Pedro Sancho")
     dom_pedro: bool  # 3 of trumps scores 3 (002 "Dom Pedro")
     no_draw: bool  # nine tricks with the dealt hands, no discard (002 "Simple Cinch")
+    bowers: bool  # the Jacks of the trump colour are the top trumps; the left bower replaces the left Pedro (002)
     thrown_points: ThrownPoints
+    honour_rule: bool  # irregularities may be committed and claimed, as at a real table (002, 003)
+    irregularities: Irregularities
     overrides: tuple[str, ...] = field(default=(), compare=False)
 
     # ---- construction -------------------------------------------------
@@ -221,6 +233,16 @@ class Rules:
         return NO_DRAW_TRICKS if self.no_draw else TRICKS
 
     @property
+    def trump_tables(self) -> tuple[TrumpTables, ...]:
+        """The trump tables by suit under these rules: the bowers' set under all-hands Pedro.
+
+        >>> from cinch.cards import CARDS
+        >>> str(CARDS[Rules.preset("pagat").with_options(bowers=True).trump_tables[0].order[1]])
+        'JC'
+        """
+        return BOWER_TABLES if self.bowers else TRUMP_TABLES
+
+    @property
     def name(self) -> str:
         """The preset's name, marked when options are changed: ``additive+``."""
         return self.preset_name if self.to_json() == self.preset_name else self.preset_name + "+"
@@ -297,7 +319,13 @@ class Rules:
             lines.append(f"If the first three pass, the dealer is stuck and must bid {lo}.")
         else:
             lines.append("If all four pass, the deal is thrown in and the next dealer deals.")
-        lines.append("The maker names trumps; the other five of the same colour (left Pedro) is a trump too.")
+        if self.bowers:
+            lines.append(
+                "The maker names trumps; the Jack of trumps (right bower) and the other Jack of the same colour"
+                " (left bower) are the two highest trumps, above the ace; the other five is a plain card."
+            )
+        else:
+            lines.append("The maker names trumps; the other five of the same colour (left Pedro) is a trump too.")
         if self.no_draw:
             lines.append("No draw: everyone plays the nine cards dealt, nine tricks.")
         else:
@@ -307,19 +335,24 @@ class Rules:
             lines.extend([draw] + _ABOVE_SIX_TEXT[self.above_six] + _ROB_TEXT[self.rob])
             lines.append(_STOCK_OUT_TEXT[self.stock_out])
         lines.append(_FOLLOW_TEXT[self.follow])
-        lines.append(_HIGH_TEXT[self.high] + " " + _LOW_TEXT[self.low])
+        high = _HIGH_TEXT[self.high]
+        if self.bowers:
+            high = high[:-1] + (" (below the bowers)." if self.high is High.ACE else " (the right bower when in play).")
+        lines.append(high + " " + _LOW_TEXT[self.low])
         extras = []
         if self.sancho:
             extras.append("the 9 of trumps (Sancho) scores 9")
         if self.dom_pedro:
             extras.append("the 3 of trumps (Dom) scores 3")
         lines.append(
-            "Points: High, Low, Jack and Game 1 each, each Pedro 5"
+            ("Points: High, Low, Jack (the right bower) and Game 1 each, the Pedro and the left bower 5 each"
+             if self.bowers else "Points: High, Low, Jack and Game 1 each, each Pedro 5")
             + (", " + ", ".join(extras) if extras else "")
             + f": {self.total_points} in all."
         )
         if self.thrown_points is ThrownPoints.DEFENDERS_TO_MAKERS:
-            lines.append("A Jack, Ten or Pedro a defender throws out counts for the makers.")
+            lines.append("A Jack, Ten, Pedro or left bower a defender throws out counts for the makers." if self.bowers
+                         else "A Jack, Ten or Pedro a defender throws out counts for the makers.")
         lines.append(_SETTLEMENT_TEXT[self.settlement].format(total=self.total_points))
         end = f"First side to {self.target} wins."
         if self.makers_count_first:
@@ -332,6 +365,11 @@ class Rules:
         if self.negative_floor is not None:
             end += f" A side at {self.negative_floor} or below loses."
         lines.append(end)
+        if self.honour_rule:
+            text = ("002 or 003 by the scoring" if self.irregularities is Irregularities.BY_SCORING
+                    else self.irregularities.value)
+            lines.append("Honour rule: a revoke, a bid or a lead out of turn is possible, and the other side may claim "
+                         f"it; the ruling follows text {text}.")
         return lines
 
 
@@ -380,11 +418,11 @@ _SETTLEMENT_TEXT = {
 _ENUMS = {
     "all_pass": AllPass, "bidding": Bidding, "discard": Discard, "above_six": AboveSix, "rob": Rob,
     "stock_out": StockOut, "follow": Follow, "high": High, "low": Low, "settlement": Settlement,
-    "thrown_points": ThrownPoints,
+    "thrown_points": ThrownPoints, "irregularities": Irregularities,
 }
 _INTS = {"target", "min_bid"}
 _OPTIONAL_INTS = {"max_bid", "bidder_goes_out", "negative_floor"}
-_BOOLS = {"makers_count_first", "sancho", "dom_pedro", "no_draw"}
+_BOOLS = {"makers_count_first", "sancho", "dom_pedro", "no_draw", "bowers", "honour_rule"}
 OPTION_NAMES = tuple(sorted(_INTS | _OPTIONAL_INTS | _BOOLS | set(_ENUMS)))
 
 RULE_TEXTS = {"000": "pagat", "001": "difference", "002": "additive", "003": "official", "004": "double-pedro"}
@@ -433,8 +471,19 @@ OPTION_HELP: dict[str, tuple[str, str]] = {
     "dom_pedro": ("The 3 of trumps (Dom Pedro) scores 3.", "a variation in 002 (\"Dom Pedro\"); off in every preset"),
     "no_draw": ("No discard and no draw: the nine cards dealt are played out, nine tricks.",
                 "a variation in 002 (\"Simple Cinch\"); off in every preset"),
+    "bowers": ("All-hands Pedro: the Jack of trumps (right bower) and the Jack of the same colour (left bower) "
+               "rank above the ace; the left bower replaces the left Pedro as a trump and as a 5-point card, and "
+               "the other five is a plain card. 14 points in a deal, as without.",
+               "a variation in 002 (\"All-hands Pedro\"), which leaves the ranks and points open: our reading is "
+               "in docs/rule-readings.md; off in every preset"),
     "thrown_points": ("A point card among the trumps a player throws (keep-six): dead, or, thrown by a defender, "
                       "counted for the makers.", "dead (001); defenders-to-makers (003)"),
+    "honour_rule": ("The honour rule, as at a real table: a player may revoke, bid or lead out of turn, and the "
+                    "other side may claim it; off: illegal actions are impossible.",
+                    "irregularities and their penalties (002, 003); off in every preset"),
+    "irregularities": ("Whose rulings apply to a misdeal, a revoke, a bid or a lead out of turn: by-scoring (002 "
+                       "under additive scoring, 003 under difference scoring), 002 or 003.",
+                       "misdeal and revoke (002); misdeal, revoke, bid and lead out of turn (003)"),
 }
 assert set(OPTION_HELP) == set(OPTION_NAMES)
 
@@ -530,12 +579,16 @@ class _Common(TypedDict):
     sancho: bool
     dom_pedro: bool
     no_draw: bool
+    bowers: bool
     max_bid: int | None
+    honour_rule: bool
+    irregularities: Irregularities
 
 
 _COMMON = _Common(
     bidding=Bidding.ONE_CIRCUIT, follow=Follow.ALL_FOURS, negative_floor=None, sancho=False,
-    dom_pedro=False, no_draw=False, max_bid=None,
+    dom_pedro=False, no_draw=False, bowers=False, max_bid=None,
+    honour_rule=False, irregularities=Irregularities.BY_SCORING,
 )
 _PRESETS = {
     "pagat": Rules(  # text 000

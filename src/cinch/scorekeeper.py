@@ -37,6 +37,9 @@ from cinch.actions import BIDS, PASS, Bid, Call, Pass
 from cinch.cards import Seat, Suit, Team
 from cinch.deal import EXAMPLE_DECK, Deal, DealResult
 from cinch.errors import CinchError, IllegalAction, NotationError, json_kind
+from cinch.irregularities import PENALTY_TEXTS as PENALTY_TEXTS  # the penalties' one home, re-exported
+from cinch.irregularities import changes_text, misdeal_ruling, revoke_ruling
+from cinch.irregularities import default_penalty_text as default_penalty_text
 from cinch.match import DealSummary, bidder_goes_out_applies, decide, teams_json
 from cinch.rules import AboveSix, AllPass, Bidding, High, Low, Rob, Rules, Settlement
 from cinch.scoring import PointTable, settle
@@ -50,13 +53,11 @@ class EntryError(CinchError, ValueError):
 Taker: TypeAlias = Team | Seat | None
 """Who scored a point card: a side, a player (who scores for his side), or None for nobody."""
 
-CARD_ORDER = ("High", "Low", "Jack", "Game", "Right Pedro", "Left Pedro", "Sancho", "Dom")
+CARD_ORDER = ("High", "Low", "Jack", "Game", "Right Pedro", "Left Pedro", "Left Bower", "Sancho", "Dom")
 """The point cards in the order a score sheet lists them (their names as :class:`PointTable` gives them)."""
 
 MISDEAL: Literal["misdeal"] = "misdeal"
 REVOKE: Literal["revoke"] = "revoke"
-PENALTY_TEXTS = ("002", "003")
-"""The rule texts whose penalties the scorekeeper applies to a misdeal or a revoke."""
 
 
 # ---- the point cards of a rules -----------------------------------------------------------------------
@@ -91,7 +92,8 @@ def _card_words(rules: Rules, name: str) -> str:
                 Low.TWO_CAPTURER: "the 2 of trumps, to its capturer",
                 Low.LOWEST_CAPTURER: "the lowest trump in play, to its capturer"}[rules.low]
     return {"Jack": "the jack of trumps", "Game": "the ten of trumps", "Right Pedro": "the five of trumps",
-            "Left Pedro": "the other five of the same colour", "Sancho": "the nine of trumps",
+            "Left Pedro": "the other five of the same colour", "Left Bower": "the other jack of the same colour",
+            "Sancho": "the nine of trumps",
             "Dom": "the three of trumps"}[name]
 
 
@@ -114,17 +116,6 @@ def every_card_scores(rules: Rules) -> bool:
     """
     return (rules.rob is Rob.ALL_TRUMPS and rules.above_six is AboveSix.BURIED and not rules.no_draw
             and not rules.sancho and not rules.dom_pedro)
-
-
-def default_penalty_text(rules: Rules) -> str:
-    """Whose penalties a misdeal or a revoke takes when the entry does not say: 002 under additive
-    scoring (000, 002), 003 under difference scoring (001, 003, 004).
-
-    Only 002 and 003 give penalties; each fits the scoring of its own text (002's revoke takes
-    the makers' bid as a set, 003's leaves the settlement to the points), so a preset takes the
-    penalties of the text that scores as it does.
-    """
-    return "002" if rules.settlement is Settlement.ADDITIVE else "003"
 
 
 def cards_text(rules: Rules) -> str:
@@ -150,6 +141,7 @@ _CARD_ALIASES = {
     "game": "Game", "g": "Game", "ten": "Game",
     "right pedro": "Right Pedro", "right": "Right Pedro", "rp": "Right Pedro", "r": "Right Pedro",
     "left pedro": "Left Pedro", "left": "Left Pedro", "lp": "Left Pedro",
+    "left bower": "Left Bower", "lb": "Left Bower",
     "sancho": "Sancho", "nine": "Sancho", "dom": "Dom", "dom pedro": "Dom", "three": "Dom",
 }
 
@@ -504,8 +496,7 @@ def _suit_word(suit: Suit) -> str:
 
 
 def _changes(change: tuple[int, int]) -> str:
-    parts = [f"{team} {'+' if change[team] >= 0 else ''}{change[team]}" for team in Team if change[team]]
-    return ", ".join(parts) if parts else "no score"
+    return changes_text(change)
 
 
 def _and(names: Sequence[str]) -> str:
@@ -775,11 +766,7 @@ class ScoreSheet:
         if entry.calls or entry.maker is not None or entry.bid is not None or entry.trump is not None \
                 or entry.took is not None or entry.points is not None:
             raise EntryError("a misdeal is dealt again: it has no bidding, trumps or points to enter")
-        dealer = entry.dealer
-        if irregularity.text == "002":
-            nxt, words = dealer, f"Misdeal: the same dealer deals again (002); no score. {dealer} deals again."
-        else:
-            nxt, words = dealer.left, f"Misdeal: the dealer loses the deal (003); no score. {dealer.left} deals next."
+        nxt, words = misdeal_ruling(entry.dealer, irregularity.text or default_penalty_text(self.rules))
         return self._settled(number, entry, None, None, (0, 0), nxt, [words], scored=False)
 
     def _thrown_in(self, number: int, entry: DealEntry) -> SettledDeal:
@@ -816,7 +803,7 @@ class ScoreSheet:
         words = [_contract_words(entry, points)]
         if irregularity is not None:
             assert irregularity.by is not None
-            made, change, more = _revoke(rules, makers, bid, points, team_of(irregularity.by), irregularity.text)
+            made, change, more = revoke_ruling(rules, makers, bid, points, team_of(irregularity.by), irregularity.text)
             words[0] += "."
             words += more
         else:
@@ -896,37 +883,6 @@ def _settlement_words(rules: Rules, makers: Team, bid: int, points: tuple[int, i
                 f"{points[fewer]}: {more} {change[more]:+d}.")
     return (f"Difference scoring: the defenders score the deal's {rules.total_points} points plus the "
             f"{bid - took} the makers fell short: {defenders} {change[defenders]:+d}.")
-
-
-def _revoke(rules: Rules, makers: Team, bid: int, points: tuple[int, int] | None, offenders: Team,
-            text: str | None) -> tuple[bool, tuple[int, int], list[str]]:
-    """A revoke's settlement: (made, change, the words).  002: the other side scores the deal's points,
-    the offenders nothing, and offending makers lose their bid as a set.  003: play went on; the deal is
-    settled as usual, the offenders score nothing, and the makers cannot be set by a defender's revoke."""
-    total = rules.total_points
-    others = offenders.other
-    if text == "002":
-        change = [0, 0]
-        change[others] = total
-        made = offenders != makers
-        if not made:
-            change[makers] = -bid
-        words = [f"{offenders} revoked (002): the other side scores the deal's {total} points and {offenders} "
-                 "score nothing" + (f"; {offenders} were the makers, so they lose their bid of {bid} as a set."
-                                     if not made else ".")]
-        return made, (change[0], change[1]), words + [f"Revoke: {_changes((change[0], change[1]))}."]
-    assert points is not None
-    made, settled = settle(rules, makers, bid, points)
-    words = [f"{offenders} revoked (003): play went on, and {offenders} score nothing for the deal."]
-    if not made and offenders != makers:
-        # A defender's revoke: the makers cannot be set; they score as makers who made their bid.
-        made, settled = settle(rules, makers, points[makers], points)
-        words.append(f"A defender revoked, so {makers} cannot be set: they took {points[makers]} of their bid of "
-                     f"{bid} and score as if they had made it.")
-    change = list(settled)
-    change[offenders] = min(change[offenders], 0)  # nothing gained; a set's loss still stands
-    words.append(f"Settled: {_changes((change[0], change[1]))} ({'made' if made else 'set'}).")
-    return made, (change[0], change[1]), words
 
 
 def _going_out_words(rules: Rules, score: tuple[int, int], makers: Team, made: bool, bgo: bool,

@@ -12,14 +12,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Final, NamedTuple, TypeAlias, TypeVar
 
-from cinch.cards import CARDS, TEAMS, TRUMP_TABLES, Card, Team
+from cinch.cards import CARDS, TEAMS, Card, Team
 from cinch.rules import DOM_POINTS, SANCHO_POINTS, High, Low, Rules, Settlement, ThrownPoints
 
 
 class Award(NamedTuple):
     """One point card's points going to one side."""
 
-    name: str  # High, Low, Jack, Game, Right Pedro, Left Pedro, Sancho, Dom
+    name: str  # High, Low, Jack, Game, Right Pedro, Left Pedro (Left Bower under bowers), Sancho, Dom
     card: Card
     team: Team
     points: int
@@ -45,13 +45,18 @@ class PointTable:
     *Fixed* point cards are known by identity (Jack, Game, the Pedros, Sancho and Dom, and
     High or Low when they are the ace and the 2); High and Low can instead be *relative*:
     the highest or lowest trump that went into the tricks.  Under "Low to the holder" (000)
-    the 2 scores for the side that held it, whoever captures it.
+    the 2 scores for the side that held it, whoever captures it.  Under all-hands Pedro
+    (``bowers``) the left bower takes the left Pedro's 5 points and the Jack of trumps, the
+    right bower, is still Jack (docs/rule-readings.md).
 
     >>> from cinch.cards import Suit
     >>> from cinch.rules import Rules
     >>> table = PointTable.of(Rules.preset("official"), Suit.HEARTS)
     >>> [name for name, _, _ in table.captured_cards], table.relative_high, table.relative_low
     (['Jack', 'Game', 'Right Pedro', 'Left Pedro'], True, True)
+    >>> table = PointTable.of(Rules.preset("official").with_options(bowers=True), Suit.HEARTS)
+    >>> [(name, str(CARDS[card]), points) for name, card, points in table.captured_cards][2:]
+    [('Right Pedro', '5H', 5), ('Left Bower', 'JD', 5)]
     """
 
     @classmethod
@@ -67,15 +72,16 @@ class PointTable:
     def __init__(self, rules: Rules, trump: int):
         self.rules = rules
         self.trump = trump
-        t = TRUMP_TABLES[trump]
+        t = rules.trump_tables[trump]
         self.tables = t
         base = trump * 13
         ace, jack, ten, nine, three, two = (base + i for i in (0, 3, 4, 5, 11, 12))
         fixed: list[tuple[str, int, int]] = []
         if rules.high is High.ACE:
             fixed.append(("High", ace, 1))
+        # Under bowers the left bower stands in the left Pedro's place, 5 points (t.left_pedro is that card).
         fixed += [("Jack", jack, 1), ("Game", ten, 1), ("Right Pedro", t.right_pedro, 5),
-                  ("Left Pedro", t.left_pedro, 5)]
+                  ("Left Bower" if t.bowers else "Left Pedro", t.left_pedro, 5)]
         if rules.sancho:
             fixed.append(("Sancho", nine, SANCHO_POINTS))
         if rules.dom_pedro:

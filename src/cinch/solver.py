@@ -55,7 +55,19 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from cinch.cards import CARDS, TRUMP_TABLES, Card, CardSet, FollowRule, Seat, Suit, Team, bits
+from cinch.cards import (
+    BOWER_TABLES,
+    CARDS,
+    TRUMP_TABLES,
+    Card,
+    CardSet,
+    FollowRule,
+    Seat,
+    Suit,
+    Team,
+    TrumpTables,
+    bits,
+)
 from cinch.deal import bury_options as deal_bury_options
 from cinch.rules import Follow, Rules
 from cinch.scoring import LIVE, PointTable, settle
@@ -82,8 +94,8 @@ class _Layout:
 
     __slots__ = ("trump", "to_int", "to_real", "block", "block_mask", "all", "strength", "size", "follow_rules")
 
-    def __init__(self, trump: int):
-        t = TRUMP_TABLES[trump]
+    def __init__(self, t: TrumpTables):
+        trump = t.suit
         to_int = [0] * 52
         to_real = [-1] * 56
         block = [-1] * 56
@@ -94,6 +106,7 @@ class _Layout:
         for s in range(4):
             if s == trump:
                 continue
+            # The plain suit of the trump colour lends its left Pedro (or left bower) to the trumps.
             runs.append((b, [s * 13 + r for r in range(12, -1, -1) if s * 13 + r != t.left_pedro]))
             b += 1
         runs.append((_TRUMP_BLOCK, list(reversed(t.order))))
@@ -142,7 +155,8 @@ class _Layout:
         return m
 
 
-_LAYOUTS: Final = tuple(_Layout(s) for s in range(4))
+_LAYOUTS: Final = tuple(_Layout(t) for t in TRUMP_TABLES)
+_BOWER_LAYOUTS: Final = tuple(_Layout(t) for t in BOWER_TABLES)  # all-hands Pedro (Rules.bowers)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -343,7 +357,7 @@ class Position:
         hand = self.hands[seat]
         if not self.trick:
             return hand
-        t = TRUMP_TABLES[self.trump]
+        t = self.rules.trump_tables[self.trump]
         return t.follow_rule(t.effective_suit[self.trick[0][1]], self.rules.follow is Follow.STRICT).playable(hand)
 
     def excess(self, seat: int) -> int:
@@ -1145,7 +1159,7 @@ class _Solver:
         self.pos = pos
         rules = pos.rules
         self.scheme = PointTable.of(rules, pos.trump)
-        self.lay = _LAYOUTS[pos.trump]
+        self.lay = (_BOWER_LAYOUTS if rules.bowers else _LAYOUTS)[pos.trump]
         self.strict = rules.follow is Follow.STRICT
         self._cores: dict[tuple[int, ...], _Core] = {}
         self._models: dict[int, _PointModel] = {}
@@ -1304,7 +1318,7 @@ class _Solver:
         """
         pos = self.pos
         rules = pos.rules
-        t = TRUMP_TABLES[pos.trump]
+        t = rules.trump_tables[pos.trump]
         point_mask = self.scheme.point_mask
         strict = self.strict
         lay = self.lay

@@ -82,6 +82,7 @@ class SeatView:
     trick_leader: Seat | None
     current_trick: tuple[PlayedCard, ...]
     legal: Sequence[Action] = ()
+    irregularities: tuple[str, ...] = ()  # honour rule: the irregularities shown so far and the rulings, in words
     score: tuple[int, int] | None = None  # running match score before this deal (NS, EW)
     target: int | None = None
     deal_number: int | None = None

@@ -68,7 +68,7 @@ from dataclasses import dataclass, field
 from math import comb
 
 from cinch.actions import Action, Keep, NameTrump, Play
-from cinch.cards import CARDS, FULL_DECK_MASK, TRUMP_TABLES, CardSet, Seat, bit_list
+from cinch.cards import CARDS, FULL_DECK_MASK, CardSet, Seat, bit_list
 from cinch.constants import DEALT, DECK, HAND, STOCK
 from cinch.deal import Deal, discard_is_forced
 from cinch.errors import CinchError, IllegalAction
@@ -218,7 +218,7 @@ def voids(view: SeatView) -> list[int]:
     out = [0, 0, 0, 0]
     if view.trump is None:
         return out
-    t = TRUMP_TABLES[view.trump]
+    t = view.rules.trump_tables[view.trump]
     strict = view.rules.follow is Follow.STRICT
     tricks = [tr.plays for tr in view.tricks]
     if view.current_trick:
@@ -626,7 +626,7 @@ def _hidden_items(m: _Model, hidden: int, hand_slots: list[list[int]], void: lis
 def _before_draw(view: SeatView, rng: random.Random) -> World | None:
     rules = view.rules
     s, d = int(view.seat), int(view.dealer)
-    t = TRUMP_TABLES[view.trump]  # type: ignore[index]
+    t = view.rules.trump_tables[view.trump]  # type: ignore[index]
     trumps, plain = t.trumps, FULL & ~t.trumps
     free = rules.discard is not Discard.CHOOSE_CONCEALED
     turns = _turns(d)
@@ -729,7 +729,7 @@ def _draw_plan(rules: Rules, dealer: int, kept: list[int], pool: int) -> tuple[l
 def _after_draw(view: SeatView, rng: random.Random) -> World | None:
     rules = view.rules
     s, d = int(view.seat), int(view.dealer)
-    t = TRUMP_TABLES[view.trump]  # type: ignore[index]
+    t = view.rules.trump_tables[view.trump]  # type: ignore[index]
     trumps, plain = t.trumps, FULL & ~t.trumps
     free = rules.discard is not Discard.CHOOSE_CONCEALED
     dd = rules.dealer_discards

@@ -20,11 +20,13 @@ from cinch.record import dumps, loads, replay, to_record
 from cinch.study.dataset import (
     COLUMNS,
     VECTOR_SIZE,
+    DatasetError,
     SelfPlay,
     arrow_schema,
     match_rows,
     play_self,
     read_rows,
+    record_rows,
     self_play_rows,
     vector_layout,
 )
@@ -169,12 +171,20 @@ def test_nor_in_recorded_games_with_shown_trumps_face_up_discards_and_new_stocks
         if path.name.endswith(".expected.json"):
             continue
         match = replay(loads(path.read_text(encoding="utf-8"))).match
+        if match.rules.honour_rule:  # not exported (test_honour_rule_games_are_refused_in_one_line)
+            continue
         rows += list(match_rows(match, source="record", game=path.name, vector=False))
         deals.update({(path.name, n): d for n, d in enumerate(match.deals, start=1) if d.is_over})
     assert any(any(r["shown_trumps"]) for r in rows) and any(any(r["face_up_discards"]) for r in rows)
     assert any(d.restock is not None for d in deals.values())
     assert len(rows) == sum(len(d.history) for d in deals.values())
     assert hidden_cards_named(rows, deals) > 1000
+
+
+def test_honour_rule_games_are_refused_in_one_line():
+    path = RECORDS / "official-honour-revoke-003-maker.json"
+    with pytest.raises(DatasetError, match="honour rule"):
+        list(record_rows(path))
 
 
 def test_the_vector_is_the_adapters_observation(games):

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 
-from cinch.actions import Action
+from cinch.actions import Action, Claim
 from cinch.errors import CinchError
 from cinch.view import SeatView
 
@@ -16,10 +17,18 @@ class Bot(ABC):
     """Given a seat's view (never the full state), return one of ``view.legal``.
 
     A bot is deterministic for its seed: the same views in the same order give
-    the same actions.
+    the same actions.  Under the honour rule every bot claims an irregularity it is asked
+    about (:func:`claim_seen`, wrapped around each bot's ``choose``), and never commits one:
+    it chooses from ``view.legal``, which holds no irregular action.
     """
 
     name = "bot"
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("choose")
+        if own is not None and not getattr(own, "__isabstractmethod__", False):
+            cls.choose = _claiming(own)  # type: ignore[method-assign,assignment]  # every bot's own choose, wrapped once
 
     def __init__(self, seed: int | None = None):
         self.seed = seed
@@ -31,6 +40,25 @@ class Bot(ABC):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seed={self.seed!r})"
+
+
+def claim_seen(view: SeatView) -> Action | None:
+    """The claim a bot makes: when its seat is asked about an irregularity it has seen (honour rule),
+    the first claim offered, which takes the plain ruling (a lead out of turn taken back, with no
+    trump lead required or forbidden); None when no claim is open."""
+    legal = view.legal
+    if view.irregularities and legal and type(legal[0]) is Claim:  # claims come first, before the waiver
+        return legal[0]
+    return None
+
+
+def _claiming(choose: Callable[[Bot, SeatView], Action]) -> Callable[[Bot, SeatView], Action]:
+    @functools.wraps(choose)
+    def claim_first(self: Bot, view: SeatView) -> Action:
+        claim = claim_seen(view)
+        return choose(self, view) if claim is None else claim
+
+    return claim_first
 
 
 BOTS: dict[str, Callable[..., Bot]] = {}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from cinch.actions import Action, Bid, Keep, NameTrump, Pass, Play
 from cinch.bots.base import Bot, register
-from cinch.cards import TRUMP_TABLES, CardSet, Seat, Suit, TrumpTables, bits
+from cinch.cards import CardSet, Seat, Suit, TrumpTables, bits
 from cinch.keep import KeepOptions
 from cinch.rules import Low, Rules
 from cinch.scoring import PointTable
@@ -22,9 +22,8 @@ def point_values(rules: Rules, trump: Suit) -> list[int]:
     """Points each card is worth if captured (High and Low counted as the ace and the 2)."""
     table = PointTable.of(rules, trump)
     values = list(table.value)
-    base = trump * 13
     if table.relative_high:
-        values[base] += 1
+        values[table.tables.order[0]] += 1  # the top trump: the ace, or under bowers the right bower
     if not table.value[table.two]:
         values[table.two] += 1
     return values
@@ -32,7 +31,7 @@ def point_values(rules: Rules, trump: Suit) -> list[int]:
 
 def hand_value(hand: int, suit: Suit, rules: Rules, dealer: bool) -> float:
     """A rough count of the points a partnership takes with ``suit`` as trumps."""
-    t = TRUMP_TABLES[suit]
+    t = rules.trump_tables[suit]
     trumps = hand & t.trumps
     ranks = {t.power[c]: c for c in bits(trumps)}
     top = sum(1 for p in (14, 13, 12) if p in ranks)
@@ -86,7 +85,7 @@ class TableReading:
     def __init__(self, view: SeatView):
         assert view.trump is not None
         self.view = view
-        self.t = TRUMP_TABLES[view.trump]
+        self.t = view.rules.trump_tables[view.trump]
         self.values = point_values(view.rules, view.trump)
         self.hand = int(view.hand)
         seen = int(view.played) | self.hand
@@ -130,7 +129,7 @@ class BasicBot(Bot):
             return NameTrump(best)
         if isinstance(legal, KeepOptions):
             assert view.trump is not None
-            return choose_keep(legal, point_values(view.rules, view.trump), TRUMP_TABLES[view.trump])
+            return choose_keep(legal, point_values(view.rules, view.trump), view.rules.trump_tables[view.trump])
         return self._play(view)
 
     def _bid(self, view: SeatView) -> Action:

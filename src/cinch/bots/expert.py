@@ -75,7 +75,7 @@ from cinch.bots.equity import MatchEquity
 from cinch.bots.heuristic import best_suit
 from cinch.bots.inference import BidLikelihood, PlayLikelihood
 from cinch.bots.playout import bid_out, play_out
-from cinch.cards import TRUMP_TABLES, CardSet, Suit, Team, bit_list
+from cinch.cards import CardSet, Team, TrumpTables, bit_list
 from cinch.deal import Deal, DealResult
 from cinch.keep import KeepOptions
 from cinch.rules import AboveSix
@@ -580,7 +580,7 @@ class ExpertBot(Bot):
     def _keep_candidates(self, view: SeatView, options: KeepOptions) -> list[Keep]:
         """The heuristic's keep first, then its neighbours: one card swapped, added or dropped."""
         assert view.trump is not None
-        t = TRUMP_TABLES[view.trump]
+        t = view.rules.trump_tables[view.trump]
         values = PointTable.of(view.rules, view.trump).value
 
         def worth(c: int) -> float:
@@ -718,7 +718,7 @@ def _words(view: SeatView, action: Action, estimate: float, others: list[tuple[f
 
     With ``unit`` "%" the figures are chances to win the match, in percent.
     """
-    trump = view.trump
+    trump = None if view.trump is None else view.rules.trump_tables[view.trump]
     doing = _doing(action, trump)
     if not others:
         return f"{doing}: the only sensible choice"
@@ -744,10 +744,9 @@ def _words(view: SeatView, action: Action, estimate: float, others: list[tuple[f
     return f"{lead}; {outlook}"
 
 
-def _doing(action: Action, trump: Suit | None) -> str:
+def _doing(action: Action, trump: TrumpTables | None) -> str:
     if isinstance(action, Play):
-        return "playing the " + action.card.symbol + ("*" if trump is not None and TRUMP_TABLES[trump].is_trump(
-            action.card) else "")
+        return "playing the " + action.card.symbol + ("*" if trump is not None and trump.is_trump(action.card) else "")
     if isinstance(action, Bid):
         return f"bidding {action.amount}"
     if isinstance(action, NameTrump):

@@ -51,7 +51,7 @@ from cinch.actions import Action, Bid, Keep, NameTrump, Pass, Play
 from cinch.bots.base import Bot, register
 from cinch.bots.equity import after_deal, race
 from cinch.bots.knowledge import Knowledge, capture_values, chance_of_none, seat_order_after
-from cinch.cards import SUITS, TRUMP_TABLES, CardSet, Seat, Suit, Team, bit_list
+from cinch.cards import SUITS, CardSet, Seat, Suit, Team, bit_list
 from cinch.keep import KeepOptions
 from cinch.rules import Bidding, High, Low, Rules, ThrownPoints
 from cinch.view import Phase, SeatView
@@ -109,7 +109,7 @@ def _model(rules: Rules) -> tuple[tuple[float, ...], int]:
 def hand_features(hand: int, suit: int, rules: Rules, position: int) -> tuple[float, ...]:
     """The evaluation features of ``hand`` with ``suit`` as trumps; ``position`` is the seat's
     place after the dealer (0 the dealer, 1 his left, 2 his partner, 3 his right)."""
-    t = TRUMP_TABLES[suit]
+    t = rules.trump_tables[suit]
     trumps = hand & t.trumps
     base = suit * 13
     has = lambda c: float(hand >> c & 1)  # noqa: E731
@@ -148,8 +148,9 @@ def hand_features(hand: int, suit: int, rules: Rules, position: int) -> tuple[fl
         low = 1.0 if powers and powers[-1] <= 2 else 0.0  # the 2 or the 3: likely lowest in play
     side_aces = sum(1 for s in range(4) if s != suit and hand >> (s * 13) & 1)
     no_rob = rules.no_draw
+    top = t.order  # the five highest trumps: A K Q J T, or under bowers the two bowers, A K Q
     return (
-        1.0, has(base), has(base + 1), has(base + 2), has(base + 3), has(base + 4),
+        1.0, has(top[0]), has(top[1]), has(top[2]), has(top[3]), has(top[4]),
         bare, g1, g2, float(len(powers)), low, float(side_aces),
         0.0 if no_rob else float(position == 0), 0.0 if no_rob else float(position == 2),
         extra_bare, extra_guarded,
@@ -226,7 +227,7 @@ def _equity_after(rules: Rules, view: SeatView, us: Team, makers_us: bool, bid: 
 # ---------------------------------------------------------------------------------------------
 def keep_worth(card: int, suit: int, rules: Rules, values: list[int], defender: bool) -> float:
     """How much a card is worth keeping (trumps far above plain cards)."""
-    t = TRUMP_TABLES[suit]
+    t = rules.trump_tables[suit]
     power = t.power[card]
     if power:
         points: float = values[card]
@@ -469,7 +470,7 @@ class HeuristicBot(Bot):
         defender = view.maker is not None and view.maker.team != view.seat.team
         worth = {c: keep_worth(c, suit, rules, values, defender) for c in bit_list(options.pool)}
         # Plain cards beyond what must be kept: a side ace against a draw from the stock.
-        t = TRUMP_TABLES[suit]
+        t = rules.trump_tables[suit]
         known = int(view.known_elsewhere) | options.pool
         unseen = ((1 << 52) - 1) & ~known
         unseen_trumps = (unseen & t.trumps).bit_count()

@@ -29,7 +29,7 @@ from typing import cast
 
 from cinch.actions import PLAYS, Action, Bid, Play
 from cinch.bots.base import Bot, make_bot
-from cinch.cards import TRUMP_TABLES, CardSet, Seat, bit_list
+from cinch.cards import CardSet, Seat, bit_list
 from cinch.deal import legal_bids
 from cinch.rules import AboveSix, Follow
 from cinch.view import Phase, PlayedCard, SeatView
@@ -132,7 +132,7 @@ class PlayLikelihood:
         if self.mismatch >= 1 or view.trump is None:
             return 1.0
         rules = view.rules
-        t = TRUMP_TABLES[view.trump]
+        t = view.rules.trump_tables[view.trump]
         strict = rules.follow is Follow.STRICT
         tricks = list(view.tricks)
         sequences: list[tuple[Seat | None, tuple[PlayedCard, ...]]] = [(tr.leader, tr.plays) for tr in tricks]

@@ -31,7 +31,7 @@ Low under "lowest trump in play" given to the trump that must end up lowest.
 
 from __future__ import annotations
 
-from cinch.cards import FULL_DECK_MASK, TRUMP_TABLES, Seat, bit_list
+from cinch.cards import FULL_DECK_MASK, Seat, bit_list
 from cinch.rules import Discard, Follow, Low, Rob
 from cinch.scoring import PointTable
 from cinch.view import SeatView
@@ -76,7 +76,7 @@ class Knowledge:
     def __init__(self, view: SeatView):
         assert view.trump is not None
         rules = view.rules
-        t = TRUMP_TABLES[view.trump]
+        t = view.rules.trump_tables[view.trump]
         self.view = view
         self.rules = rules
         self.t = t

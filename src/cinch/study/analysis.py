@@ -53,7 +53,7 @@ from typing import Any
 
 from cinch.actions import Action, Bid, Keep, NameTrump, Play, parse_action
 from cinch.bots.expert import Evaluation, ExpertBot
-from cinch.cards import TRUMP_TABLES, Card, Seat, Suit, Team
+from cinch.cards import TRUMP_TABLES, Card, Seat, Suit, Team, TrumpTables
 from cinch.deal import Deal
 from cinch.errors import CinchError
 from cinch.match import Match
@@ -452,7 +452,7 @@ def _par(deal: Deal, action: Action) -> Par | None:
 
 
 # ---- words -------------------------------------------------------------------------------------------------
-def choice_words(action: Action, trump: Suit | None = None) -> str:
+def choice_words(action: Action, trump: Suit | TrumpTables | None = None) -> str:
     """An action in words, trumps starred: ``play K♠*``, ``bid 8``, ``pass``, ``hearts as trumps``, ``keep A♥ 5♦``.
 
     >>> choice_words(parse_action("play KS"), Suit.SPADES), choice_words(parse_action("trump H"))
@@ -472,8 +472,10 @@ def choice_words(action: Action, trump: Suit | None = None) -> str:
     return "pass"
 
 
-def _card(card: Card, trump: Suit | None) -> str:
-    return card.symbol + ("*" if trump is not None and TRUMP_TABLES[trump].is_trump(card) else "")
+def _card(card: Card, trump: Suit | TrumpTables | None) -> str:
+    """The card with a ``*`` when it is a trump (``trump`` a suit, or the deal's tables, which know the bowers)."""
+    tables = trump if isinstance(trump, TrumpTables) or trump is None else TRUMP_TABLES[trump]
+    return card.symbol + ("*" if tables is not None and tables.is_trump(card) else "")
 
 
 def _points(x: float) -> str:

@@ -265,6 +265,9 @@ def match_rows(match: Match, *, source: str, game: str, whole_match: bool = True
     of a whole match wait for its end (its winner is in every row); otherwise each deal's rows go as
     soon as it is replayed.
     """
+    if match.rules.honour_rule:  # claims and waivers have no action ids in the adapters' numbering
+        raise DatasetError(f"{game}: played under the honour rule, whose claims and rulings the dataset's "
+                           "action ids cannot number yet; it is not exported")
     head = {"source": source, "game": game, "rules": _rules_text(match.rules)}
     names = names if names is not None else match.players
     again = Match(match.rules, first_dealer=match.first_dealer, players=match.players)
@@ -424,8 +427,9 @@ def parse_library_ids(text: str) -> list[int] | None:
 def library_rows(ids: list[int] | None, db: str | os.PathLike[str] | None = None, *, vector: bool = True,
                  skip_forced: bool = False) -> Iterator[dict[str, Any]]:
     """The rows of the library's matches: every one (``ids`` None; those kept by `cinch score`, which have no
-    cards, left out) or those named, in the order given (all: oldest first).  Read only: the library is never
-    changed.  The library and the ids are checked now, before any row is asked for.
+    cards, and those under the honour rule, left out) or those named, in the order given (all: oldest first).
+    Read only: the library is never changed.  The library and the ids are checked now, before any row is asked
+    for.
     """
     with Library.open(db, readonly=True) as lib:
         if ids is None:
@@ -436,17 +440,19 @@ def library_rows(ids: list[int] | None, db: str | os.PathLike[str] | None = None
                     raise DatasetError(f"library match {match_id} was played with real cards (kept by `cinch "
                                        "score`): it holds no hands nor decisions to learn from")
             chosen = list(ids)
-    return _library_rows(chosen, db, vector, skip_forced)
+    return _library_rows(chosen, db, vector, skip_forced, every=ids is None)
 
 
 def _library_rows(chosen: list[int], db: str | os.PathLike[str] | None, vector: bool,
-                  skip_forced: bool) -> Iterator[dict[str, Any]]:
+                  skip_forced: bool, every: bool) -> Iterator[dict[str, Any]]:
     with Library.open(db, readonly=True) as lib:
         for match_id in chosen:
             try:
                 match = lib.replay(match_id)
             except LibraryError as e:
                 raise DatasetError(f"library match {match_id}: {e}") from None
+            if every and match.rules.honour_rule:  # `--library all` leaves them out, as it does real cards
+                continue
             yield from match_rows(match, source="library", game=f"library/{match_id}", vector=vector,
                                   skip_forced=skip_forced)
 

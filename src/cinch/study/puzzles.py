@@ -45,7 +45,7 @@ from typing import Any
 
 from cinch.actions import Bid, Pass, Play, parse_action
 from cinch.bots import Bot, make_bot
-from cinch.cards import TRUMP_TABLES, Card, CardSet, Seat, Suit
+from cinch.cards import Card, CardSet, Seat, Suit, TrumpTables
 from cinch.deal import Deal, DealResult
 from cinch.errors import CinchError, NotationError
 from cinch.rules import Follow, Rules
@@ -164,7 +164,7 @@ def play_cards(view: SeatView) -> list[Card] | None:
     plays = [a for a in view.legal if isinstance(a, Play)]
     if len(plays) != len(view.legal) or any(p.bury for p in plays):
         return None
-    cards = sorted({p.card for p in plays}, key=TRUMP_TABLES[view.trump].sort_key)
+    cards = sorted({p.card for p in plays}, key=view.rules.trump_tables[view.trump].sort_key)
     return cards if len(cards) > 1 else None
 
 
@@ -275,11 +275,12 @@ def _taken(results: Sequence[DealResult], team: int) -> dict[str, int]:
     return out
 
 
-def _award_words(name: str, trump: Suit) -> str:
+def _award_words(name: str, t: TrumpTables) -> str:
     """``the Right Pedro (5H)``; High and Low by name alone (which card they are depends on the world)."""
-    t = TRUMP_TABLES[trump]
+    trump = t.suit
     cards = {"Jack": Card.of("J", trump), "Game": Card.of("T", trump), "Right Pedro": Card(t.right_pedro),
-             "Left Pedro": Card(t.left_pedro), "Sancho": Card.of("9", trump), "Dom": Card.of("3", trump)}
+             "Left Pedro": Card(t.left_pedro), "Left Bower": Card(t.left_pedro), "Sancho": Card.of("9", trump),
+             "Dom": Card.of("3", trump)}
     return f"the {name} ({cards[name]})" if name in cards else name
 
 
@@ -320,11 +321,11 @@ def explain(view: SeatView, judgement: Judgement, *, lines: int = LINES) -> list
         out.append(f"{card} gives away {lost_words(figures[card])} in every world.")
     played = [s.deal for s in judgement.samples[:lines] if s.deal is not None]
     if played:
-        out += _swings(played, answer, others[0], team, view.trump)
+        out += _swings(played, answer, others[0], team, view.rules.trump_tables[view.trump])
     return out
 
 
-def _swings(worlds: Sequence[Deal], answer: Card, runner: Card, team: int, trump: Suit) -> list[str]:
+def _swings(worlds: Sequence[Deal], answer: Card, runner: Card, team: int, trump: TrumpTables) -> list[str]:
     """The point cards that change hands between the answer and the next best card, in the best play that
     follows in each of ``worlds``."""
     with_answer = _taken([_par_line(d, answer) for d in worlds], team)
@@ -423,7 +424,7 @@ class Puzzle:
         assert self.view.trump is not None
         if not trick:
             return "you lead: any card"
-        t = TRUMP_TABLES[self.view.trump]
+        t = self.view.rules.trump_tables[self.view.trump]
         led = t.effective_suit[trick[0].card]
         if led == self.view.trump:
             return "trumps were led: you must play a trump"

@@ -13,9 +13,10 @@ from typing import Any
 from cinch.actions import Action, Play
 from cinch.bots import DEFAULT_BOT, bot_names, make_bot
 from cinch.bots.base import Bot
-from cinch.cards import TRUMP_TABLES, Card, Suit
+from cinch.cards import Card
 from cinch.errors import CinchError
 from cinch.study.advise import advise
+from cinch.table.narrate import Trump, tables_of
 from cinch.view import Phase, SeatView
 
 HINT_BOTS = ("expert", "heuristic", "basic")  # the strongest installed one gives hints
@@ -134,10 +135,10 @@ def _estimate_text(value: Any) -> str:
     return str(value)
 
 
-def cheapest_bury(plays: Iterable[Action], trump: Suit, prefer: Action | None = None) -> dict[Card, Play]:
+def cheapest_bury(plays: Iterable[Action], trump: Trump, prefer: Action | None = None) -> dict[Card, Play]:
     """For each card, the legal play that buries the cheapest cards (plain before trumps, low first);
     ``prefer`` (a suggestion) wins for its own card when it is legal."""
-    t = TRUMP_TABLES[trump]
+    t = tables_of(trump)  # a suit, or the deal's tables (the bowers' under all-hands Pedro)
 
     def cost(p: Play) -> list[tuple[bool, int]]:
         return sorted(((t.power[c] > 0, t.power[c] or 13 - c % 13) for c in p.bury), reverse=True)

@@ -19,7 +19,7 @@ import re
 from collections.abc import Sequence
 
 from cinch.actions import Action, Keep, NameTrump, Pass, Play
-from cinch.cards import TRUMP_TABLES, Card, CardSet, Seat, Suit, Team
+from cinch.cards import TRUMP_TABLES, Card, CardSet, Seat, Suit, Team, TrumpTables
 from cinch.constants import HAND, STOCK
 from cinch.deal import DealResult
 from cinch.keep import KeepOptions
@@ -46,31 +46,41 @@ def team_name(team: Team, me: Seat | None) -> str:
     return f"{team} (you)" if me is not None and team == me.team else str(team)
 
 
-def hand_order(cards: int, trump: Suit | None) -> list[Card]:
-    """Cards as a hand is laid out: trumps first once named (high to low, the left Pedro among
-    them), then the plain suits."""
+Trump = Suit | TrumpTables
+"""The trump suit as the narration takes it: a suit, or its tables (``Rules.trump_tables[suit]``),
+which a caller that knows the rules passes so that the bowers of all-hands Pedro show as trumps."""
+
+
+def tables_of(trump: Trump) -> TrumpTables:
+    """The tables of ``trump``: given, or the ordinary ones of a suit."""
+    return trump if isinstance(trump, TrumpTables) else TRUMP_TABLES[trump]
+
+
+def hand_order(cards: int, trump: Trump | None) -> list[Card]:
+    """Cards as a hand is laid out: trumps first once named (high to low, the left Pedro or the
+    bowers among them), then the plain suits."""
     items = list(CardSet(cards))
     if trump is not None:
-        items.sort(key=TRUMP_TABLES[trump].sort_key)
+        items.sort(key=tables_of(trump).sort_key)
     return items
 
 
 # ---- cards and actions ---------------------------------------------------------------------------
-def card_text(card: int, trump: Suit | None = None, symbols: bool = True) -> str:
+def card_text(card: int, trump: Trump | None = None, symbols: bool = True) -> str:
     """``10♥``, with a ``*`` after a trump once trumps are named."""
     card = Card(card)
     text = card.symbol if symbols else str(card)
-    if trump is not None and TRUMP_TABLES[trump].is_trump(card):
+    if trump is not None and tables_of(trump).is_trump(card):
         text += "*"
     return text
 
 
-def cards_text(cards: int, trump: Suit | None = None, symbols: bool = True) -> str:
+def cards_text(cards: int, trump: Trump | None = None, symbols: bool = True) -> str:
     items = hand_order(cards, trump)
     return " ".join(card_text(c, trump, symbols) for c in items) if items else "none"
 
 
-def hand_text(hand: int, trump: Suit | None, symbols: bool = True) -> str:
+def hand_text(hand: int, trump: Trump | None, symbols: bool = True) -> str:
     """The hand by suit; once trumps are named, a ``trumps:`` group first."""
     hand = CardSet(hand)
     if not hand:
@@ -82,7 +92,7 @@ def hand_text(hand: int, trump: Suit | None, symbols: bool = True) -> str:
             if part:
                 groups.append(" ".join(card_text(c, None, symbols) for c in part))
         return ";  ".join(groups)
-    t = TRUMP_TABLES[trump]
+    t = tables_of(trump)
     trumps = hand & t.trumps
     others = hand - trumps
     text = "trumps: " + (" ".join(card_text(c, None, symbols) for c in hand_order(trumps, trump)) or "none")
@@ -101,7 +111,7 @@ def suit_text(suit: Suit, symbols: bool = True) -> str:
     return f"{name} {suit.symbol}" if symbols else name
 
 
-def action_text(action: Action, trump: Suit | None, symbols: bool = True) -> str:
+def action_text(action: Action, trump: Trump | None, symbols: bool = True, bowers: bool = False) -> str:
     """An action as the list shows it."""
     if isinstance(action, Play):
         text = card_text(action.card, trump, symbols)
@@ -111,7 +121,7 @@ def action_text(action: Action, trump: Suit | None, symbols: bool = True) -> str
     if isinstance(action, Keep):
         return "keep " + cards_text(action.cards, trump, symbols)
     if isinstance(action, NameTrump):
-        left = Card.of("5", action.suit.partner)
+        left = Card.of("J" if bowers else "5", action.suit.partner)
         return f"{suit_text(action.suit, symbols)} (with {card_text(left, None, symbols)})"
     return str(action)
 
@@ -119,7 +129,7 @@ def action_text(action: Action, trump: Suit | None, symbols: bool = True) -> str
 _CARD_IN_TEXT = re.compile(r"\b([AKQJT98765432])([SHDC])\b")
 
 
-def rule_words(text: str, trump: Suit | None = None) -> str:
+def rule_words(text: str, trump: Trump | None = None) -> str:
     """An engine message for a screen that shows suit symbols: its cards as ``A♥*``, not ``AH``.
 
     >>> rule_words("a trump was led (AH) and S holds trumps, so must play a trump", Suit.HEARTS)
@@ -128,7 +138,7 @@ def rule_words(text: str, trump: Suit | None = None) -> str:
     return _CARD_IN_TEXT.sub(lambda m: card_text(Card.parse(m.group(0)), trump), text)
 
 
-def keep_words(options: KeepOptions, trump: Suit | None) -> str:
+def keep_words(options: KeepOptions, trump: Trump | None) -> str:
     """A keep decision's constraints in words, with suit symbols (as ``KeepOptions.describe()``)."""
     size = str(options.lo) if options.lo == options.hi else f"{options.lo} to {options.hi}"
     text = f"keep {size} of {cards_text(options.pool, trump)}"
@@ -139,7 +149,7 @@ def keep_words(options: KeepOptions, trump: Suit | None) -> str:
     return text
 
 
-def action_words(action: Action, trump: Suit | None = None) -> str:
+def action_words(action: Action, trump: Trump | None = None) -> str:
     """An action for people: ``play 10♥*``, ``bid 8``, ``hearts ♥``, ``keep A♥ 5♦``."""
     if isinstance(action, Play):
         return "play " + action_text(action, trump)
@@ -174,7 +184,7 @@ class Narrator:
     def who(self, seat: Seat) -> str:
         return seat_name(seat, self.seat)
 
-    def cards(self, cards: int, trump: Suit | None) -> str:
+    def cards(self, cards: int, trump: Trump | None) -> str:
         return cards_text(cards, trump, self.symbols)
 
     def update(self, v: SeatView) -> list[str]:
@@ -189,23 +199,23 @@ class Narrator:
         self.auction = len(v.auction)
         if trump is not None and not self.contract_told and v.maker is not None:
             self.contract_told = True
-            left = Card.of("5", trump.partner)
             lines.append(
                 f"{self.who(v.maker)} wins the bidding at {v.bid} and names {suit_text(trump, self.symbols)} trumps"
-                f" (the left Pedro {card_text(left, None, self.symbols)} is a trump too)."
+                f" ({self.left_words(v.rules.trump_tables[trump])})."
             )
             lines.append(self.contract(v))
-        if trump is not None:
-            lines += self.discards(v, trump)
+        tables = None if trump is None else v.rules.trump_tables[trump]  # the bowers' under all-hands Pedro
+        if tables is not None:
+            lines += self.discards(v, tables)
             if not v.rules.no_draw:
-                lines += self.draws(v, trump)
+                lines += self.draws(v, tables)
         if v.phase in (Phase.PLAY, Phase.DONE) and not self.play_told and v.maker is not None:
             self.play_told = True
             sizes = [n + self._count_played(v, Seat(s)) for s, n in enumerate(v.hand_sizes)]
             if len(set(sizes)) > 1:
                 lines.append("Cards held: " + ", ".join(f"{self.who(Seat(s))} {n}" for s, n in enumerate(sizes)))
             lines.append(f"The play: {self.who(v.maker)} leads to trick 1.")
-        lines += self.plays_since(v, trump)
+        lines += self.plays_since(v, tables)
         return lines
 
     def deal_header(self, v: SeatView) -> list[str]:
@@ -227,7 +237,15 @@ class Narrator:
         return (f"Contract: {self.who(v.maker)} for {team_name(v.maker.team, self.seat)}, bid {v.bid},"
                 f" trumps {suit_text(v.trump, self.symbols)}.")
 
-    def discards(self, v: SeatView, trump: Suit) -> list[str]:
+    def left_words(self, t: TrumpTables) -> str:
+        """The card of the same colour that the trumps take in, in words."""
+        left = card_text(t.left_pedro, None, self.symbols)
+        if t.bowers:
+            right = card_text(t.right_bower, None, self.symbols)
+            return f"the right bower {right} and the left bower {left} are the highest trumps"
+        return f"the left Pedro {left} is a trump too"
+
+    def discards(self, v: SeatView, trump: Trump) -> list[str]:
         lines = []
         shown_mine = 0 if self.seat is None else int(v.shown_trumps[self.seat])
         new = int(v.own_discards) & ~self.own_discards & ~shown_mine
@@ -245,7 +263,7 @@ class Narrator:
             self.shown[s] |= shown
         return lines
 
-    def draws(self, v: SeatView, trump: Suit) -> list[str]:
+    def draws(self, v: SeatView, trump: Trump) -> list[str]:
         lines = []
         dealer = v.dealer
         if v.phase in (Phase.ROB, Phase.PLAY, Phase.DONE) and not self.draws_told:
@@ -270,7 +288,7 @@ class Narrator:
                 lines.append(f"{self.who(self.seat)} took {self.cards(v.own_drawn, trump)}.")
         return lines
 
-    def plays_since(self, v: SeatView, trump: Suit | None) -> list[str]:
+    def plays_since(self, v: SeatView, trump: Trump | None) -> list[str]:
         lines = []
         for number, trick in enumerate(v.tricks[self.tricks:], start=self.tricks + 1):
             lines += self.play_lines(trick.plays, number, trump)
@@ -281,7 +299,7 @@ class Narrator:
         lines += self.play_lines(v.current_trick, len(v.tricks) + 1, trump)
         return lines
 
-    def play_lines(self, plays: Sequence[PlayedCard], number: int, trump: Suit | None) -> list[str]:
+    def play_lines(self, plays: Sequence[PlayedCard], number: int, trump: Trump | None) -> list[str]:
         lines = []
         for i, p in enumerate(plays[self.plays:], start=self.plays):
             card = card_text(p.card, trump, self.symbols)
@@ -313,7 +331,7 @@ def result_lines(summary: DealSummary, me: Seat | None, rules: Rules, score: tup
         lines.append("Point cards:")
         for a in r.awards:
             how = "" if a.how == "captured" else f", {a.how}"
-            lines.append(f"  {a.name} {card_text(a.card, r.trump, symbols)}: {a.points} to "
+            lines.append(f"  {a.name} {card_text(a.card, rules.trump_tables[r.trump], symbols)}: {a.points} to "
                          f"{team_name(a.team, me)}{how}")
         missing = _unscored(r, rules, symbols)
         if missing:
@@ -328,6 +346,6 @@ def _unscored(result: DealResult, rules: Rules, symbols: bool) -> str:
     trump = result.trump
     assert trump is not None  # a deal played out
     gone = PointTable.of(rules, trump).unscored(result.awards)
-    return ", ".join(f"{name} {card_text(card, trump, symbols)}" for name, card in gone)
+    return ", ".join(f"{name} {card_text(card, rules.trump_tables[trump], symbols)}" for name, card in gone)
 
 

@@ -13,7 +13,7 @@ from enum import StrEnum
 from typing import Any
 
 from cinch.actions import TRUMPS, Action, Bid, Keep, Pass, Play
-from cinch.cards import TRUMP_TABLES, Card, CardSet, Suit
+from cinch.cards import Card, CardSet, Suit
 from cinch.keep import KeepOptions
 from cinch.table.advice import Hint, cheapest_bury
 from cinch.table.narrate import card_text, hand_order
@@ -206,7 +206,7 @@ class Decision:
         suit to explain, or a message."""
         view = self.view
         assert view is not None
-        t = TRUMP_TABLES[view.trump] if view.trump is not None else None
+        t = view.rules.trump_tables[view.trump] if view.trump is not None else None
 
         def effective(c: Card) -> int:
             return t.effective_suit[c] if t is not None else c.suit
@@ -249,7 +249,7 @@ class Decision:
         if isinstance(hinted, Play) and hinted.card == card and int(hinted.bury) in sets:
             self.keep_sel = int(hinted.bury)
         else:
-            self.keep_sel = int(cheapest_bury(plays, view.trump)[card].bury)
+            self.keep_sel = int(cheapest_bury(plays, view.rules.trump_tables[view.trump])[card].bury)
         union = 0
         for s in sets:
             union |= s

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from rich.text import Text
 
 from cinch.actions import Bid, NameTrump, Pass
-from cinch.cards import TRUMP_TABLES, Card, Seat, Team
+from cinch.cards import Card, Seat, Team
 from cinch.keep import KeepOptions
 from cinch.match import Match
 from cinch.table.narrate import card_text, hand_order, keep_words
@@ -95,7 +95,7 @@ class TableLook:
     def center(self, view: SeatView) -> CenterModel:
         me = self.me
         palette = self.palette
-        trump = view.trump
+        trump = None if view.trump is None else view.rules.trump_tables[view.trump]
         slots: dict[str, Text] = {}
         title: str | Text
         footer: str | Text
@@ -129,7 +129,7 @@ class TableLook:
             plays = view.current_trick
             number = len(view.tricks) + 1
             leader = plays[0].seat
-            t = TRUMP_TABLES[trump] if trump is not None else None
+            t = trump
             winner = None
             if t is not None:
                 strength = t.strength[t.effective_suit[plays[0].card]]
@@ -168,11 +168,19 @@ class TableLook:
         trump = view.trump
         out = Text()
         if view.maker is not None and trump is not None:
-            left = Card.of("5", trump.partner)
+            tables = view.rules.trump_tables[trump]
             out.append("Contract ", style="bold")
             out.append(f"{view.maker} bid {view.bid}, {trump.name.lower()} {trump.symbol}; ")
-            out.append_text(chip(left, trump, palette))
-            out.append(" is a trump\n")
+            if tables.bowers:  # all-hands Pedro: the Jacks of the colour on top
+                out.append("right bower ")
+                out.append_text(chip(tables.right_bower, tables, palette))
+                out.append(", left bower ")
+                out.append_text(chip(tables.left_bower, tables, palette))
+                out.append("\n")
+            else:
+                out.append_text(chip(tables.left_pedro, tables, palette))
+                out.append(" is a trump\n")
+        trump_t = None if trump is None else view.rules.trump_tables[trump]  # the stars: bowers' tables or not
         pts = points_so_far(view)
         if pts is not None:
             out.append("Points so far", style="bold")
@@ -181,7 +189,7 @@ class TableLook:
                 out.append(f" {team_label(team, me)} {pts.total(team)}", style=f"bold {self._team_colour(team)}")
                 for name, card, _ in pts.awards[team]:
                     out.append(f" {name} ")
-                    out.append_text(chip(card, trump, palette))
+                    out.append_text(chip(card, trump_t, palette))
                 out.append("\n")
             if pts.pending:
                 out.append(" " + " and ".join(pts.pending) + ": known at the end\n", style=palette.muted)
@@ -197,11 +205,11 @@ class TableLook:
             thrown = view.own_discards - view.shown_trumps[me]
             if thrown:
                 out.append("You threw ")
-                out.append_text(chips(hand_order(thrown, trump), trump, palette))
+                out.append_text(chips(hand_order(thrown, trump_t), trump_t, palette))
                 out.append("\n")
             if view.own_drawn:
                 out.append("You took " if me == view.dealer else "You drew ")
-                out.append_text(chips(hand_order(view.own_drawn, trump), trump, palette))
+                out.append_text(chips(hand_order(view.own_drawn, trump_t), trump_t, palette))
                 out.append("\n")
             if view.phase in (Phase.ROB, Phase.PLAY, Phase.DONE):
                 order = [view.dealer.left, view.dealer.partner, view.dealer.left.partner]
@@ -212,12 +220,12 @@ class TableLook:
             for s in Seat:
                 if view.shown_trumps[s]:
                     out.append(f"{s} showed, dead ")
-                    out.append_text(chips(hand_order(view.shown_trumps[s], trump), trump, palette))
+                    out.append_text(chips(hand_order(view.shown_trumps[s], trump_t), trump_t, palette))
                     out.append("\n")
             for s in Seat:
                 if view.face_up_discards[s] and s != me:
                     out.append(f"{s} threw face up ")
-                    out.append_text(chips(hand_order(view.face_up_discards[s], trump), trump, palette))
+                    out.append_text(chips(hand_order(view.face_up_discards[s], trump_t), trump_t, palette))
                     out.append("\n")
         out.rstrip()
         return out
@@ -225,7 +233,7 @@ class TableLook:
     def prompt(self, view: SeatView) -> PromptModel:
         me = self.me
         palette = self.palette
-        trump = view.trump
+        trump = None if view.trump is None else view.rules.trump_tables[view.trump]
         d = self.decision
         mode = d.mode
         key_style = f"bold {palette.cursor}"
@@ -237,13 +245,16 @@ class TableLook:
             return PromptModel(prompt, options, d.cursor)
         if mode is Mode.TRUMP:
             prompt = Text(f"You won at {view.bid}: name trumps ", style=key_style)
-            prompt.append("with s h d c or ←/→, then Enter. The other 5 of the colour is a trump.")
+            prompt.append("with s h d c or ←/→, then Enter. "
+                          + ("The Jacks of the colour are the top trumps (bowers)." if view.rules.bowers
+                             else "The other 5 of the colour is a trump."))
             options = []
             for i, a in enumerate(d.options):
                 assert isinstance(a, NameTrump)
                 suit = a.suit
-                left = Card.of("5", suit.partner)
-                n = len(view.hand & TRUMP_TABLES[suit].trumps)
+                tables = view.rules.trump_tables[suit]
+                left = Card(tables.left_pedro)  # the left Pedro, or the left bower
+                n = len(view.hand & tables.trumps)
                 options.append((i, f"{suit.symbol} {suit.name.lower()} +{left.symbol} ({n})"))
             return PromptModel(prompt, options, d.cursor)
         if mode is Mode.KEEP:
@@ -294,7 +305,7 @@ class TableLook:
     def hand_model(self, view: SeatView) -> HandModel:
         d = self.decision
         mode = d.mode
-        trump = view.trump
+        trump = None if view.trump is None else view.rules.trump_tables[view.trump]
         if mode is Mode.TRUMP:
             option = d.options[d.cursor]
             assert isinstance(option, NameTrump)

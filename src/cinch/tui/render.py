@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from rich.text import Text
 
-from cinch.cards import TRUMP_TABLES, Card, Suit
+from cinch.cards import Card
+from cinch.table.narrate import Trump, tables_of
 
 
 @dataclass(frozen=True)
@@ -56,8 +57,9 @@ def ink(card: int, palette: Palette) -> str:
     return palette.suits[Card(card).suit]
 
 
-def is_trump(card: int, trump: Suit | None) -> bool:
-    return trump is not None and TRUMP_TABLES[trump].is_trump(card)
+def is_trump(card: int, trump: Trump | None) -> bool:
+    """Whether ``card`` is a trump: ``trump`` a suit, or the deal's tables (which know the bowers)."""
+    return trump is not None and tables_of(trump).is_trump(card)
 
 
 def rank_text(card: int) -> str:
@@ -65,7 +67,7 @@ def rank_text(card: int) -> str:
     return Card(card).symbol
 
 
-def chip(card: int, trump: Suit | None, palette: Palette, *, dim: bool = False) -> Text:
+def chip(card: int, trump: Trump | None, palette: Palette, *, dim: bool = False) -> Text:
     """A card on one line, four cells: `` A♥*``, ``10♥ ``."""
     body = f"{rank_text(card):>3}{'*' if is_trump(card, trump) else ' '}"
     if dim:
@@ -73,7 +75,7 @@ def chip(card: int, trump: Suit | None, palette: Palette, *, dim: bool = False) 
     return Text(body, style=f"bold {ink(card, palette)} on {palette.face}")
 
 
-def chips(cards, trump: Suit | None, palette: Palette, sep: str = " ") -> Text:
+def chips(cards, trump: Trump | None, palette: Palette, sep: str = " ") -> Text:
     out = Text()
     for i, c in enumerate(cards):
         if i:
@@ -86,7 +88,7 @@ CARD_WIDTH = 5
 CARD_HEIGHT = 4
 
 
-def card_lines(card: int, trump: Suit | None, palette: Palette, *, cursor: bool = False, dim: bool = False,
+def card_lines(card: int, trump: Trump | None, palette: Palette, *, cursor: bool = False, dim: bool = False,
                mark: str = " ") -> list[Text]:
     """A drawn card, five cells by four lines::
 

@@ -12,7 +12,8 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import RichLog, Static
 
-from cinch.cards import Card, Seat, Suit
+from cinch.cards import Card, Seat
+from cinch.table.narrate import Trump
 from cinch.tui.render import CARD_HEIGHT, CARD_WIDTH, PALETTES, Palette, card_lines
 
 
@@ -26,7 +27,7 @@ class HandModel:
     """What the hand shows: groups of cards (a title each), the cursor and the marks."""
 
     groups: list[tuple[str, list[Card]]] = field(default_factory=list)
-    trump: Suit | None = None
+    trump: Trump | None = None
     cursor: int | None = None  # the card under the cursor
     dim: frozenset[int] = frozenset()  # greyed: cannot be picked now
     marks: dict[int, str] = field(default_factory=dict)  # ✓ kept, ✗ thrown
