@@ -64,7 +64,9 @@ __all__ = [
 ]
 
 SIDES = ("a", "b")
-PEDROS = ("Right Pedro", "Left Pedro")
+# The 5-point cards the "Pedros" count: under all-hands Pedro (bowers) the left bower replaces the left Pedro.
+# Sancho and Dom (9 and 3 points) are not Pedros here.
+PEDROS = ("Right Pedro", "Left Pedro", "Left Bower")
 MAX_MATCH_DEALS = 1000  # a match still undecided after this many deals counts as unfinished
 PROBLEMS_KEPT = 1000  # problems logged in full; the counts are always exact
 FORMAT = "cinch-arena/1"
@@ -331,7 +333,7 @@ class DealStat:
     maker_side: str | None  # "a" or "b"
     bid: int | None
     made: bool | None
-    pedros_a: int  # Pedros (cards) awarded to A's side
+    pedros_a: int  # Pedros (the 5-point cards: under bowers the right Pedro and the left bower) awarded to A's side
     pedros_b: int
 
     @property

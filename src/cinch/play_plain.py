@@ -26,12 +26,14 @@ from cinch.cards import Card, CardSet, Seat, Suit
 from cinch.errors import IllegalAction, NotationError
 from cinch.keep import KeepOptions
 from cinch.rules import Rules
-from cinch.table import Pending, Saver, Table
+from cinch.table import Pending, Saver, Table, answer_choices
 from cinch.table.advice import Hint, cheapest_bury
 from cinch.table.narrate import (
     Narrator,
     Trump,
     action_text,
+    action_words,
+    asked_words,
     card_text,
     cards_text,
     hand_text,
@@ -87,6 +89,14 @@ INPUT_HELP = {
 }
 INPUT_HELP[Phase.ROB] = INPUT_HELP[Phase.DISCARD]
 
+HONOUR_HELP = """\
+Under the honour rule (this match lets a player break a rule, as at a real table):
+  play 7C!   or  revoke 7C   play a card that does not follow suit, on purpose: a revoke
+  claim revoke, claim bid, claim lead [trumps|no-trumps]   when you are asked about an irregularity
+  waive      let it stand, unpunished
+  claim misdeal   on your turn before the first call: the deal is void"""
+"""Shown by ``help`` when the match is played under the honour rule."""
+
 
 
 # ---- listing -------------------------------------------------------------------------------------
@@ -117,6 +127,7 @@ class Command:
 @dataclass(frozen=True)
 class Choice:
     action: Action
+    irregular: bool = False  # meant against the rules (a revoke under the honour rule): 'play 7C!'
 
 
 @dataclass(frozen=True)
@@ -140,6 +151,14 @@ def interpret(text: str, view: SeatView, listed: Sequence[Action], default: Acti
     low = t.lower()
     if low in COMMANDS:
         return Command(COMMANDS[low])
+    if low.startswith("revoke ") or (t.endswith("!") and len(t) > 1):
+        # A card played on purpose against the follow rule (honour rule): 'revoke 7C', 'play 7C!', '7c!'.
+        rest = t[len("revoke "):] if low.startswith("revoke ") else t[:-1]
+        reading = interpret(rest, view, listed, None)
+        if isinstance(reading, Choice) and isinstance(reading.action, Play):
+            return Choice(reading.action, irregular=True)
+        return reading if isinstance(reading, Problem) else Problem(f"{t!r}: only a card is played as a revoke, "
+                                                                   "as 'play 7C!' or 'revoke 7C'.")
     if t.isdigit():
         n = int(t)
         if not listed:
@@ -150,7 +169,7 @@ def interpret(text: str, view: SeatView, listed: Sequence[Action], default: Acti
     words = t.split()
     verb = words[0].lower()
     try:
-        if verb in ("pass", "bid", "trump", "keep", "play"):
+        if verb in ("pass", "bid", "trump", "keep", "play", "claim", "waive"):
             return Choice(parse_action(t))
         phase = view.phase
         if phase is Phase.TRUMP and len(words) == 1:
@@ -349,14 +368,20 @@ class PlainGame:
                 continue
             action = reading.action
             try:
-                self.table.act(self.seat, action)
+                self.table.act(self.seat, action, irregular=reading.irregular)
             except IllegalAction as e:
-                self.say(illegal_text(action, e, listed))
+                text = illegal_text(action, e, listed)
+                if isinstance(action, Play) and action in self.table.revokes(self.seat):
+                    text += f" To play it anyway, type 'play {action.card}!' (or 'revoke {action.card}')."
+                self.say(text)
                 continue
             return
 
     def listed(self, view: SeatView, suggestion: Action) -> Sequence[Action]:
         legal = view.legal
+        answers = answer_choices(view)
+        if answers:  # asked to claim an irregularity, or to waive it (honour rule)
+            return answers
         if isinstance(legal, KeepOptions):
             if len(legal) <= MAX_KEEPS_LISTED:
                 return list(legal)
@@ -370,6 +395,8 @@ class PlainGame:
     def prompt(self, view: SeatView, listed: Sequence[Action], default: Action | None) -> str:
         label = {Phase.BIDDING: "Your bid", Phase.TRUMP: "Name trumps", Phase.DISCARD: "Your discard: keep",
                  Phase.ROB: "Rob the pack: keep", Phase.PLAY: "Your play"}[view.phase]
+        if answer_choices(view):
+            label = "Claim or waive"
         span = f"1-{len(listed)}" if len(listed) > 1 else "1"
         extra = ", Enter = suggested" if default is not None and isinstance(view.legal, KeepOptions) else (
             ", Enter = the only choice" if default is not None else "")
@@ -379,6 +406,12 @@ class PlainGame:
         trump = _tables(view)
         bowers = view.rules.bowers
         lines = [""]
+        if answer_choices(view):
+            offence = asked_words(view, trump, self.symbols)
+            lines += [f"You are asked about an irregularity: {offence}", "You may (type 'claim ...' or 'waive'):"]
+            lines += numbered([action_words(a) for a in listed])
+            self.say(*lines)
+            return
         phase = view.phase
         if phase is Phase.BIDDING:
             so_far = ", ".join(f"{s} " + ("pass" if isinstance(a, Pass) else f"bid {a.amount}")
@@ -417,6 +450,10 @@ class PlainGame:
                      Phase.TRUMP: "Trumps:", Phase.PLAY: "You may play:"}[phase]
             lines.append(title + ("  (* = trump)" if trump is not None else ""))
             lines += numbered([action_text(a, trump, self.symbols, bowers) for a in listed])
+            revokes = self.table.revokes(self.seat)
+            if revokes:
+                lines.append(f"Honour rule: another card may be played on purpose as a revoke, as 'play "
+                             f"{revokes[0].card}!'.")
         self.say(*lines)
 
     def trick_line(self, view: SeatView) -> str:
@@ -436,6 +473,8 @@ class PlainGame:
             raise Stop("quit")
         if name == "help":
             self.say(INPUT_HELP.get(view.phase, ""), COMMAND_HELP)
+            if view.rules.honour_rule:
+                self.say(HONOUR_HELP)
         elif name == "hand":
             lines = [f"Your hand ({self.seat}, partner {self.seat.partner}; dealer {view.dealer}):"
                      f" {hand_text(view.hand, trump, self.symbols)}"]

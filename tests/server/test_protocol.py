@@ -279,9 +279,10 @@ class Lab:
         self.server.handle(conn, json.dumps(message))
         return list(conn.sent)
 
-    def table(self, preset: str, steps: int, rng: random.Random) -> Table:
+    def table(self, preset: str, steps: int, rng: random.Random, options: dict[str, Any] | None = None) -> Table:
         """(In the loop.)  A started room, ``steps`` random legal actions into its first deal (or at its end)."""
-        made = self.server.create({"rules": preset, "grace": 3600, "between_deals": 600, "bot_delay": 0})
+        made = self.server.create({"rules": preset, "grace": 3600, "between_deals": 600, "bot_delay": 0,
+                                   **({"options": options} if options else {})})
         code, host_token = made["code"], made["host_token"]
         room = self.server.rooms[code]
         people, tokens = [], []
@@ -675,5 +676,136 @@ def test_chat_has_its_own_slower_limit(lab, monkeypatch):
         clock.now += 2  # one line every two seconds
         heard = lab.run(exchange, lab, table, table.spectator, chat)
         assert [m["text"] for m in heard[id(table.host)]] == ["hi"]
+    finally:
+        lab.drop(table)
+
+
+# ---- the honour rule: irregular acts, claims and waivers ---------------------------------------------------
+HONOUR = {"honour_rule": True, "irregularities": "002"}
+
+
+def drive(table: Table, rng: random.Random, stop: Any) -> None:
+    """(In the loop.)  Random legal actions at the room's table, as one change, until ``stop(table)`` holds
+    for the seat to act (or nobody acts); the connections' mail is then cleared."""
+    room = table.room
+    game = room.table
+    assert game is not None
+    with room._change():
+        for _ in range(300):
+            game.advance()
+            deal = game.match.current
+            if deal is None or deal.to_act is None or stop(game, deal.to_act):
+                break
+            view = game.view(deal.to_act)
+            assert view is not None
+            game.act(deal.to_act, rng.choice(view.legal))
+        room._changed()
+    for conn in table.everyone:
+        conn.sent.clear()  # type: ignore[union-attr]
+
+
+def act_message(room: Room, action: str, **extra: Any) -> str:
+    return json.dumps({"type": "act", "seq": room.seq, "action": action, **extra})
+
+
+def taken(lab: Lab, table: Table, conn: Connection, action: str, **extra: Any) -> None:
+    """Send an act the room must take (an irregular one: ``exchange`` expects only legal actions to pass)."""
+    seq = table.room.seq
+    got = lab.run(lab.send, conn, {"type": "act", "seq": seq, "action": action, **extra})
+    for message in got:
+        check_server_message(message)
+    assert table.room.seq > seq and all(m["type"] != "error" for m in got), got
+
+
+def test_a_revoke_is_taken_only_when_meant_and_claimed_only_by_the_seat_asked(lab):
+    rng = random.Random(4)
+    table = lab.run(lab.table, "pagat", 0, rng, HONOUR)
+    try:
+        room = table.room
+        game = room.table
+        lab.run(drive, table, rng, lambda g, seat: bool(g.revokes(seat)))
+        seat = game.to_act
+        revoke = str(game.revokes(seat)[0])
+        actor = table.people[seat]
+        others = [c for c in table.people if c is not actor]
+        assert revoke in room.state(seat)["deal"]["irregular"]  # offered to the seat, from its own hand
+        assert all(not room.state(c.seat)["deal"]["irregular"] for c in others)
+        # Not meant: refused as a slip, with the rule; from another seat: not its turn.
+        lab.run(exchange, lab, table, actor, act_message(room, revoke))
+        assert actor.sent[0]["code"] == "illegal" and "revoke" in actor.sent[0]["message"]
+        lab.run(exchange, lab, table, others[0], act_message(room, revoke, irregular=True))
+        assert others[0].sent[0]["code"] == "not-your-turn"
+        last_trick = len(game.deal.tricks) == room.settings.rules.tricks - 1
+        taken(lab, table, actor, revoke, irregular=True)
+        assert revoke in json.loads(room.library.record_text(room.match_id))["deals"][0]["actions"]
+        if not last_trick:  # the revoke is nobody else's news until it shows (a later trick, or the last)
+            assert all(not room.state(c.seat)["deal"]["irregularities"] for c in others)
+        lab.run(drive, table, rng, lambda g, s: "waive" in map(str, g.view(s).legal))
+        asked = table.people[game.to_act]
+        assert game.to_act == seat.left and room.state(asked.seat)["deal"]["legal"] == ["claim revoke", "waive"]
+        partner = table.people[asked.seat.partner]
+        lab.run(exchange, lab, table, partner, act_message(room, "claim revoke"))
+        assert partner.sent[0]["code"] == "illegal" and f"{asked.seat} is asked" in partner.sent[0]["message"]
+        taken(lab, table, asked, "claim revoke")
+        assert f"{seat} revoked on trick" in " ".join(room.state(None)["deal"]["irregularities"])
+        words = " ".join(room.state(seat)["match"]["last_deal"]["words"])
+        assert f"{seat.team} revoked (002)" in words  # the ruling ends the deal and is told with its result
+    finally:
+        lab.drop(table)
+
+
+def test_irregular_acts_are_refused_without_the_honour_rule_and_in_bad_forms(lab):
+    rng = random.Random(5)
+    table = lab.run(lab.table, "pagat", 0, rng)  # no honour rule
+    try:
+        room = table.room
+        game = room.table
+
+        def could_revoke(g, seat):
+            deal = g.match.current
+            return deal.phase.value == "play" and deal.trick and int(deal.hand(seat)) & ~deal.legal_play_mask()
+
+        lab.run(drive, table, rng, could_revoke)
+        seat = game.to_act
+        deal = game.match.current
+        card = next(c for c in deal.hand(seat) if not deal.legal_play_mask() >> c & 1)
+        actor = table.people[seat]
+        other = table.people[seat.partner]
+        for sender, text, extra, code in [
+            (actor, f"play {card}", {"irregular": True}, "illegal"),  # meant, but the room has no honour rule
+            (actor, "claim revoke", {}, "illegal"),
+            (actor, "waive", {}, "illegal"),
+            (other, f"{other.seat} out of turn: play {card}", {}, "not-your-turn"),
+            (other, "claim misdeal", {}, "not-your-turn"),
+            (actor, f"play {card}", {"irregular": "yes"}, "bad-message"),
+        ]:
+            lab.run(exchange, lab, table, sender, act_message(room, text, **extra))
+            assert sender.sent[0]["code"] == code, (text, sender.sent)  # type: ignore[index]
+        assert "irregularities" not in room.state(seat)["deal"] and "irregular" not in room.state(seat)["deal"]
+    finally:
+        lab.drop(table)
+
+
+@pytest.mark.parametrize("text, own, words", [
+    ("002", True, "only under 003"),  # no bid out of turn under 002
+    ("003", False, "for his own seat only"),  # nobody bids out of turn for another seat
+    ("003", True, None),  # one's own bid out of turn: taken, and the offender's left is asked
+])
+def test_a_bid_out_of_turn_is_taken_only_under_003_from_its_own_seat(lab, text, own, words):
+    table = lab.run(lab.table, "pagat", 0, random.Random(6), {"honour_rule": True, "irregularities": text})
+    try:
+        room = table.room
+        game = room.table
+        offender = game.to_act.left  # (not to act)
+        conn = table.people[offender if own else offender.partner]
+        out_of_turn = f"{offender} out of turn: bid 14"
+        if words is None:
+            taken(lab, table, conn, out_of_turn)
+            assert game.to_act == offender.left
+            assert room.state(offender.left)["deal"]["legal"] == ["claim bid", "waive"]
+            assert f"{offender} bid out of turn." in room.state(None)["deal"]["irregularities"]
+        else:
+            lab.run(exchange, lab, table, conn, act_message(room, out_of_turn))
+            assert conn.sent[0]["code"] == "illegal" and words in conn.sent[0]["message"]  # type: ignore[index]
     finally:
         lab.drop(table)

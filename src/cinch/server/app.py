@@ -422,7 +422,7 @@ class Server:
         if room is None:
             raise Refusal("no-room", "send hello with a room code first")
         if isinstance(msg, protocol.Act):
-            room.act(conn, msg.seq, msg.action)
+            room.act(conn, msg.seq, msg.action, irregular=msg.irregular)
         elif isinstance(msg, protocol.Join | protocol.TakeSeat):
             room.join(conn, msg.seat, msg.name, msg.entropy, take=isinstance(msg, protocol.TakeSeat))
         elif isinstance(msg, protocol.Leave):

@@ -5,7 +5,7 @@ against these models before the room sees it; anything else is refused with an
 :class:`Refusal` whose ``code`` and ``message`` go back as an ``error`` message.
 
 >>> parse_client('{"type": "act", "seq": 4, "action": "play KC"}')
-Act(type='act', seq=4, action='play KC')
+Act(type='act', seq=4, action='play KC', irregular=False)
 >>> try:
 ...     parse_client('{"type": "dance"}')
 ... except Refusal as e:
@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter, ValidationError
 
 MAX_MESSAGE_BYTES = 4096
 """The largest message a client may send (a longer one is refused unread)."""
@@ -101,11 +101,19 @@ class Start(_Message):
 
 
 class Act(_Message):
-    """Your decision, in the record notation, for the state numbered ``seq``."""
+    """Your decision, in the record notation, for the state numbered ``seq``.
+
+    ``irregular``: the action is meant against the rules, as at a real table (a revoke: a card the follow
+    rule forbids), taken only in a room whose rules have the honour rule.  Under the honour rule an act
+    may also come when it is not your turn: a bid or a lead out of turn (``"S out of turn: bid 8"``, 003),
+    or ``"claim misdeal"`` before the first call; when you are asked about another seat's irregularity,
+    ``legal`` holds the claims and ``"waive"``.
+    """
 
     type: Literal["act"]
     seq: StrictInt
     action: Annotated[str, Field(min_length=1, max_length=200)]
+    irregular: StrictBool = False
 
 
 class Ready(_Message):

@@ -31,7 +31,7 @@ from starlette.routing import Route
 from cinch.errors import CinchError
 from cinch.server.pages import error_json, page_routes
 from cinch.study.puzzles import Puzzle, PuzzleError, find, load_puzzles
-from cinch.table.narrate import Narrator, rule_words
+from cinch.table.narrate import Narrator, rule_words, view_trump
 
 STATIC = Path(__file__).parent / "static" / "puzzles"
 MAX_GUESS = 1024  # bytes: a guess is one card
@@ -46,13 +46,14 @@ def story(puzzle: Puzzle) -> list[str]:
 
 def question_json(puzzle: Puzzle) -> dict[str, Any]:
     """What the page shows before a guess: the puzzle's question (the view, the legal cards) and the story."""
-    return {**puzzle.question_json(), "story": story(puzzle), "rules_words": puzzle.rules.describe()}
+    return {**puzzle.question_json(), "story": story(puzzle), "rules_words": puzzle.rules.describe(),
+            "bowers": puzzle.rules.bowers}  # all-hands Pedro: the page stars the left bower as a trump
 
 
 def verdict_json(puzzle: Puzzle, card_text: str) -> dict[str, Any]:
     """The verdict on a guess, with the explanation in symbols (raises PuzzleError for a card that is not legal)."""
     verdict = puzzle.verdict(puzzle.read_guess(card_text))
-    trump = puzzle.view.trump
+    trump = view_trump(puzzle.view)
     return {**verdict.to_json(), "id": puzzle.id, "level": puzzle.level,
             "explanation": [rule_words(line, trump) for line in verdict.lines],
             "figures": {str(c): f.to_json() for c, f in puzzle.figures.items()},
@@ -108,7 +109,7 @@ def add_puzzle_routes(routes: list[Any], puzzles: Sequence[Puzzle] | None = None
         try:
             return JSONResponse(verdict_json(puzzle, card))
         except CinchError as e:
-            return error_json("bad-guess", rule_words(str(e), puzzle.view.trump), 400)
+            return error_json("bad-guess", rule_words(str(e), view_trump(puzzle.view)), 400)
 
     routes.extend([
         *page_routes("/puzzles", STATIC, "puzzles.js", "puzzles.css"),

@@ -41,7 +41,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from cinch.actions import Action, Keep
-from cinch.cards import CardSet, Seat, Suit
+from cinch.cards import CardSet, Seat
 from cinch.deal import Deal
 from cinch.errors import CinchError, RecordError
 from cinch.library import FINISHED, IN_PROGRESS, LibraryError, StoredMatch, UnknownMatch
@@ -51,7 +51,7 @@ from cinch.rules import Rules
 from cinch.server.pages import error_json, page_routes
 from cinch.study.analysis import DealAnalysis, DealSpec, Judgement, decision_steps, judge
 from cinch.study.analysis import Settings as AnalysisSettings
-from cinch.table.narrate import Narrator, action_words, cards_text, hand_order, result_lines
+from cinch.table.narrate import Narrator, Trump, action_words, cards_text, hand_order, result_lines
 from cinch.view import Phase, PlayedCard, Trick
 
 log = logging.getLogger("cinch.server")
@@ -99,7 +99,7 @@ def build(record: dict[str, Any]) -> tuple[dict[str, Any], list[ParJob | None]]:
     names = tuple(match.players.get(s, "") for s in Seat) if match.players else None
     out: dict[str, Any] = {
         "format": FORMAT,
-        "rules": {"name": rules.name, "record": rules.to_json(), "target": rules.target},
+        "rules": {"name": rules.name, "record": rules.to_json(), "target": rules.target, "bowers": rules.bowers},
         "players": {s.name: match.players.get(s, "") for s in Seat},
         "metadata": {k: v for k, v in record.items() if k not in ("format", "rules", "players", "deals")},
         "score": teams_json(match.score),
@@ -168,7 +168,7 @@ def _keep_words(deal: Deal, seat: Seat, action: Action) -> str:
     pool = int(getattr(legal, "pool", deal.hands[seat]))
     kept = int(action.cards)
     thrown = pool & ~kept
-    trump = deal.trump
+    trump = deal.tables  # the deal's trump tables, which know the bowers of all-hands Pedro
     text = f"{seat} keeps {cards_text(kept, trump)}"
     if deal.phase is Phase.ROB:
         text += " of the hand and the stock"
@@ -177,6 +177,7 @@ def _keep_words(deal: Deal, seat: Seat, action: Action) -> str:
 
 def _frame(deal: Deal, step: int, seat: Seat | None, action: Action | None, narration: str,
            score: tuple[int, int]) -> dict[str, Any]:
+    tables = deal.tables  # (the bowers' under all-hands Pedro: the left bower sorts and stars as a trump)
     trump = deal.trump
     last = deal.tricks[-1] if deal.tricks else None
     won = [0, 0]
@@ -186,13 +187,13 @@ def _frame(deal: Deal, step: int, seat: Seat | None, action: Action | None, narr
         "step": step,
         "phase": deal.phase.value,
         "to_act": None if deal.to_act is None else deal.to_act.name,
-        "hands": {s.name: [str(c) for c in hand_order(deal.hands[s], trump)] for s in Seat},
+        "hands": {s.name: [str(c) for c in hand_order(deal.hands[s], tables)] for s in Seat},
         "auction": [{"seat": s.name, "call": str(c)} for s, c in deal.auction],
         "maker": None if deal.maker is None or deal.phase is Phase.BIDDING else deal.maker.name,
         "bid": deal.high_bid if deal.maker is not None and deal.phase is not Phase.BIDDING else None,
         "trump": None if trump is None else trump.letter,
-        "discards": {s.name: _cards(deal.discards[s] & ~deal.shown[s], trump) for s in Seat},
-        "shown": {s.name: _cards(deal.shown[s], trump) for s in Seat},
+        "discards": {s.name: _cards(deal.discards[s] & ~deal.shown[s], tables) for s in Seat},
+        "shown": {s.name: _cards(deal.shown[s], tables) for s in Seat},
         "stock": len(deal.stock),
         "trick": {"number": len(deal.tricks) + 1, "leader": None if not deal.trick else deal.trick[0].seat.name,
                   "plays": _plays(deal.trick)},
@@ -201,14 +202,14 @@ def _frame(deal: Deal, step: int, seat: Seat | None, action: Action | None, narr
         "last_trick": None if last is None else _trick(last, len(deal.tricks)),
         "action": None if action is None or seat is None else {
             "seat": seat.name, "text": str(action),
-            "words": action_words(action, trump),
+            "words": action_words(action, tables),
         },
         "narration": narration,
         "score": teams_json(score),
     }
 
 
-def _cards(mask: int, trump: Suit | None) -> list[str]:
+def _cards(mask: int, trump: Trump | None) -> list[str]:
     return [str(c) for c in hand_order(mask, trump)]
 
 

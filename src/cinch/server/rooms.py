@@ -27,7 +27,7 @@ from typing import Any, Protocol
 
 import orjson
 
-from cinch.actions import Action, parse_action
+from cinch.actions import Action, Claim, OutOfTurn, parse_action
 from cinch.bots.base import Bot
 from cinch.cards import SEATS, Seat
 from cinch.errors import CinchError, IllegalAction, NotationError, RulesError
@@ -41,7 +41,7 @@ from cinch.server.views import match_json, private_deal_json, public_deal_json, 
 from cinch.shuffle import Shuffle
 from cinch.table import Pending, Saver, Table
 from cinch.table.advice import available_bots
-from cinch.table.narrate import Narrator, action_words, result_lines
+from cinch.table.narrate import Narrator, action_words, result_lines, view_trump
 from cinch.view import Phase, SeatView
 
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
@@ -834,16 +834,17 @@ class Room:
         entropy = tuple(self.places[s].entropy for s in Seat)
         return Shuffle.new(entropy, number)
 
-    def act(self, client: Client, seq: int, text: str) -> None:
-        """A person's decision, in the record notation, for the state numbered ``seq``.
+    def act(self, client: Client, seq: int, text: str, *, irregular: bool = False) -> None:
+        """A person's decision, in the record notation, for the state numbered ``seq`` (``irregular``: meant
+        against the rules, a revoke under the honour rule).
 
         Several processes may receive the same decision (two tabs of one seat): each checks ``seq`` within
         its change, after the store brought the room up to date, so that one takes it and the other finds
         it stale."""
         with self._change():
-            self._act(client, seq, text)
+            self._act(client, seq, text, irregular)
 
-    def _act(self, client: Client, seq: int, text: str) -> None:
+    def _act(self, client: Client, seq: int, text: str, irregular: bool = False) -> None:
         seat = self._seated(client)
         table = self.table
         if table is None or self.status != PLAYING:
@@ -853,7 +854,8 @@ class Room:
                                    "action was sent twice; look again and send the current seq")
         deal = table.match.current
         assert deal is not None
-        if deal.to_act != seat:
+        honour = table.rules.honour_rule
+        if deal.to_act != seat and not honour:
             who = "nobody (a new stock is being shuffled)" if deal.to_act is None else deal.to_act.name
             raise Refusal("not-your-turn", f"it is {who}'s turn, not yours ({seat})")
         if self.places[seat].away:
@@ -863,8 +865,15 @@ class Room:
         except NotationError as e:
             legal = deal.legal_actions()
             raise Refusal("bad-action", f"{e}; legal now: {_legal_summary(legal)}", legal=_legal_list(legal)) from None
+        if deal.to_act != seat and not isinstance(action, (OutOfTurn, Claim)):
+            # The honour rule: out of turn only a bid or a lead made on purpose, or a misdeal claimed.
+            who = "nobody (a new stock is being shuffled)" if deal.to_act is None else deal.to_act.name
+            raise Refusal("not-your-turn", f"it is {who}'s turn, not yours ({seat}); under the honour rule a bid or "
+                                           f"a lead out of turn is sent as '{seat.name} out of turn: bid 8' (003)")
         try:
-            table.act(seat, action)
+            # A revoke is taken only when it is sent as meant, and only under the honour rule (without the
+            # option the engine refuses the card as it refuses any illegal one).
+            table.act(seat, action, irregular=irregular)
         except IllegalAction as e:
             legal = deal.legal_actions()
             raise Refusal("illegal", f"{action} is not allowed: {e.rule}; legal now: {_legal_summary(legal)}",
@@ -923,7 +932,7 @@ class Room:
             message: dict[str, Any] = {"type": "error", "code": "hint-failed", "message": f"no hint this time ({e})"}
         else:
             message = {"type": "hint", "seq": seq, "bot": name, "action": str(action),
-                       "words": action_words(action, view.trump), "estimate": estimate, "detail": detail}
+                       "words": action_words(action, view_trump(view)), "estimate": estimate, "detail": detail}
             self.hints_given[seat] = message
         finally:
             self.hints_pending.discard(seat)
@@ -1200,7 +1209,8 @@ class Room:
                 suggestion = None
                 if view.legal and view.phase in (Phase.DISCARD, Phase.ROB) and len(view.legal) > 1:
                     suggestion = table.suggestion(seat)
-                deal.update(private_deal_json(view, suggestion))
+                irregular = table.irregular_actions(seat) if table.rules.honour_rule else ()
+                deal.update(private_deal_json(view, suggestion, irregular))
             out["deal"] = deal
         return out
 

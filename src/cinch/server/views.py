@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from collections.abc import Sequence
 from typing import Any
 
 from cinch.actions import Action
 from cinch.cards import CardSet, Seat, Suit
 from cinch.keep import KeepOptions
 from cinch.match import DealSummary, Match, teams_json
-from cinch.table.narrate import keep_words, result_lines
+from cinch.table.narrate import keep_words, result_lines, view_trump
 from cinch.view import PlayedCard, SeatView
 
 _NOTHING = CardSet(0)
@@ -64,6 +65,7 @@ def public_deal_json(view: SeatView, commitment: str | None = None) -> dict[str,
         "maker": None if view.maker is None else view.maker.name,
         "bid": view.bid,
         "trump": None if trump is None else trump.letter,
+        "bowers": view.rules.bowers,  # all-hands Pedro: the page stars the left bower as a trump, not the 5
         "auction": [{"seat": s.name, "call": str(c)} for s, c in view.auction],
         "hand_sizes": _by_seat(view.hand_sizes),
         "drawn": _by_seat(view.drawn_counts),
@@ -74,18 +76,25 @@ def public_deal_json(view: SeatView, commitment: str | None = None) -> dict[str,
                   "plays": _plays(view.current_trick)},
         "commitment": commitment,
         "bidder_goes_out": view.bidder_goes_out,
+        **({"irregularities": list(view.irregularities)} if view.rules.honour_rule else {}),
     }
 
 
-def private_deal_json(view: SeatView, suggestion: Action | None = None) -> dict[str, Any]:
-    """What only the seat knows: its hand, its own discards and draws, the stock it robbed, its choices."""
-    return {
+def private_deal_json(view: SeatView, suggestion: Action | None = None,
+                      irregular: Sequence[Action] = ()) -> dict[str, Any]:
+    """What only the seat knows: its hand, its own discards and draws, the stock it robbed, its choices;
+    under the honour rule also what it may do against the rules now (``irregular``: its revokes, from its
+    own hand, and under 003 its bids and leads out of turn), which no other seat is told."""
+    out = {
         "hand": cards(view.hand),
         "own_discards": cards(view.own_discards),
         "own_drawn": cards(view.own_drawn),
         "stock_seen": cards(view.stock_seen),
         **legal_json(view, suggestion),
     }
+    if view.rules.honour_rule:
+        out["irregular"] = [str(a) for a in irregular]
+    return out
 
 
 def legal_json(view: SeatView, suggestion: Action | None) -> dict[str, Any]:
@@ -94,7 +103,7 @@ def legal_json(view: SeatView, suggestion: Action | None) -> dict[str, Any]:
     if isinstance(legal, KeepOptions) and len(legal) > 1:
         return {"legal": [], "keep": {
             "pool": cards(legal.pool), "must": cards(legal.must), "fewest": legal.lo, "most": legal.hi,
-            "min_trumps": legal.min_trumps, "count": len(legal), "rule": keep_words(legal, view.trump),
+            "min_trumps": legal.min_trumps, "count": len(legal), "rule": keep_words(legal, view_trump(view)),
             "suggestion": None if suggestion is None else str(suggestion),
         }}
     return {"legal": [str(a) for a in legal], "keep": None}

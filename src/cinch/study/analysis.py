@@ -53,7 +53,7 @@ from typing import Any
 
 from cinch.actions import Action, Bid, Keep, NameTrump, Play, parse_action
 from cinch.bots.expert import Evaluation, ExpertBot
-from cinch.cards import TRUMP_TABLES, Card, Seat, Suit, Team, TrumpTables
+from cinch.cards import TRUMP_TABLES, Card, Seat, Suit, Team, TrumpTables, trump_tables
 from cinch.deal import Deal
 from cinch.errors import CinchError
 from cinch.match import Match
@@ -322,6 +322,12 @@ class Judgement:
     searched: bool = True
     par: Par | None = None
     seconds: float = 0.0  # CPU time of the judgement, in its process
+    bowers: bool = False  # all-hands Pedro (the rules' option): the left bower is the trump, not the other five
+
+    @property
+    def tables(self) -> TrumpTables | None:
+        """The trump tables the cards are named by (a flag, not the tables, travels between processes)."""
+        return None if self.trump is None else trump_tables(self.bowers)[self.trump]
 
     @property
     def mark(self) -> Mark | None:
@@ -345,7 +351,7 @@ class Judgement:
         ``hide_keeps`` leaves out the cards of a discard or rob (another seat's hidden cards at a table).
         """
         keep = isinstance(self.played, Keep)
-        played = "a discard" if keep and hide_keeps else choice_words(self.played, self.trump)
+        played = "a discard" if keep and hide_keeps else choice_words(self.played, self.tables)
         head = f"{self.where}, {self.seat}: {played}"
         if not self.searched:
             return f"{head}: not judged (the expert had a single sensible choice)"
@@ -355,7 +361,7 @@ class Judgement:
         verdict = f"{article} {mark}, {loss}" if mark is not None else ("the best choice" if self.loss < 0.05 else
                                                                  f"fine ({self.loss:.1f} points within the noise)")
         if mark is not None:
-            better = "another discard" if keep and hide_keeps else choice_words(self.best, self.trump)
+            better = "another discard" if keep and hide_keeps else choice_words(self.best, self.tables)
             verdict += f"; better: {better} ({self.best_value:+.1f} against {self.played_value:+.1f})"
         par = self.par
         if par is not None:
@@ -364,14 +370,14 @@ class Judgement:
         return f"{head}: {verdict}"
 
     def _cards(self, par: Par) -> str:
-        return " ".join(_card(Card.parse(c), self.trump) for c in par.best_cards)
+        return " ".join(_card(Card.parse(c), self.tables) for c in par.best_cards)
 
     def to_json(self) -> dict[str, Any]:
         mark = self.mark
         return {
             "deal": self.deal, "step": self.step, "seat": self.seat.name, "phase": self.phase, "trick": self.trick,
             "played": str(self.played), "best": str(self.best),
-            "played_words": choice_words(self.played, self.trump), "best_words": choice_words(self.best, self.trump),
+            "played_words": choice_words(self.played, self.tables), "best_words": choice_words(self.best, self.tables),
             "played_value": round(self.played_value, 3), "best_value": round(self.best_value, 3),
             "loss": round(self.loss, 3), "error": round(self.error, 3), "worlds": self.worlds,
             "candidates": self.candidates, "searched": self.searched, "mark": None if mark is None else str(mark),
@@ -415,7 +421,8 @@ def _judge(spec: DealSpec, step: int, deal: Deal, action: Action, bot: ExpertBot
         deal=spec.number, step=step, seat=seat, phase=_PHASES.get(deal.phase, deal.phase.value),
         trick=len(deal.tricks) + 1 if deal.phase is Phase.PLAY else None, trump=deal.trump, played=action,
         best=best_action, played_value=played_value, best_value=best_value, loss=loss, error=error, worlds=worlds,
-        candidates=len(evaluation.candidates), searched=searched, par=par, seconds=time.process_time() - started)
+        candidates=len(evaluation.candidates), searched=searched, par=par, seconds=time.process_time() - started,
+        bowers=deal.rules.bowers)
 
 
 def _best(evaluation: Evaluation) -> int:

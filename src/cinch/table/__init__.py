@@ -10,7 +10,8 @@ Every front end stands on this layer, which knows nothing of screens or sockets:
 """
 
 from cinch.table.advice import Hint, available_bots
-from cinch.table.session import BotTurn, Pending, Table
+from cinch.table.session import BotTurn, Pending, Table, answer_choices, revoke_words
 from cinch.table.storage import Saver, save_record
 
-__all__ = ["BotTurn", "Hint", "Pending", "Saver", "Table", "available_bots", "save_record"]
+__all__ = ["BotTurn", "Hint", "Pending", "Saver", "Table", "answer_choices", "available_bots", "revoke_words",
+           "save_record"]

@@ -18,10 +18,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from cinch.actions import Action, Keep, NameTrump, Pass, Play
+from cinch.actions import Action, Claim, Keep, NameTrump, OutOfTurn, Pass, Play, Waive
 from cinch.cards import TRUMP_TABLES, Card, CardSet, Seat, Suit, Team, TrumpTables
 from cinch.constants import HAND, STOCK
 from cinch.deal import DealResult
+from cinch.irregularities import penalty_text
 from cinch.keep import KeepOptions
 from cinch.match import DealSummary
 from cinch.rules import Rules, StockOut
@@ -54,6 +55,12 @@ which a caller that knows the rules passes so that the bowers of all-hands Pedro
 def tables_of(trump: Trump) -> TrumpTables:
     """The tables of ``trump``: given, or the ordinary ones of a suit."""
     return trump if isinstance(trump, TrumpTables) else TRUMP_TABLES[trump]
+
+
+def view_trump(view: SeatView) -> Trump | None:
+    """The trump tables of a view's deal once trumps are named: the bowers' under all-hands Pedro, so that
+    every word drawn from the view stars the left bower, not the other five."""
+    return None if view.trump is None else view.rules.trump_tables[view.trump]
 
 
 def hand_order(cards: int, trump: Trump | None) -> list[Card]:
@@ -150,12 +157,55 @@ def keep_words(options: KeepOptions, trump: Trump | None) -> str:
 
 
 def action_words(action: Action, trump: Trump | None = None) -> str:
-    """An action for people: ``play 10♥*``, ``bid 8``, ``hearts ♥``, ``keep A♥ 5♦``."""
+    """An action for people: ``play 10♥*``, ``bid 8``, ``hearts ♥``, ``keep A♥ 5♦``; under the honour rule
+    ``claim the revoke``, ``waive it``, ``S out of turn: bid 8``."""
     if isinstance(action, Play):
         return "play " + action_text(action, trump)
     if isinstance(action, NameTrump):
         return f"trumps {suit_text(action.suit)}"
+    if isinstance(action, (Claim, Waive)):
+        return answer_words(action)
+    if isinstance(action, OutOfTurn):
+        return f"{action.seat} out of turn: {action_words(action.action, trump)}"
     return action_text(action, trump)
+
+
+# ---- the honour rule -----------------------------------------------------------------------------------
+_CLAIMED = {"revoke": "the revoke", "bid": "the bid out of turn", "lead": "the lead out of turn",
+            "misdeal": "a misdeal"}
+_LEAD_WORDS = {"trumps": ", and require a trump lead", "no-trumps": ", and forbid a trump lead"}
+_OFFENCE = re.compile(r"^[NESW] (revoked on trick|bid out of turn|led \S+ out of turn)")
+
+
+def answer_words(action: Claim | Waive) -> str:
+    """A claim or a waiver in words: ``claim the revoke``, ``claim the lead out of turn, and require a
+    trump lead``, ``waive it (let it stand)``.
+
+    >>> answer_words(Claim("lead", "no-trumps")), answer_words(Waive())
+    ('claim the lead out of turn, and forbid a trump lead', 'waive it (let it stand)')
+    """
+    if isinstance(action, Waive):
+        return "waive it (let it stand)"
+    return f"claim {_CLAIMED.get(action.kind, action.kind)}{_LEAD_WORDS.get(action.lead, '')}"
+
+
+def asked_offence(view: SeatView) -> str:
+    """The irregularity ``view``'s seat is asked about, as the engine describes it (``E revoked on trick 3
+    (played 9C)``): the last one told without an outcome; empty if none."""
+    for line in reversed(view.irregularities):
+        if _OFFENCE.match(line) and not line.endswith((": claimed.", ": waived.")):
+            return line.rstrip(".")
+    return ""
+
+
+def asked_words(view: SeatView, trump: Trump | None = None, symbols: bool = True) -> str:
+    """The question put to a seat asked to claim (honour rule): what happened, whose rulings apply.
+
+    ``E revoked on trick 3 (played 9♣). Claim it (the rulings of 003 apply) or waive it.``
+    """
+    offence = asked_offence(view) or "An irregularity was committed"
+    offence = rule_words(offence, trump) if symbols else offence
+    return f"{offence}. Claim it (the rulings of {penalty_text(view.rules)} apply) or waive it."
 
 
 # ---- the narration ----------------------------------------------------------------------------------
@@ -180,6 +230,8 @@ class Narrator:
         self.play_told = False
         self.tricks = 0
         self.plays = 0
+        self.lead: PlayedCard | None = None  # the current trick's lead as told (a lead out of turn may go back)
+        self.irregular: set[str] = set()  # the honour rule's irregularities and rulings told
 
     def who(self, seat: Seat) -> str:
         return seat_name(seat, self.seat)
@@ -216,6 +268,17 @@ class Narrator:
                 lines.append("Cards held: " + ", ".join(f"{self.who(Seat(s))} {n}" for s, n in enumerate(sizes)))
             lines.append(f"The play: {self.who(v.maker)} leads to trick 1.")
         lines += self.plays_since(v, tables)
+        lines += self.irregularities(v, tables)
+        return lines
+
+    def irregularities(self, v: SeatView, trump: Trump | None) -> list[str]:
+        """The honour rule's irregularities as every seat learns of them (a revoke once it shows), their
+        claims or waivers, and the rulings: each line once."""
+        lines = []
+        for line in v.irregularities:
+            if line not in self.irregular:
+                self.irregular.add(line)
+                lines.append(rule_words(line, trump) if self.symbols else line)
         return lines
 
     def deal_header(self, v: SeatView) -> list[str]:
@@ -290,6 +353,9 @@ class Narrator:
 
     def plays_since(self, v: SeatView, trump: Trump | None) -> list[str]:
         lines = []
+        told = v.tricks[self.tricks].plays if len(v.tricks) > self.tricks else v.current_trick
+        if self.plays and (not told or told[0] != self.lead):
+            self.plays = 0  # a lead out of turn was taken back (honour rule, 003): the trick starts again
         for number, trick in enumerate(v.tricks[self.tricks:], start=self.tricks + 1):
             lines += self.play_lines(trick.plays, number, trump)
             win = next(p.card for p in trick.plays if p.seat == trick.winner)
@@ -297,6 +363,7 @@ class Narrator:
             self.tricks += 1
             self.plays = 0
         lines += self.play_lines(v.current_trick, len(v.tricks) + 1, trump)
+        self.lead = v.current_trick[0] if v.current_trick else None
         return lines
 
     def play_lines(self, plays: Sequence[PlayedCard], number: int, trump: Trump | None) -> list[str]:
@@ -324,7 +391,7 @@ def result_lines(summary: DealSummary, me: Seat | None, rules: Rules, score: tup
     """The end of a deal: who took which point card, the settlement in words, the score."""
     r = summary.result
     lines = [f"Deal {summary.number} is over."]
-    if r.thrown_in:
+    if r.thrown_in or r.points is None:  # a misdeal, or a revoke claimed under 002: the ruling settles it
         lines.append(r.describe())
     else:
         assert r.trump is not None and r.points is not None

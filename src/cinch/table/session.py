@@ -26,12 +26,13 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from cinch.actions import Action, parse_action
+from cinch.actions import Action, Claim, OutOfTurn, Play, Waive, parse_action
 from cinch.bots import DEFAULT_BOT, make_bot
 from cinch.bots.base import Bot
-from cinch.cards import Seat
+from cinch.cards import Card, Seat
 from cinch.deal import Deal
 from cinch.errors import CinchError, IllegalAction
+from cinch.keep import KeepOptions
 from cinch.match import DealSummary, Match
 from cinch.record import replay, to_record
 from cinch.rules import Rules
@@ -225,12 +226,52 @@ class Table:
         """The end of the last deal has been shown: the next deal may be dealt."""
         self.acknowledged = len(self.match.summaries)
 
-    def act(self, seat: Seat, action: Action) -> None:
+    def act(self, seat: Seat, action: Action, *, irregular: bool = False) -> None:
         """``seat`` takes ``action``: refused with :class:`IllegalAction` (naming the rule) if it is not that
-        seat's turn or the rules forbid it; saved before this returns."""
+        seat's turn or the rules forbid it; saved before this returns.
+
+        Under the honour rule a person may also act against the rules, but only on purpose: a revoke
+        (a card the follow rule forbids) needs ``irregular=True``, so that a slip is explained and not
+        committed; a bid or a lead out of turn (003) is an :class:`~cinch.actions.OutOfTurn` of the
+        person's own seat; a misdeal is claimed with ``Claim("misdeal")`` by anyone before the first call.
+        """
         if seat in self.bots:
             raise IllegalAction(action, f"{seat} is played by the {self.bot_names[seat]} bot")
+        deal = self.match.current
+        out_of_turn = deal is not None and seat != deal.to_act
+        if deal is not None and self.rules.honour_rule:
+            self._check_on_purpose(deal, seat, action, irregular)
         self._apply(seat, action)
+        if out_of_turn:
+            # Out of turn the turn moves (to the seat asked to claim): a bot's turn being thought is stale.
+            self.generation += 1
+
+    def _check_on_purpose(self, deal: Deal, seat: Seat, action: Action, irregular: bool) -> None:
+        """Refuse an irregular action the person did not mean (honour rule), or another seat's."""
+        legal = [] if isinstance(deal.legal_actions(), KeepOptions) else [str(a) for a in deal.legal_actions()]
+        if isinstance(action, OutOfTurn) and action.seat != seat:
+            raise IllegalAction(action, f"{seat} may act out of turn for his own seat only, not for {action.seat}",
+                                legal)
+        if seat != deal.to_act and not isinstance(action, (OutOfTurn, Claim)):
+            who = "nobody" if deal.to_act is None else str(deal.to_act)
+            raise IllegalAction(action, f"it is {who}'s turn, not {seat}'s"
+                                + (f" (a bid or a lead out of turn is made on purpose, as '{seat} out of turn: "
+                                   f"{action}')" if deal.irregular_actions(seat) else ""), legal)
+        if not irregular and isinstance(action, Play) and action in deal.irregular_actions(seat):
+            raise IllegalAction(action, revoke_words(self.match.view(seat), action.card)
+                                + "; the honour rule lets it be played only on purpose", legal)
+
+    def irregular_actions(self, seat: Seat) -> list[Action]:
+        """What the person in ``seat`` may do against the rules now (honour rule): a revoke on his turn, and
+        under 003 a bid or a lead out of turn when it is not; empty for a bot's seat or with the option off."""
+        deal = self.match.current
+        if deal is None or seat in self.bots:
+            return []
+        return deal.irregular_actions(seat)
+
+    def revokes(self, seat: Seat) -> list[Play]:
+        """The cards ``seat`` may play now only as a revoke (honour rule), as plays."""
+        return [a for a in self.irregular_actions(seat) if isinstance(a, Play)]
 
     def _apply(self, seat: Seat, action: Action) -> None:
         self.match.apply(action, seat)
@@ -242,6 +283,8 @@ class Table:
         deal = self.match.current
         if deal is None:
             return "no deal is in progress"
+        if isinstance(action, Play) and seat is not None and action in deal.irregular_actions(seat):
+            return revoke_words(self.match.view(seat), action.card)  # a revoke: the engine would take it
         trial = deal.copy()  # the check runs on a copy: the real deal is never touched
         try:
             trial.apply(action, seat)
@@ -383,3 +426,33 @@ class Table:
 def _bot_seed(seed: int, seat: Seat, undos: int) -> int:
     """The seed of the bot in ``seat``: different per seat, and again after each undo."""
     return seed * 10 + 1 + seat + 100_003 * undos
+
+
+# ---- the honour rule ------------------------------------------------------------------------------------------
+def revoke_words(view: SeatView, card: int) -> str:
+    """Why playing ``card`` now is a revoke, from the seat's view: the lead and what the seat holds.
+
+    >>> from cinch import Deal, Rules
+    >>> from cinch.deal import EXAMPLE_DECK
+    >>> deal = Deal.from_actions(Rules.preset("pagat"), Seat.W, EXAMPLE_DECK)
+    >>> revoke_words(deal.view(Seat.N), 0)  # before any lead, nothing is a revoke
+    ''
+    """
+    if not view.current_trick or view.trump is None:
+        return ""
+    tables = view.rules.trump_tables[view.trump]
+    led = Card(view.current_trick[0].card)
+    played = Card(card)
+    if tables.is_trump(led):
+        return f"a trump was led ({led}) and {view.seat} holds trumps: playing {played} is a revoke"
+    suit = led.suit.name.lower()
+    return f"{led} was led and {view.seat} holds {suit}: playing {played} is a revoke"
+
+
+def answer_choices(view: SeatView) -> list[Action]:
+    """The claims and the waiver when ``view``'s seat is asked about an irregularity (honour rule), else
+    empty: the engine then offers only these, the waiver last."""
+    legal = view.legal
+    if isinstance(legal, KeepOptions) or not legal or type(legal[-1]) is not Waive:
+        return []
+    return list(legal)

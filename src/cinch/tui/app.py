@@ -26,7 +26,7 @@ from cinch.errors import CinchError, IllegalAction
 from cinch.keep import KeepOptions
 from cinch.table import BotTurn, Pending, Saver, Table
 from cinch.table.advice import Hint, ask_hint, available_bots
-from cinch.table.narrate import Narrator, action_words, card_text, rule_words
+from cinch.table.narrate import Narrator, action_words, card_text, rule_words, view_trump
 from cinch.table.narrate import seat_name as seat_label
 from cinch.table.summary import describe_par, par_of, play_start
 from cinch.tui.decision import SUIT_KEYS, Decision, Mode
@@ -34,6 +34,7 @@ from cinch.tui.game import TableSetup
 from cinch.tui.panels import TableLook
 from cinch.tui.render import PALETTES, THEME_ORDER, Palette
 from cinch.tui.screens import (
+    ConfirmScreen,
     DealOverScreen,
     KeysScreen,
     NewMatchScreen,
@@ -280,14 +281,14 @@ class TableScreen(Screen):
         key = (id(game.match), len(game.match.deals), len(game.deal.history), view.phase)
         self.decision.begin(view, key, partial(game.suggestion, self.seat))
 
-    def act(self, action: Action) -> None:
-        """Apply your action (the table has the last word on legality)."""
+    def act(self, action: Action, irregular: bool = False) -> None:
+        """Apply your action (the table has the last word on legality); ``irregular``: a revoke you confirmed."""
         game = self.game
         if game is None or game.pending() is not Pending.HUMAN:
             return
-        trump = self.decision.view.trump if self.decision.view is not None else None
+        trump = view_trump(self.decision.view) if self.decision.view is not None else None  # (bowers: tables)
         try:
-            game.act(self.seat, action)
+            game.act(self.seat, action, irregular=irregular)
         except IllegalAction as e:
             self.say(f"{action_words(action, trump)} is not allowed: {rule_words(e.rule, trump)}.")
             return
@@ -295,6 +296,26 @@ class TableScreen(Screen):
         self.status_text = Text()
         self.changed()
         self.schedule(self.settings.pause if game.pending() is Pending.BOT else 0)
+
+    def offer_revoke(self, card: Card) -> None:
+        """A greyed card under the honour rule: it may be played on purpose, as a revoke, once confirmed."""
+        view = self.decision.view
+        trump = view_trump(view) if view is not None else None
+        shown = card_text(card, trump)
+        self.say(f"{shown} does not follow suit: y plays it as a revoke, n keeps it.")
+        question = (f"Playing the {shown} does not follow suit: that is a revoke under the honour rule. "
+                    "Play it anyway?")
+        self.app.push_screen(ConfirmScreen(question), partial(self._revoke_answered, card, self.decision.key))
+
+    def _revoke_answered(self, card: Card, key: Any, yes: bool | None) -> None:
+        if key != self.decision.key or self.decision.mode is not Mode.PLAY:
+            return  # the decision moved on (an undo, a new match) while the question was open
+        if yes:
+            self.act(Play(card), irregular=True)
+        else:
+            self.say(f"{card_text(card, view_trump(self.decision.view) if self.decision.view else None)} stays "
+                     "in your hand.")
+        self.refresh_all()
 
     def say(self, text: str | Text) -> None:
         self.status_text = text if isinstance(text, Text) else Text(text)
@@ -308,8 +329,10 @@ class TableScreen(Screen):
         game = self.game
         if view is None or game is None:
             return
-        trump = view.trump
-        if d.mode is Mode.PLAY:
+        trump = view_trump(view)  # the deal's tables: the left bower starred under all-hands Pedro
+        if d.mode is Mode.PLAY and Play(card) in game.revokes(self.seat):
+            self.offer_revoke(card)
+        elif d.mode is Mode.PLAY:
             why = game.why_illegal(Play(card), self.seat)
             if why is None and d.bury_due:
                 why = "with more than six cards, choose the card to play first: Enter, then mark the cards to bury"
@@ -542,7 +565,7 @@ class TableScreen(Screen):
             self.say(f"No hint this time ({error}).")
             return
         # The status line has two rows: the bot's words name the choice, so they stand alone.
-        words = hint.estimate or action_words(hint.action, d.view.trump)
+        words = hint.estimate or action_words(hint.action, view_trump(d.view))
         text = f"Hint from the {hint.bot} bot: {words}{d.show_hint(hint)}"
         self.say(text + (" (? again: the figures)" if hint.detail else ""))
         self.refresh_all()
@@ -562,7 +585,7 @@ class TableScreen(Screen):
         deal = game.deal
         assert deal is not None
         taken = deal.history[index]
-        trump = deal.trump if deal.phase is not Phase.BIDDING else None
+        trump = deal.tables if deal.phase is not Phase.BIDDING else None  # (the bowers' under all-hands Pedro)
         self.generation += 1
         self.thinking = None
         self.decision.stop()

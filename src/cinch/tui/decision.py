@@ -16,7 +16,8 @@ from cinch.actions import TRUMPS, Action, Bid, Keep, Pass, Play
 from cinch.cards import Card, CardSet, Suit
 from cinch.keep import KeepOptions
 from cinch.table.advice import Hint, cheapest_bury
-from cinch.table.narrate import card_text, hand_order
+from cinch.table.narrate import card_text, hand_order, view_trump
+from cinch.table.session import answer_choices
 from cinch.view import Phase, SeatView
 
 SUIT_KEYS = {"s": Suit.SPADES, "h": Suit.HEARTS, "d": Suit.DIAMONDS, "c": Suit.CLUBS}
@@ -32,6 +33,7 @@ class Mode(StrEnum):
     PLAY = "play"
     BURY = "bury"  # trick 1 above six cards: mark the cards buried under the one played
     OVER = "over"  # the match is over
+    CLAIM = "claim"  # honour rule: you are asked to claim another seat's irregularity, or to waive it
 
     @property
     def deciding(self) -> bool:
@@ -39,11 +41,11 @@ class Mode(StrEnum):
 
     @property
     def choosing_option(self) -> bool:
-        """The choices are the options above the hand (bids, suits), not cards."""
-        return self in (Mode.BID, Mode.TRUMP)
+        """The choices are the options above the hand (bids, suits, claims), not cards."""
+        return self in (Mode.BID, Mode.TRUMP, Mode.CLAIM)
 
 
-_DECIDING = frozenset({Mode.BID, Mode.TRUMP, Mode.KEEP, Mode.PLAY, Mode.BURY})
+_DECIDING = frozenset({Mode.BID, Mode.TRUMP, Mode.KEEP, Mode.PLAY, Mode.BURY, Mode.CLAIM})
 
 
 @dataclass
@@ -78,7 +80,12 @@ class Decision:
         self.bury_card = None
         self.suggested = None
         legal = view.legal
-        if view.phase is Phase.BIDDING:
+        answers = answer_choices(view)
+        if answers:  # asked about an irregularity (honour rule): the claims, then the waiver
+            self.mode = Mode.CLAIM
+            self.options = answers
+            self.cursor = 0
+        elif view.phase is Phase.BIDDING:
             self.mode = Mode.BID
             self.options = list(legal)
             self.cursor = next((i for i, a in enumerate(self.options) if isinstance(a, Pass)), 0)
@@ -102,7 +109,7 @@ class Decision:
         assert view is not None
         self.mode = Mode.PLAY
         legal_cards = {int(a.card) for a in view.legal if isinstance(a, Play)}
-        self.cards = [c for c in hand_order(view.hand, view.trump) if c in legal_cards]
+        self.cards = [c for c in hand_order(view.hand, view_trump(view)) if c in legal_cards]
         self.cursor = self.cards.index(card) if card in self.cards else 0
         self.bury_card = None
 
@@ -110,9 +117,10 @@ class Decision:
     def keep_order(self) -> list[Card]:
         view = self.view
         assert view is not None
+        trump = view_trump(view)  # the order the hand is drawn in (the bowers on top under all-hands Pedro)
         if view.phase is Phase.ROB:
-            return hand_order(view.hand, view.trump) + hand_order(view.stock_seen, view.trump)
-        return hand_order(view.hand, view.trump)
+            return hand_order(view.hand, trump) + hand_order(view.stock_seen, trump)
+        return hand_order(view.hand, trump)
 
     @property
     def bury_due(self) -> bool:
@@ -191,7 +199,7 @@ class Decision:
         to explain, or a message."""
         view = self.view
         assert view is not None
-        hand = hand_order(view.hand, view.trump)
+        hand = hand_order(view.hand, view_trump(view))  # numbered as drawn
         if n == 0:
             n = 10
         if not 1 <= n <= len(hand):
@@ -217,7 +225,7 @@ class Decision:
             if effective(self.cards[i]) == suit:
                 self.cursor = i
                 return None
-        pool = self.keep_order() if self.mode is Mode.KEEP else hand_order(view.hand, view.trump)
+        pool = self.keep_order() if self.mode is Mode.KEEP else hand_order(view.hand, t)
         held = [c for c in pool if effective(c) == suit]
         if held:
             return held[0]
@@ -253,10 +261,10 @@ class Decision:
         union = 0
         for s in sets:
             union |= s
-        self.cards = [c for c in hand_order(view.hand, view.trump) if union >> c & 1]
+        self.cards = [c for c in hand_order(view.hand, view_trump(view)) if union >> c & 1]
         self.cursor = 0
         n = int(plays[0].bury).bit_count()
-        return f"Now bury {n} card{'s' * (n != 1)} under {card_text(card, view.trump)}: the cheapest are marked."
+        return f"Now bury {n} card{'s' * (n != 1)} under {card_text(card, view_trump(view))}: the cheapest are marked."
 
     def show_hint(self, hint: Hint) -> str:
         """Take a hint: the cursor on its choice where it can go, and what to press."""

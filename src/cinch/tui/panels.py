@@ -11,11 +11,11 @@ from dataclasses import dataclass
 
 from rich.text import Text
 
-from cinch.actions import Bid, NameTrump, Pass
+from cinch.actions import Bid, Claim, NameTrump, Pass, Waive
 from cinch.cards import Card, Seat, Team
 from cinch.keep import KeepOptions
 from cinch.match import Match
-from cinch.table.narrate import card_text, hand_order, keep_words
+from cinch.table.narrate import answer_words, asked_words, card_text, hand_order, keep_words
 from cinch.table.narrate import seat_name as seat_label
 from cinch.table.narrate import team_name as team_label
 from cinch.table.summary import points_so_far
@@ -237,6 +237,11 @@ class TableLook:
         d = self.decision
         mode = d.mode
         key_style = f"bold {palette.cursor}"
+        if mode is Mode.CLAIM:  # honour rule: claim or waive another seat's irregularity
+            prompt = Text("You are asked: ", style=key_style)
+            prompt.append(asked_words(view, trump) + " ←/→ choose, Enter confirms.")
+            return PromptModel(prompt, [(i, answer_words(a)) for i, a in enumerate(d.options)
+                                        if isinstance(a, (Claim, Waive))], d.cursor)
         if mode is Mode.BID:
             prompt = Text("Your bid: ", style=key_style)
             prompt.append("type digits, or p to pass; ←/→ move; Enter bids.")
@@ -309,7 +314,7 @@ class TableLook:
         if mode is Mode.TRUMP:
             option = d.options[d.cursor]
             assert isinstance(option, NameTrump)
-            preview = option.suit
+            preview = view.rules.trump_tables[option.suit]  # the suit's trumps as named: the bowers' or not
             return HandModel([("", hand_order(view.hand, preview))], preview)
         if mode is Mode.KEEP and isinstance(view.legal, KeepOptions):
             marks = {}

@@ -23,6 +23,7 @@ from cinch.study.analysis import Settings as AnalysisSettings
 from cinch.table.advice import available_bots
 from cinch.table.narrate import seat_name as seat_label
 from cinch.table.narrate import team_name as team_label
+from cinch.table.narrate import view_trump
 from cinch.tui.game import TableSetup
 from cinch.tui.render import PALETTES, THEME_ORDER, Palette, chip, chips
 from cinch.view import SeatView, Trick
@@ -51,20 +52,45 @@ class Dialog(ModalScreen):
         self.dismiss(None)
 
 
+class ConfirmScreen(Dialog):
+    """A yes-or-no question over the table (a revoke played on purpose, under the honour rule): y or Enter
+    answers yes, n or Escape no."""
+
+    BINDINGS = [Binding("y", "answer(True)", "Yes"), Binding("enter", "answer(True)", "Yes", show=False),
+                Binding("n", "answer(False)", "No"), Binding("escape", "answer(False)", "No", show=False)]
+    DEFAULT_CSS = """
+    ConfirmScreen { align: center middle; }
+    ConfirmScreen > Vertical { width: 64; height: auto; border: thick $warning; padding: 1 2; background: $panel; }
+    """
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.question, id="question")
+            yield Static("y: yes, play it    n / Escape: no", id="answer-keys")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
 # ---- the end of a deal ------------------------------------------------------------------------------------
 def deal_over_text(summary: DealSummary, me: Seat, rules: Rules, palette: Palette, winner: Team | None,
                    final: tuple[int, int]) -> Text:
     r = summary.result
     out = Text()
-    if r.thrown_in:
+    if r.thrown_in or r.points is None:  # a misdeal, or a revoke claimed under 002: the ruling is the settlement
         out.append(r.describe() + "\n")
     else:
         assert r.trump is not None and r.points is not None and r.maker is not None
         out.append(f"{seat_label(r.maker, me)} bid {r.bid} in {r.trump.name.lower()} {r.trump.symbol}.\n")
         out.append("Point cards:\n", style="bold")
+        tables = rules.trump_tables[r.trump]  # the stars: the left bower is the trump under all-hands Pedro
         for a in r.awards:
             out.append(f"  {a.name:<12}")
-            out.append_text(chip(a.card, r.trump, palette))
+            out.append_text(chip(a.card, tables, palette))
             style = f"bold {palette.mine}" if a.team == me.team else f"bold {palette.theirs}"
             out.append(f"  {a.points} to ")
             out.append(team_label(a.team, me), style=style)
@@ -77,7 +103,7 @@ def deal_over_text(summary: DealSummary, me: Seat, rules: Rules, palette: Palett
             for i, (name, card) in enumerate(missing):
                 out.append(", " if i else "")
                 out.append(f"{name} ")
-                out.append_text(chip(card, r.trump, palette))
+                out.append_text(chip(card, tables, palette))
             out.append("\n")
         ns, ew = r.points
         out.append(f"Points taken: {team_label(Team.NS, me)} {ns}, {team_label(Team.EW, me)} {ew}.\n")
@@ -282,13 +308,14 @@ class AnalysisScreen(Dialog):
 # ---- the tricks of this deal --------------------------------------------------------------------------------
 def trick_text(number: int, trick: Trick, view: SeatView, me: Seat, palette: Palette) -> Text:
     out = Text(f"Trick {number}, led by {seat_label(trick.leader, me)}: ")
+    trump = view_trump(view)  # (the bowers' tables under all-hands Pedro)
     for i, p in enumerate(trick.plays):
         out.append(", " if i else "")
         out.append(f"{p.seat} ")
-        out.append_text(chip(p.card, view.trump, palette))
+        out.append_text(chip(p.card, trump, palette))
         if p.buried:
             out.append(" burying ")
-            out.append_text(chips(p.buried, view.trump, palette))
+            out.append_text(chips(p.buried, trump, palette))
     out.append(f"; won by {seat_label(trick.winner, me)}.")
     return out
 
@@ -319,7 +346,7 @@ class TricksScreen(Dialog):
                 for i, p in enumerate(v.current_trick):
                     body.append(", " if i else "")
                     body.append(f"{p.seat} ")
-                    body.append_text(chip(p.card, v.trump, self.palette))
+                    body.append_text(chip(p.card, view_trump(v), self.palette))
             with VerticalScroll():
                 yield Static(body)
             yield Static("Escape or l: back to the table", classes="keys")

@@ -10,6 +10,29 @@ const RANK_ORDER = "AKQJT98765432";
 export const PARTNER_SUIT = { S: "C", C: "S", H: "D", D: "H" }; // the same colour: the left Pedro's suit
 export const SEATS = ["N", "E", "S", "W"];
 
+// All-hands Pedro (the rules' option `bowers`): the Jack of trumps (right bower) and the Jack of the same
+// colour (left bower) rank above the ace, and the left bower is a trump in the left Pedro's place. A page
+// shows one game at a time, so it says once which trumps it draws (the state's `deal.bowers`, the replay's
+// `rules.bowers`, the puzzle's `bowers`) and every function below follows.
+let bowers = false;
+
+/** Draw the trumps of all-hands Pedro (`true`) or the ordinary ones. */
+export function setBowers(on) {
+  bowers = Boolean(on);
+}
+
+/** The trump of the same colour's suit: the left Pedro ("5D" with hearts), or under bowers the left bower ("JD"). */
+export function leftCard(trump) {
+  return (bowers ? "J" : "5") + PARTNER_SUIT[trump];
+}
+
+/** What the trumps hold beyond their suit, in words: "the 5♦ is a trump too", or the bowers. */
+export function trumpNote(trump) {
+  if (!bowers) return `the ${cardText(leftCard(trump))} is a trump too`;
+  return `the bowers ${cardText("J" + trump)} and ${cardText(leftCard(trump))} rank above the ace; ` +
+    `the ${cardText("5" + PARTNER_SUIT[trump])} is a plain card`;
+}
+
 export function rankText(card) {
   return card[0] === "T" ? "10" : card[0];
 }
@@ -27,26 +50,32 @@ export function cardName(card, trump) {
 }
 
 export function isTrump(card, trump) {
-  return card[1] === trump || (card[0] === "5" && card[1] === PARTNER_SUIT[trump]);
+  return card[1] === trump || card === leftCard(trump);
 }
 
-/** How many trumps, and which Pedros, a hand would hold if `suit` were named. */
+/** How many trumps, and which 5-point cards (the Pedros, or the right Pedro and the left bower), a hand
+ * would hold if `suit` were named. */
 export function trumpsIf(hand, suit) {
   const trumps = hand.filter((c) => isTrump(c, suit));
   const pedros = [];
   if (hand.includes("5" + suit)) pedros.push("right Pedro");
-  if (hand.includes("5" + PARTNER_SUIT[suit])) pedros.push("left Pedro");
+  if (hand.includes(leftCard(suit))) pedros.push(bowers ? "left bower" : "left Pedro");
   return { count: trumps.length, pedros };
 }
 
-/** A hand as the table lays it out: trumps first (high to low, the left Pedro below the right), then suits. */
+/** Where a trump ranks, 0 the highest: the bowers on top under all-hands Pedro, the left Pedro below the right. */
+function trumpRank(card, trump) {
+  if (bowers && card === "J" + trump) return -2;
+  if (bowers && card === leftCard(trump)) return -1;
+  return RANK_ORDER.indexOf(card[0]) + (card[1] !== trump ? 0.5 : 0);
+}
+
+/** A hand as the table lays it out: trumps first (high to low, the left Pedro below the right, the bowers
+ * on top), then suits. */
 export function sortHand(hand, trump) {
   const suitOrder = trump ? [trump, ...["S", "H", "D", "C"].filter((s) => s !== trump)] : ["S", "H", "D", "C"];
   const key = (c) => {
-    if (trump && isTrump(c, trump)) {
-      const rank = RANK_ORDER.indexOf(c[0]) + (c[0] === "5" && c[1] !== trump ? 0.5 : 0);
-      return [0, rank];
-    }
+    if (trump && isTrump(c, trump)) return [0, trumpRank(c, trump)];
     return [1 + suitOrder.indexOf(c[1]), RANK_ORDER.indexOf(c[0])];
   };
   return [...hand].sort((a, b) => {

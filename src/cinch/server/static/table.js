@@ -3,8 +3,8 @@
 // server's `state` snapshots; every decision goes back as an `act` in the record notation.
 
 import {
-  SEATS, SUITS, SUIT_NAMES, PARTNER_SUIT, cardElement, cardName, cardText, isTrump, leftOf, partnerOf, sortHand,
-  trumpsIf,
+  SEATS, SUITS, SUIT_NAMES, cardElement, cardName, cardText, isTrump, leftOf, partnerOf, setBowers, sortHand,
+  trumpNote, trumpsIf,
 } from "./cards.js";
 import { el } from "./lobby.js";
 import { Link, entropy, store, stored } from "./net.js";
@@ -148,6 +148,7 @@ class TableView {
 
   render() {
     const s = this.state;
+    setBowers(s.deal && s.deal.bowers); // all-hands Pedro: the cards below star and sort the bowers as trumps
     this.renderHead(s);
     this.renderSeating(s);
     this.renderBoard(s);
@@ -283,7 +284,7 @@ class TableView {
       "aria-pressed": String(this.showLast), text: this.showLast ? "Back to this trick" : "Last trick",
       onclick: () => { this.showLast = !this.showLast; this.render(); } }) : "";
     const contract = d && d.trump ? el("p", { class: "contract", text:
-      `${d.maker} bid ${d.bid}, trumps ${SUIT_NAMES[d.trump]} ${SUITS[d.trump]} (the ${cardText("5" + PARTNER_SUIT[d.trump])} is a trump too)` }) : "";
+      `${d.maker} bid ${d.bid}, trumps ${SUIT_NAMES[d.trump]} ${SUITS[d.trump]} (${trumpNote(d.trump)})` }) : "";
     this.board.replaceChildren(box("top"), box("left"), trick, box("right"), box("bottom"),
       el("div", { class: "board-foot" }, contract, lastButton));
   }
@@ -310,23 +311,35 @@ class TableView {
       plays.set(card, [...(plays.get(card) || []), a]);
     }
     const hand = sortHand(d.hand, d.trump);
+    // The honour rule: a card the follow rule forbids may still be played on purpose, as a revoke.
+    const revokes = new Set(legal.length ? (d.irregular || []).filter((a) => a.startsWith("play ")).map((a) => a.split(" ")[1]) : []);
     const row = el("div", { class: "cards", role: "group", "aria-label": `Your hand, ${hand.length} cards` });
     hand.forEach((card, i) => {
       const playable = plays.has(card);
       const b = cardElement(card, { trump: d.trump, button: true,
-        label: `${cardName(card, d.trump)}${playable ? ", playable" : ""}` });
+        label: `${cardName(card, d.trump)}${playable ? ", playable" : revokes.has(card) ? ", a revoke (honour rule)" : ""}` });
       b.dataset.index = String(i + 1);
       if (d.phase === "play" && d.to_act === this.seat) {
         if (playable) b.classList.add("legal");
+        else if (revokes.has(card)) b.classList.add("irregular");
         else b.disabled = true;
       }
       if (this.selected === card) b.classList.add("selected");
       if (this.hint && this.hint.action.startsWith(`play ${card}`)) b.classList.add("hinted");
-      b.addEventListener("click", () => this.pickCard(card, plays));
+      b.addEventListener("click", () => (revokes.has(card) ? this.revoke(card) : this.pickCard(card, plays)));
       b.addEventListener("focus", () => { this.focus = i; });
       row.append(b);
     });
     this.handBox.append(row);
+  }
+
+  revoke(card) {
+    // Only a room under the honour rule offers these cards; the server checks again with the engine.
+    if (!window.confirm(`Playing the ${cardText(card)} does not follow suit: that is a revoke under the honour rule. Play it anyway?`)) {
+      this.say(`${cardText(card)} stays in your hand.`);
+      return;
+    }
+    this.link.send({ type: "act", seq: this.state.seq, action: `play ${card}`, irregular: true });
   }
 
   pickCard(card, plays) {
@@ -357,6 +370,19 @@ class TableView {
       if (d && s.room.status === "playing" && d.to_act) {
         this.decision.append(el("p", { class: "waiting", text: `Waiting for ${d.to_act}…` }));
       }
+      return;
+    }
+    if (d.legal.includes("waive")) {
+      // The honour rule: you are asked about another seat's irregularity: claim it, or let it stand.
+      const open = (d.irregularities || []).filter((x) => / (revoked on trick|bid out of turn|out of turn to trick)/.test(x)
+        && !/: (claimed|waived)\.$/.test(x));
+      const box = el("div", { class: "claims", role: "group", "aria-label": "Claim or waive" });
+      for (const a of d.legal) {
+        box.append(el("button", { type: "button", class: "choice", "data-action": a,
+          text: a === "waive" ? "Waive (let it stand)" : a.replace(/^claim /, "Claim the ").replace(/ trumps$/, ", require a trump lead").replace(/ no-trumps$/, ", forbid a trump lead"),
+          onclick: () => this.act(a) }));
+      }
+      this.decision.append(el("p", { id: "asked", text: `${open.length ? open[open.length - 1] : "An irregularity was committed."} Claim it, or waive it:` }), box);
       return;
     }
     if (d.phase === "bidding") {

@@ -3,7 +3,7 @@
 // GET /api/puzzles lists the puzzles, GET /api/puzzles/ID gives one position (never its answer), and
 // POST /api/puzzles/ID/guess {"card": "5H"} answers with the verdict. The puzzle shown lives in the URL: ?id=ID.
 
-import { cardElement, cardName, cardText, fourColour, sortHand } from "/static/cards.js";
+import { cardElement, cardName, cardText, fourColour, setBowers, sortHand } from "/static/cards.js";
 
 const SEAT_NAMES = { N: "North", E: "East", S: "South", W: "West" };
 const $ = (id) => document.getElementById(id);
@@ -101,6 +101,7 @@ async function show(id) {
   current = q;
   answered = false;
   const view = q.view, me = view.seat, trump = view.trump;
+  setBowers(q.bowers); // all-hands Pedro: the left bower is the trump, not the other five
   $("puzzle-title").textContent = `Puzzle ${q.id} (${q.level})`;
   $("rules").textContent = `Rules: ${q.preset}. ${q.rules_words.slice(0, 2).join(" ")}`;
   $("story").replaceChildren(...q.story.map((line) => {

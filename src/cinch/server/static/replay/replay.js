@@ -8,7 +8,7 @@
 // after its action, and the marked ones are listed.
 
 import {
-  PARTNER_SUIT, SEATS, SUITS, SUIT_NAMES, cardElement as tableCard, cardText, fourColour,
+  SEATS, SUITS, SUIT_NAMES, cardElement as tableCard, cardText, fourColour, setBowers, trumpNote,
 } from "/static/cards.js";
 
 const MAX_UPLOAD = 2 * 1024 * 1024;
@@ -372,7 +372,7 @@ function drawTrick(deal, frame) {
   const contract = $("contract");
   if (frame.trump) {
     contract.textContent = `${frame.maker} bid ${frame.bid}, trumps ${SUITS[frame.trump]} ${SUIT_NAMES[frame.trump]}` +
-      ` (with ${cardText("5" + PARTNER_SUIT[frame.trump])}). Tricks NS ${frame.won.NS}, EW ${frame.won.EW}.`;
+      ` (${trumpNote(frame.trump)}). Tricks NS ${frame.won.NS}, EW ${frame.won.EW}.`;
   } else if (frame.auction.length) {
     const bids = frame.auction.filter((a) => a.call !== "pass");
     contract.textContent = bids.length ? `High bid: ${bids[bids.length - 1].seat} ${bids[bids.length - 1].call}.` :
@@ -521,6 +521,7 @@ function drawAnalysis(deal, frame) {
 function render() {
   const title = $("game-title");
   const rules = game.rules.name;
+  setBowers(game.rules.bowers); // all-hands Pedro: star and name the left bower as the trump, not the other five
   const from = source && source.kind === "library" ? `Game ${source.id}` : source ? source.name : "A game";
   title.textContent = `${from}: ${rules}, to ${game.rules.target}`;
   if (!game.deals.length) {
