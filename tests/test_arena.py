@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from cinch import CARDS, PRESET_NAMES, Bid, Pass, Play, Rules, Seat, Team
 from cinch.arena import (
     ArenaResult,
+    DealStat,
     PairOutcome,
     bot_accepts,
     bot_class,
@@ -38,6 +39,7 @@ from cinch.bots import BOTS, Bot, register
 from cinch.cli import main
 from cinch.errors import CinchError
 from cinch.record import loads, replay
+from cinch.scoring import PointTable
 from cinch.view import Phase
 
 PAIRS = 8
@@ -746,3 +748,36 @@ def test_cli_errors_are_one_line(tmp_path, args, message):
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("cinch: ") and message in lines[0]
     assert not (tmp_path / "out").exists()
+
+
+RECORDS = Path(__file__).parent / "records"
+
+
+def test_the_left_bower_counts_as_a_pedro():
+    # tests/records/official-bowers.json: NS take the left bower (trick 2) and the right Pedro (trick 5).
+    game = replay(loads((RECORDS / "official-bowers.json").read_text(encoding="utf-8")))
+    result = game.match.summaries[0].result
+    assert {a.name for a in result.awards if a.points == 5} == {"Right Pedro", "Left Bower"}
+    ns, ew = DealStat.of(result, Team.NS), DealStat.of(result, Team.EW)
+    assert (ns.pedros_a, ns.pedros_b) == (2, 0) and (ew.pedros_a, ew.pedros_b) == (0, 2)
+
+
+def test_the_arena_counts_every_five_point_card_under_bowers(tmp_path):
+    rules = Rules.preset("pagat").with_options(bowers=True)
+    result = run_duplicate("basic", "random", rules, deals=4, seed=5, workers=1, out_dir=tmp_path)
+    captured = lost = bowers = 0
+    for path in sorted((tmp_path / "records").rglob("*.json")):
+        record = loads(path.read_text(encoding="utf-8"))
+        a_team = Team[record["arena"]["a_seats"]]
+        r = replay(record).match.summaries[0].result
+        if r.thrown_in:
+            continue
+        # the 5-point cards of the deal, by the rules' own point table (not by their names)
+        fives = {c for _, c, points in PointTable.of(rules, r.trump).captured_cards if points == 5}
+        bowers += sum(1 for a in r.awards if a.name == "Left Bower")
+        for award in r.awards:
+            if award.card in fives:
+                captured += award.team == a_team
+                lost += award.team != a_team
+    assert result.to_json()["pedros"] == {"captured_by_a": captured, "lost_by_a": lost}
+    assert bowers > 0  # (the count would differ if the left bower were left out)

@@ -12,6 +12,8 @@ Small searches (2 to 8 worlds) and fixed seeds keep the whole file to a few seco
 from __future__ import annotations
 
 import json
+import pickle
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -19,11 +21,11 @@ from click.testing import CliRunner
 from cinch.actions import Keep, Play, parse_action
 from cinch.bots import make_bot
 from cinch.bots.expert import ExpertBot
-from cinch.cards import Card, Seat
+from cinch.cards import Card, Seat, Suit
 from cinch.cli import main
 from cinch.errors import RecordError
 from cinch.library import Library
-from cinch.record import dumps, replay
+from cinch.record import dumps, loads, replay
 from cinch.study.analysis import (
     BLUNDER,
     INACCURACY,
@@ -31,6 +33,7 @@ from cinch.study.analysis import (
     AnalysisError,
     Judgement,
     Mark,
+    Par,
     Settings,
     analyze,
     deal_specs,
@@ -217,3 +220,36 @@ def test_a_malformed_record_gets_one_clear_line(tmp_path):
     assert result.exit_code == 2 and "Traceback" not in result.output
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"{bad}: deal 1") and 'has no "actions"' in lines[0]
+
+
+RECORDS = Path(__file__).parent.parent / "records"
+
+
+def judged(bowers: bool) -> Judgement:
+    """S plays the JD on a heart lead (the left bower under bowers), where the 5D would have been better."""
+    played, best = parse_action("play JD"), parse_action("play 5D")
+    return Judgement(deal=1, step=11, seat=Seat.S, phase="play", trick=2, trump=Suit.HEARTS, played=played, best=best,
+                     played_value=-6.0, best_value=2.0, loss=8.0, error=0.5, worlds=16, candidates=2,
+                     par=Par(-5, 1, ("5D",)), bowers=bowers)
+
+
+def test_a_judgement_stars_the_left_bower_not_the_other_five():
+    j = judged(bowers=True)
+    text = j.text()
+    assert "S: play J♦*: a blunder" in text and "better: play 5♦ (" in text and "the best +1 with 5♦" in text
+    data = j.to_json()
+    assert data["played_words"] == "play J♦*" and data["best_words"] == "play 5♦"
+    # (the same judgement without bowers: the five is the left Pedro, the Jack a plain diamond)
+    plain = judged(bowers=False).to_json()
+    assert plain["played_words"] == "play J♦" and plain["best_words"] == "play 5♦*"
+    # a judgement travels between processes with its flag, not with the tables
+    assert pickle.loads(pickle.dumps(j)).to_json()["played_words"] == "play J♦*"
+
+
+def test_a_judged_decision_of_a_bowers_record_knows_the_bowers():
+    record = loads((RECORDS / "official-bowers.json").read_text(encoding="utf-8"))
+    spec = deal_specs(load_match(record))[0]
+    j = judge(spec, 11, Settings(worlds=2, seed=1))  # action 11: S's left bower on E's ace of trumps
+    assert j.bowers and j.trump is Suit.HEARTS and j.seat is Seat.S
+    assert str(j.played) == "play JD" and j.to_json()["played_words"] == "play J♦*"
+    assert json.dumps(j.to_json())  # (plain JSON, as the replay viewer gets it)
