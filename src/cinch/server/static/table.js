@@ -382,7 +382,9 @@ class TableView {
           text: a === "waive" ? "Waive (let it stand)" : a.replace(/^claim /, "Claim the ").replace(/ trumps$/, ", require a trump lead").replace(/ no-trumps$/, ", forbid a trump lead"),
           onclick: () => this.act(a) }));
       }
-      this.decision.append(el("p", { id: "asked", text: `${open.length ? open[open.length - 1] : "An irregularity was committed."} Claim it, or waive it:` }), box);
+      // (its cards as the log and the hand show them, 8♦, not the server's 8D)
+      const said = (open.length ? open[open.length - 1] : "An irregularity was committed.").replace(/\b[2-9TJQKA][SHDC]\b/g, cardText);
+      this.decision.append(el("p", { id: "asked", text: `${said} Claim it, or waive it:` }), box);
       return;
     }
     if (d.phase === "bidding") {
