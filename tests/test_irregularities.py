@@ -114,7 +114,7 @@ def test_notation_of_claims_and_actions_out_of_turn():
                  "claim misdeal", "waive", "E out of turn: bid 8", "N out of turn: play KC"]:
         assert str(parse_action(text)) == text
     assert parse_action("s out of turn: bid 5") == OutOfTurn(Seat.S, Bid(5))
-    for bad, why in [("claim trumps", "a claim names revoke, bid, lead, misdeal"),
+    for bad, why in [("claim trumps", "a claim names revoke, bid, lead, play, misdeal"),
                      ("claim revoke trumps", "only a lead claim adds trumps or no-trumps"),
                      ("E out of turn: pass", "only a bid or a play is made out of turn")]:
         with pytest.raises(NotationError, match=why):
@@ -210,7 +210,7 @@ def test_a_waived_bid_out_of_turn_is_void_without_a_bar():
 def test_under_002_only_a_revoke_or_a_misdeal_is_ruled():
     deal = played_to(honour("official", "002"), ["bid 2"])
     assert deal.irregular_actions(Seat.S) == []
-    with pytest.raises(IllegalAction, match="a bid or a lead out of turn has a ruling only under 003"):
+    with pytest.raises(IllegalAction, match="a bid, a lead or a play out of turn has a ruling only under 003"):
         deal.apply(Bid(5), Seat.S)
 
 
@@ -237,6 +237,60 @@ def test_a_waived_lead_out_of_turn_stands_and_the_offender_leads():
     while deal.trick:
         deal.apply(deal.legal_actions()[0])
     assert deal.tricks[0].leader == Seat.E and deal.tricks[0].plays[0].card == parse_action("play AC").card
+
+
+PLAYED = [*LED, "play AH"]  # N leads AH; E is to play; S holds 9H 8H 6H JD 4D 5C
+
+
+def test_a_play_out_of_turn_is_offered_to_the_seats_yet_to_play_and_must_follow():
+    deal = played_to(honour(), PLAYED)
+    assert [str(a) for a in deal.irregular_actions(Seat.S)] == [
+        "S out of turn: play 9H", "S out of turn: play 8H", "S out of turn: play 6H"]
+    assert deal.irregular_actions(Seat.N) == []  # N led: he has played to this trick
+    with pytest.raises(IllegalAction, match="5C would also revoke: even out of turn a card follows the rule"):
+        deal.apply(parse_action("S out of turn: play 5C"), Seat.S)
+    with pytest.raises(IllegalAction, match="N has already played to this trick"):
+        deal.apply(parse_action("N out of turn: play KH"), Seat.N)
+    assert played_to(honour("official", "002"), PLAYED).irregular_actions(Seat.S) == []
+
+
+def test_a_play_out_of_turn_is_taken_back_and_the_right_seat_plays():
+    deal = played_to(honour(), [*PLAYED, "S out of turn: play 9H"])
+    assert deal.to_act == Seat.W and list(deal.legal_actions()) == [Claim("play"), WAIVE]
+    assert [p.seat for p in deal.view(Seat.E).current_trick] == [Seat.N, Seat.S]  # the card was seen on the table
+    deal.apply(Claim("play"))
+    assert [p.seat for p in deal.trick] == [Seat.N] and str(deal.hand(Seat.S)).count("9H") == 1
+    assert deal.to_act == Seat.E and deal.irregularities[-1] == "Play out of turn (003): 9H is taken back, and E plays."
+    for card in ["JH", "9H", "AS"]:
+        deal.apply(parse_action(f"play {card}"))
+    trick = deal.tricks[0]
+    assert trick.winner == Seat.N and [p.seat for p in trick.plays] == [Seat.N, Seat.E, Seat.S, Seat.W]
+    check_places(deal)
+
+
+def test_a_waived_play_out_of_turn_stands_and_the_skipped_seat_plays_before_the_turn_passes_over_it():
+    deal = played_to(honour(), [*PLAYED, "S out of turn: play 9H", "waive"])
+    assert deal.to_act == Seat.E and [str(a) for a in deal.legal_actions()] == ["play JH", "play TH", "play 5D"]
+    deal.apply(parse_action("play JH"))
+    assert deal.to_act == Seat.W  # S has played: the turn passes over him
+    with pytest.raises(IllegalAction, match="S has already played to this trick"):
+        deal.apply(parse_action("S out of turn: play 8H"), Seat.S)
+    deal.apply(parse_action("play AS"))
+    trick = deal.tricks[0]
+    assert [p.seat for p in trick.plays] == [Seat.N, Seat.S, Seat.E, Seat.W] and trick.winner == Seat.N
+    assert deal.to_act == Seat.N and [str(a) for a in deal.legal_actions()][:1] == ["play KH"]
+    check_places(deal)
+
+
+@pytest.mark.parametrize("answer", [[], ["waive"], ["claim play"], ["waive", "play JH"]])
+def test_the_world_sampler_replays_a_play_out_of_turn(answer):
+    from cinch.worlds import same_view, sample_deal
+
+    deal = played_to(honour(), [*PLAYED, "S out of turn: play 9H", *answer])
+    for seat in Seat:
+        view = deal.view(seat)
+        sampled = sample_deal(view, random.Random(3), attempts=60)
+        assert same_view(sampled.view(seat), view)
 
 
 # ---- misdeals ------------------------------------------------------------------------------------------------
@@ -302,6 +356,8 @@ def test_random_irregularities_keep_every_card_in_one_place_and_score_as_ruled(s
             legal = deal.legal_actions()
             deal.apply(legal[rng.randrange(len(legal))])
         check_places(deal)
+        for trick in deal.tricks:  # a waived play out of turn keeps the trick one card a seat
+            assert len({p.seat for p in trick.plays}) == len(trick.plays)
     r = deal.result
     claimed = [line for line in deal.irregularities if "revoked on trick" in line and line.endswith("claimed.")]
     if r.thrown_in or not claimed:

@@ -60,8 +60,8 @@ class Play:
         return f"play {self.card}"
 
 
-CLAIMS = ("revoke", "bid", "lead", "misdeal")
-"""What a claim names: a revoke, a bid out of turn, a lead out of turn, a misdeal (honour rule)."""
+CLAIMS = ("revoke", "bid", "lead", "play", "misdeal")
+"""What a claim names: a revoke, a bid, a lead or a play out of turn, a misdeal (honour rule)."""
 LEAD_RULES = ("", "trumps", "no-trumps")
 """After a lead out of turn in the partner's turn (003): nothing more, require a trump lead, forbid one."""
 
@@ -91,7 +91,7 @@ class Waive:
 
 @dataclass(frozen=True, slots=True)
 class OutOfTurn:
-    """A bid or a lead made out of turn by ``seat`` (honour rule, 003): ``E out of turn: bid 8``."""
+    """A bid, a lead or a play made out of turn by ``seat`` (honour rule, 003): ``E out of turn: bid 8``."""
 
     seat: Seat
     action: Bid | Play
@@ -113,7 +113,7 @@ TRUMPS = tuple(NameTrump(s) for s in Suit)
 PLAYS = tuple(Play(c) for c in CARDS)
 
 VERBS = ("pass, bid N, trump SUIT, keep CARDS, play CARD [bury CARDS]; under the honour rule also "
-         "claim revoke|bid|lead [trumps|no-trumps]|misdeal, waive, SEAT out of turn: bid N|play CARD")
+         "claim revoke|bid|lead [trumps|no-trumps]|play|misdeal, waive, SEAT out of turn: bid N|play CARD")
 WAIVE = Waive()
 
 

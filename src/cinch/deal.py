@@ -64,6 +64,7 @@ from cinch.irregularities import (
     BID_OUT_OF_TURN,
     LEAD_OUT_OF_TURN,
     MISDEAL,
+    PLAY_OUT_OF_TURN,
     REVOKE,
     HonourState,
     Offence,
@@ -71,6 +72,7 @@ from cinch.irregularities import (
     lead_out_of_turn_words,
     misdeal_ruling,
     penalty_text,
+    play_out_of_turn_words,
     revoke_ruling,
     revokes_ruling,
 )
@@ -484,7 +486,7 @@ class Deal:
         """Apply one action of the player to act; ``seat``, if given, must be that player."""
         actor = self.to_act
         if seat is not None and seat != actor:
-            if self._honour is not None:  # a bid or a lead out of turn, or a misdeal found by anyone
+            if self._honour is not None:  # a bid, a lead or a play out of turn, or a misdeal found by anyone
                 self._honour_apply(action, SEATS[seat])
                 return
             who = "nobody" if actor is None else str(actor)
@@ -497,6 +499,9 @@ class Deal:
             bury: int = action.bury
             if bury or self._burying or not self._mask >> card & 1:
                 self._check_play(action, True)  # explains the refusal, or checks what is buried (or a revoke)
+                if self._honour is not None and self._honour.around:
+                    self._play_around(action, self._honour)
+                    return
             self.history.append(action)
             self.actors.append(actor)
             bit = _BIT[card]
@@ -939,7 +944,7 @@ class Deal:
             if not self.trick:  # a lead restricted by a claim (003)
                 assert honour is not None
                 raise self._illegal(action, f"after the lead out of turn was claimed, {seat} {honour.required}")
-            if commit and honour is not None and not self._burying:
+            if commit and honour is not None and (not self._burying or honour.around):
                 # A revoke at the honour-rule table: the card is played, and the offence kept for a claim.
                 honour.offences.append(Offence(REVOKE, seat, len(self.tricks), card, hand & self._follow))
                 return
@@ -1092,7 +1097,7 @@ class Deal:
 
     # ---- the honour rule (002, 003) -------------------------------------------------
     # With ``honour_rule`` on, a player may act against the rules as at a real table: revoke (play a card
-    # the follow rule forbids), and under 003 bid or lead out of turn.  The other side is asked at once
+    # the follow rule forbids), and under 003 bid, lead or play out of turn.  The other side is asked at once
     # about a call or a lead out of turn, and about a revoke once it shows (the revoker later plays or
     # buries a card of the suit he failed to follow, or the deal's last trick is turned): the player on
     # the offender's left claims it or waives it, and the chosen text's ruling applies.  A misdeal is
@@ -1128,16 +1133,28 @@ class Deal:
         who = self.to_act if seat is None else SEATS[seat]
         if who is None:
             return []
+        free = not self._burying or honour.around  # not while cards are buried under trick 1
         if who == self.to_act:
-            if self.phase is _PLAY and self.trick and not self._burying:
+            if self.phase is _PLAY and self.trick and free:
                 return [PLAYS[c] for c in bits(self.hands[who] & ~self._mask)]
             return []
         if honour.penalty_003:
             if self.phase is _BIDDING and not honour.barred >> (who & 1) & 1:
                 return [OutOfTurn(who, b) for b in self._f.bids[self.high_bid] if type(b) is Bid]
-            if self.phase is _PLAY and not self.trick and not self._burying:
+            if self.phase is _PLAY and not self.trick and free:
                 return [OutOfTurn(who, PLAYS[c]) for c in bits(self.hands[who])]
+            if self.phase is _PLAY and free and self._may_play_out_of_turn(who):
+                return [OutOfTurn(who, PLAYS[c]) for c in bits(self._playable(who))]
         return []
+
+    def _may_play_out_of_turn(self, seat: Seat) -> bool:
+        """Whether ``seat`` may play out of turn to the trick being played: it holds cards and has not played to it."""
+        return bool(self.hands[seat]) and all(p.seat != seat for p in self.trick)
+
+    def _playable(self, seat: int) -> int:
+        """The cards ``seat`` may play to the trick led (the follow rule), as a mask."""
+        hand = self.hands[seat]
+        return hand & self._allowed if hand & self._follow else hand
 
     def claims(self, seat: int | None = None) -> list[Action]:
         """The claims open to ``seat`` (the player to act, if not given) now, under the honour rule: those of
@@ -1157,6 +1174,8 @@ class Deal:
             return [Claim("revoke")]
         if offence.kind == BID_OUT_OF_TURN:
             return [Claim("bid")]
+        if offence.kind == PLAY_OUT_OF_TURN:
+            return [Claim("play")]
         options: list[Action] = [Claim("lead")]
         honour = self._honour
         assert honour is not None and honour.taken_back is not None
@@ -1185,14 +1204,14 @@ class Deal:
             self._answer(action, seat, honour)
         else:
             who = "nobody" if self.to_act is None else str(self.to_act)
-            raise self._illegal(action, f"it is {who}'s turn, not {seat}'s; out of turn only a bid or a lead is "
-                                        "made (003), and the other side claims")
+            raise self._illegal(action, f"it is {who}'s turn, not {seat}'s; out of turn only a bid, a lead or a play "
+                                        "is made (003), and the other side claims")
 
     def _out_of_turn(self, action: Bid | Play, seat: Seat, honour: HonourState) -> None:
         text = OutOfTurn(seat, action)
         if not honour.penalty_003:
-            raise self._illegal(text, "a bid or a lead out of turn has a ruling only under 003; under 002 only a "
-                                      "revoke or a misdeal is claimed")
+            raise self._illegal(text, "a bid, a lead or a play out of turn has a ruling only under 003; under 002 "
+                                      "only a revoke or a misdeal is claimed")
         if honour.pending is not None:
             raise self._illegal(text, f"{self._asked(honour.pending)} first")
         if seat == self.to_act:
@@ -1212,9 +1231,12 @@ class Deal:
             self._ask(offence, self.to_act, honour)
             return
         assert type(action) is Play
-        if self.phase is not _PLAY or self.trick or self._burying or action.bury:
-            raise self._illegal(text, "only a lead out of turn is made, to a trick not yet led (and not while "
-                                      "cards are buried under trick 1)")
+        if self.phase is not _PLAY or (self._burying and not honour.around) or action.bury:
+            raise self._illegal(text, "a card is played out of turn in the play, to a trick not yet led or to the "
+                                      "trick being played (and not while cards are buried under trick 1)")
+        if self.trick:
+            self._play_out_of_turn(action, seat, honour)
+            return
         card: int = action.card
         if not self.hands[seat] >> card & 1:
             raise self._illegal(text, f"{seat} does not hold {action.card}")
@@ -1228,6 +1250,50 @@ class Deal:
         offence = Offence(LEAD_OUT_OF_TURN, seat, len(self.tricks), action.card)
         honour.offences.append(offence)
         self._ask(offence, self.to_act, honour)
+
+    def _play_out_of_turn(self, action: Play, seat: Seat, honour: HonourState) -> None:
+        """A card to the trick being played before ``seat``'s turn (003).  It must follow the rule: one
+        irregularity at a time, so a card out of turn that would also revoke is refused."""
+        text = OutOfTurn(seat, action)
+        if not self._may_play_out_of_turn(seat):
+            raise self._illegal(text, f"{seat} has already played to this trick")
+        card: int = action.card
+        if not self.hands[seat] >> card & 1:
+            raise self._illegal(text, f"{seat} does not hold {action.card}")
+        if not self._playable(seat) >> card & 1:
+            raise self._illegal(text, f"{action.card} would also revoke: even out of turn a card follows the rule "
+                                      f"({CardSet(self._playable(seat))})")
+        resume = self.to_act
+        assert resume is not None
+        honour.play_back = (card, self.low_holder, resume, self._best, self._winner)
+        slow = self._burying
+        self._burying = False  # the card goes to the trick as any card in turn does
+        self.to_act = seat
+        self._mask = 1 << card
+        self.apply(action)  # cannot end the trick: the seat whose turn it was has not played
+        self._burying = slow
+        self.history[-1] = text
+        offence = Offence(PLAY_OUT_OF_TURN, seat, len(self.tricks), action.card)
+        honour.offences.append(offence)
+        self._ask(offence, resume, honour)
+
+    def _play_around(self, action: Play, honour: HonourState) -> None:
+        """A card in turn while a waived play out of turn stands in the trick: played as usual, then the
+        turn passes over the seats that already played (the slow path, so the hot loop has no such check)."""
+        self._burying = False
+        self._mask = 1 << action.card  # _check_play has passed it (a revoke is kept there)
+        tricks = len(self.tricks)
+        self.apply(action)
+        if len(self.tricks) != tricks or self.phase is not _PLAY:  # the trick is over: nobody to skip
+            honour.around = False
+            return
+        self._burying = True
+        nxt = self.to_act
+        assert nxt is not None
+        while not self._may_play_out_of_turn(nxt):
+            nxt = nxt.left
+        self.to_act = nxt
+        self._mask = self._playable(nxt)
 
     def _ask(self, offence: Offence, resume: Seat | None, honour: HonourState) -> None:
         """The other side is asked about ``offence`` now: the offender's left-hand opponent claims or waives."""
@@ -1256,6 +1322,8 @@ class Deal:
             offence.outcome = "waived"
             if offence.kind == LEAD_OUT_OF_TURN:
                 self.leader = offence.seat  # the lead stands: the offender leads this trick
+            elif offence.kind == PLAY_OUT_OF_TURN:
+                self._play_stands(honour)
         else:
             offence.outcome = "claimed"
             if offence.kind == REVOKE:
@@ -1263,6 +1331,8 @@ class Deal:
             elif offence.kind == BID_OUT_OF_TURN:
                 honour.barred |= 1 << (offence.seat & 1)
                 honour.ruling.append(bid_out_of_turn_words(offence.seat.team))
+            elif offence.kind == PLAY_OUT_OF_TURN:
+                self._take_back_play(offence, honour)
             else:
                 self._take_back(offence, action.lead if type(action) is Claim else "", honour)
         if self.phase is _PLAY and self.to_act is None:  # answered after the last trick
@@ -1303,8 +1373,31 @@ class Deal:
             honour.required = "may not lead a trump"
         honour.ruling.append(lead_out_of_turn_words(CARDS[card], leader, lead))
 
+    def _play_stands(self, honour: HonourState) -> None:
+        """A play out of turn waived: the card stands, the seat whose turn it was plays, and the seats
+        skipped play in turn after it; the offender, who has played, is passed over."""
+        assert honour.play_back is not None
+        player = honour.play_back[2]
+        self._mask = self._playable(player)
+        honour.around = True
+        self._burying = True  # the slow path, where the turn passes over the seats that played
+
+    def _take_back_play(self, offence: Offence, honour: HonourState) -> None:
+        """A play out of turn claimed (003): the card goes back to the hand, and the seat whose turn it was plays."""
+        assert honour.play_back is not None
+        card, low, player, best, winner = honour.play_back
+        bit = 1 << card
+        self.hands[offence.seat] |= bit
+        self.in_play &= ~bit
+        self.low_holder = low
+        self.trick = [p for p in self.trick if p.seat != offence.seat]
+        self._best, self._winner = best, winner
+        self._mask = self._playable(player)
+        honour.ruling.append(play_out_of_turn_words(CARDS[card], player))
+
     def _after_trick(self, honour: HonourState) -> None:
         """A revoke shows when its trick's successors show the revoker held the suit: the other side is asked."""
+        honour.around = False  # a waived play out of turn stood in the trick just ended
         last = self.tricks[-1]
         over = self.phase is _DONE
         for offence in honour.offences:

@@ -10,7 +10,9 @@ a revoke here, in the same words.
   a defender's revoke means the makers cannot be set (003);
 - bid out of turn (003): the offending side may not bid again that deal; earlier bids stand;
 - lead out of turn (003): the card is taken back; when the offender led in his partner's turn,
-  the claimant may require or forbid a trump lead.
+  the claimant may require or forbid a trump lead;
+- play out of turn (003): a card to a trick already led, before the offender's turn: the card is
+  taken back, and the player whose turn it was plays.
 
 >>> from cinch.rules import Rules
 >>> revoke_ruling(Rules.preset("additive"), Team.NS, 8, None, Team.NS, "002")[:2]
@@ -35,6 +37,7 @@ MISDEAL = "misdeal"
 REVOKE = "revoke"
 BID_OUT_OF_TURN = "bid out of turn"
 LEAD_OUT_OF_TURN = "lead out of turn"
+PLAY_OUT_OF_TURN = "play out of turn"
 
 
 def default_penalty_text(rules: Rules) -> str:
@@ -146,6 +149,8 @@ class Offence:
             what = f"{self.seat} bid out of turn"
         elif self.kind == LEAD_OUT_OF_TURN:
             what = f"{self.seat} led {self.card} out of turn to trick {self.trick + 1}"
+        elif self.kind == PLAY_OUT_OF_TURN:
+            what = f"{self.seat} played {self.card} out of turn to trick {self.trick + 1}"
         else:
             what = "misdeal"
         return what + (f": {self.outcome}" if self.outcome else "")
@@ -170,13 +175,16 @@ class HonourState:
     barred: int = 0
     required: str = ""
     taken_back: tuple[int, Team | None, Seat] | None = None  # a lead out of turn: (card, Low's holder, leader)
+    # A play out of turn: (card, Low's holder, the seat whose turn it was, the trick's best strength and winner).
+    play_back: tuple[int, Team | None, Seat, int, int] | None = None
+    around: bool = False  # a waived play out of turn stands in the trick: the seats that played are skipped
     revokers: list[Team] = field(default_factory=list)
     ruling: list[str] = field(default_factory=list)
     next_dealer: Seat | None = None
 
     @property
     def penalty_003(self) -> bool:
-        """Whether 003's rulings apply (it alone rules on bids and leads out of turn)."""
+        """Whether 003's rulings apply (it alone rules on bids, leads and plays out of turn)."""
         return self.text == "003"
 
     def copy(self) -> HonourState:
@@ -199,3 +207,7 @@ def lead_out_of_turn_words(card: Card, leader: Seat, required: str) -> str:
     extra = {"trumps": f"; {leader} must lead a trump if he can",
              "no-trumps": f"; {leader} may not lead a trump if he holds another card"}.get(required, "")
     return f"Lead out of turn (003): {card} is taken back, and {leader} leads{extra}."
+
+
+def play_out_of_turn_words(card: Card, player: Seat) -> str:
+    return f"Play out of turn (003): {card} is taken back, and {player} plays."

@@ -89,7 +89,7 @@ class Settlement(StrEnum):
 
 
 class Irregularities(StrEnum):
-    """Whose rulings the honour-rule table applies to a misdeal, a revoke, a bid or a lead out of turn."""
+    """Whose rulings the honour-rule table applies to a misdeal, a revoke, a bid, a lead or a play out of turn."""
 
     BY_SCORING = "by-scoring"  # 002 under additive scoring, 003 under difference scoring (as the scorekeeper)
     TEXT_002 = "002"  # misdeal: same dealer; revoke: 14 to the other side, offending makers set
@@ -368,8 +368,8 @@ class Rules:
         if self.honour_rule:
             text = ("002 or 003 by the scoring" if self.irregularities is Irregularities.BY_SCORING
                     else self.irregularities.value)
-            lines.append("Honour rule: a revoke, a bid or a lead out of turn is possible, and the other side may claim "
-                         f"it; the ruling follows text {text}.")
+            lines.append("Honour rule: a revoke, a bid, a lead or a play out of turn is possible, and the other side "
+                         f"may claim it; the ruling follows text {text}.")
         return lines
 
 
@@ -478,12 +478,12 @@ OPTION_HELP: dict[str, tuple[str, str]] = {
                "in docs/rule-readings.md; off in every preset"),
     "thrown_points": ("A point card among the trumps a player throws (keep-six): dead, or, thrown by a defender, "
                       "counted for the makers.", "dead (001); defenders-to-makers (003)"),
-    "honour_rule": ("The honour rule, as at a real table: a player may revoke, bid or lead out of turn, and the "
-                    "other side may claim it; off: illegal actions are impossible.",
+    "honour_rule": ("The honour rule, as at a real table: a player may revoke, or bid, lead or play out of turn, "
+                    "and the other side may claim it; off: illegal actions are impossible.",
                     "irregularities and their penalties (002, 003); off in every preset"),
-    "irregularities": ("Whose rulings apply to a misdeal, a revoke, a bid or a lead out of turn: by-scoring (002 "
-                       "under additive scoring, 003 under difference scoring), 002 or 003.",
-                       "misdeal and revoke (002); misdeal, revoke, bid and lead out of turn (003)"),
+    "irregularities": ("Whose rulings apply to a misdeal, a revoke, a bid, a lead or a play out of turn: by-scoring "
+                       "(002 under additive scoring, 003 under difference scoring), 002 or 003.",
+                       "misdeal and revoke (002); misdeal, revoke, bid, lead and play out of turn (003)"),
 }
 assert set(OPTION_HELP) == set(OPTION_NAMES)
 

@@ -67,7 +67,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from math import comb
 
-from cinch.actions import Action, Keep, NameTrump, Play
+from cinch.actions import WAIVE, Action, Keep, NameTrump, OutOfTurn, Play
 from cinch.cards import CARDS, FULL_DECK_MASK, CardSet, Seat, bit_list
 from cinch.constants import DEALT, DECK, HAND, STOCK
 from cinch.deal import Deal, discard_is_forced
@@ -203,10 +203,18 @@ def public_actions(view: SeatView) -> list[Action]:
     out: list[Action] = [a for _, a in view.auction]
     if view.trump is not None:
         out.append(NameTrump(view.trump))
-    for trick in view.tricks:
-        out.extend(Play(p.card, p.buried) for p in trick.plays)
-    out.extend(Play(p.card, p.buried) for p in view.current_trick)
+    plays = [p for trick in view.tricks for p in trick.plays] + list(view.current_trick)
+    if view.rules.honour_rule:  # a lead or a play out of turn may have been waived: the replay needs each seat
+        out.extend(OutOfTurn(p.seat, Play(p.card, p.buried)) for p in plays)
+    else:
+        out.extend(Play(p.card, p.buried) for p in plays)
     return out
+
+
+def _claim_waits(view: SeatView) -> bool:
+    """Whether the other side is still asked about the last card, played out of turn (honour rule)."""
+    return bool(view.irregularities) and any(line.endswith(f"out of turn to trick {len(view.tricks) + 1}.")
+                                             for line in view.irregularities)
 
 
 def voids(view: SeatView) -> list[int]:
@@ -254,12 +262,16 @@ def _legal_key(legal) -> tuple:
     return tuple(legal)
 
 
-def replay(rules: Rules, world: World, actions: Iterable[Action], *, stop_at_restock: bool = False) -> Deal:
+def replay(rules: Rules, world: World, actions: Iterable[Action], *, stop_at_restock: bool = False,
+           waiting: bool = False) -> Deal:
     """Play a world's deal: its deck, the given public actions, and the world's concealed keeps.
 
     Stops where the public actions run out and the next decision is not the world's to
     make (a keep it holds no answer for), or at a new stock when ``stop_at_restock``.
     Raises :class:`~cinch.errors.IllegalAction` when the world does not fit the actions.
+    Under the honour rule the plays come as ``OutOfTurn``: a card played in turn is played as
+    usual, one out of turn stood (it is in the view), so it was waived, unless ``waiting``: the
+    other side is still asked about the last one.
     """
     deal = Deal(rules, Seat(world.dealer), [CARDS[c] for c in world.deck],
                 restock=None if stop_at_restock or world.restock is None else [CARDS[c] for c in world.restock])
@@ -284,8 +296,14 @@ def replay(rules: Rules, world: World, actions: Iterable[Action], *, stop_at_res
         else:
             if pending is None:
                 break
-            deal.apply(pending)
+            action = pending
             pending = next(it, None)
+            if type(action) is OutOfTurn and action.seat == deal.to_act:
+                deal.apply(action.action)
+            else:
+                deal.apply(action)
+                if type(action) is OutOfTurn and (pending is not None or not waiting):
+                    deal.apply(WAIVE)
     if pending is not None:
         raise IllegalAction(pending, "the world's deal ended before the actions did")
     return deal
@@ -349,7 +367,8 @@ def _sample(view: SeatView, rng: random.Random, weight: BidWeight | None, attemp
 def _replayed(view: SeatView, world: World, actions: list[Action]) -> Deal | None:
     """The world's deal replayed, if its view from the seat is ``view``; else None."""
     try:
-        deal = replay(view.rules, world, actions, stop_at_restock=view.phase is Phase.RESTOCK)
+        deal = replay(view.rules, world, actions, stop_at_restock=view.phase is Phase.RESTOCK,
+                      waiting=_claim_waits(view))
     except IllegalAction:
         return None
     return deal if same_view(deal.view(view.seat), view) else None

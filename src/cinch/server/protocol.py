@@ -105,7 +105,7 @@ class Act(_Message):
 
     ``irregular``: the action is meant against the rules, as at a real table (a revoke: a card the follow
     rule forbids), taken only in a room whose rules have the honour rule.  Under the honour rule an act
-    may also come when it is not your turn: a bid or a lead out of turn (``"S out of turn: bid 8"``, 003),
+    may also come when it is not your turn: a bid, a lead or a play out of turn (``"S out of turn: bid 8"``, 003),
     or ``"claim misdeal"`` before the first call; when you are asked about another seat's irregularity,
     ``legal`` holds the claims and ``"waive"``.
     """

@@ -232,7 +232,7 @@ class Table:
 
         Under the honour rule a person may also act against the rules, but only on purpose: a revoke
         (a card the follow rule forbids) needs ``irregular=True``, so that a slip is explained and not
-        committed; a bid or a lead out of turn (003) is an :class:`~cinch.actions.OutOfTurn` of the
+        committed; a bid, a lead or a play out of turn (003) is an :class:`~cinch.actions.OutOfTurn` of the
         person's own seat; a misdeal is claimed with ``Claim("misdeal")`` by anyone before the first call.
         """
         if seat in self.bots:
@@ -255,7 +255,7 @@ class Table:
         if seat != deal.to_act and not isinstance(action, (OutOfTurn, Claim)):
             who = "nobody" if deal.to_act is None else str(deal.to_act)
             raise IllegalAction(action, f"it is {who}'s turn, not {seat}'s"
-                                + (f" (a bid or a lead out of turn is made on purpose, as '{seat} out of turn: "
+                                + (f" (a bid, a lead or a play out of turn is made on purpose, as '{seat} out of turn: "
                                    f"{action}')" if deal.irregular_actions(seat) else ""), legal)
         if not irregular and isinstance(action, Play) and action in deal.irregular_actions(seat):
             raise IllegalAction(action, revoke_words(self.match.view(seat), action.card)
@@ -263,7 +263,7 @@ class Table:
 
     def irregular_actions(self, seat: Seat) -> list[Action]:
         """What the person in ``seat`` may do against the rules now (honour rule): a revoke on his turn, and
-        under 003 a bid or a lead out of turn when it is not; empty for a bot's seat or with the option off."""
+        under 003 a bid, a lead or a play out of turn when it is not; empty for a bot's seat or with the option off."""
         deal = self.match.current
         if deal is None or seat in self.bots:
             return []
