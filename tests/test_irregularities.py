@@ -258,7 +258,9 @@ def test_a_play_out_of_turn_is_taken_back_and_the_right_seat_plays():
     deal = played_to(honour(), [*PLAYED, "S out of turn: play 9H"])
     assert deal.to_act == Seat.W and list(deal.legal_actions()) == [Claim("play"), WAIVE]
     assert [p.seat for p in deal.view(Seat.E).current_trick] == [Seat.N, Seat.S]  # the card was seen on the table
+    assert deal.view(Seat.E).asked == "play out of turn"  # every seat sees that W is asked about it
     deal.apply(Claim("play"))
+    assert deal.view(Seat.E).asked == ""
     assert [p.seat for p in deal.trick] == [Seat.N] and str(deal.hand(Seat.S)).count("9H") == 1
     assert deal.to_act == Seat.E and deal.irregularities[-1] == "Play out of turn (003): 9H is taken back, and E plays."
     for card in ["JH", "9H", "AS"]:

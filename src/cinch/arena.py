@@ -54,7 +54,6 @@ from cinch.errors import CinchError
 from cinch.match import Match, teams_json
 from cinch.record import dumps, to_record
 from cinch.rules import Rules
-from cinch.view import Phase
 
 __all__ = [
     "ArenaResult", "BotSpec", "DealStat", "LegOutcome", "PairOutcome", "Problem",
@@ -486,12 +485,7 @@ class _Player:
     def play_deal(self, match: Match, bots, fallbacks, a_team: Team, index: int, leg_name: str) -> None:
         deal = match.deals[-1]
         times, counts = self.out.times, self.out.counts
-        while not deal.is_over:
-            if deal.phase is Phase.RESTOCK:
-                match.resolve_chance()
-                continue
-            seat = deal.to_act
-            assert seat is not None
+        for seat in match.turns():
             side = "a" if seat.team == a_team else "b"
             view = match.view(seat)
             problem = None

@@ -1476,6 +1476,7 @@ class Deal:
             current_trick=tuple(self.trick),
             legal=legal,
             irregularities=() if self._honour is None else self._honour.public(),
+            asked="" if self._honour is None or self._honour.pending is None else self._honour.pending.kind,
             **match_context,
         )
 

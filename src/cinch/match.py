@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -188,6 +188,20 @@ class Match:
         self.deals.append(deal)
         self._after_action(deal)
         return deal
+
+    def turns(self) -> Iterator[Seat]:
+        """The seats to act in the current deal, one at a time until it is over; a new stock is
+        shuffled on the way (:meth:`resolve_chance`).  Apply the seat's action before asking for
+        the next: ``for seat in match.turns(): match.apply(bot.choose(match.view(seat)), seat)``.
+        """
+        deal = self.current
+        while deal is not None and not deal.is_over:
+            if deal.phase is Phase.RESTOCK:
+                self.resolve_chance()
+                continue
+            seat = deal.to_act
+            assert seat is not None  # someone acts in every phase but the restock and the end
+            yield seat
 
     def resolve_chance(self) -> bool:
         """Shuffle a new stock with the match's rng if the current deal waits for one.

@@ -83,6 +83,7 @@ class SeatView:
     current_trick: tuple[PlayedCard, ...]
     legal: Sequence[Action] = ()
     irregularities: tuple[str, ...] = ()  # honour rule: the irregularities shown so far and the rulings, in words
+    asked: str = ""  # honour rule: the kind of irregularity the other side is asked about now, else ""
     score: tuple[int, int] | None = None  # running match score before this deal (NS, EW)
     target: int | None = None
     deal_number: int | None = None

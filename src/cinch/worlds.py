@@ -72,6 +72,7 @@ from cinch.cards import CARDS, FULL_DECK_MASK, CardSet, Seat, bit_list
 from cinch.constants import DEALT, DECK, HAND, STOCK
 from cinch.deal import Deal, discard_is_forced
 from cinch.errors import CinchError, IllegalAction
+from cinch.irregularities import LEAD_OUT_OF_TURN, PLAY_OUT_OF_TURN
 from cinch.keep import KeepOptions
 from cinch.rules import AboveSix, Discard, Follow, Rob, Rules, StockOut
 from cinch.scoring import PointTable
@@ -213,8 +214,7 @@ def public_actions(view: SeatView) -> list[Action]:
 
 def _claim_waits(view: SeatView) -> bool:
     """Whether the other side is still asked about the last card, played out of turn (honour rule)."""
-    return bool(view.irregularities) and any(line.endswith(f"out of turn to trick {len(view.tricks) + 1}.")
-                                             for line in view.irregularities)
+    return view.asked in (LEAD_OUT_OF_TURN, PLAY_OUT_OF_TURN)
 
 
 def voids(view: SeatView) -> list[int]:

@@ -374,12 +374,7 @@ def play_self(spec: SelfPlay, index: int) -> Match:
         k = len(match.deals)
         match.rng = random.Random(derive_seed(seed, "dataset", kind, "restock", index, k))
         deal = match.start_deal(deck=_deck(seed, kind, "deck", index, k))
-        while not deal.is_over:
-            if deal.phase is Phase.RESTOCK:
-                match.resolve_chance()
-                continue
-            seat = deal.to_act
-            assert seat is not None
+        for seat in match.turns():
             action = bots[seat].choose(match.view(seat))
             if not _is_legal(deal, action):
                 raise DatasetError(f"bot {spec.specs[seat].name} at {seat} chose {action}, which is not legal "

@@ -40,7 +40,6 @@ from cinch.errors import CinchError
 from cinch.match import Match
 from cinch.rules import Rules
 from cinch.scoring import Award, PointTable
-from cinch.view import Phase
 
 __all__ = [
     "POSITIONS", "DealFacts", "MatchFacts", "StudyResult", "VariantFigures", "award_seat", "check_study",
@@ -197,12 +196,7 @@ def play_match(rules: Rules, bot: BotSpec, seed: int, index: int) -> MatchFacts:
         k = len(match.deals)
         match.rng = random.Random(derive_seed(seed, "study", "restock", index, k))
         deal = match.start_deal(deck=_deck(seed, index, k))
-        while not deal.is_over:
-            if deal.phase is Phase.RESTOCK:
-                match.resolve_chance()
-                continue
-            seat = deal.to_act
-            assert seat is not None
+        for seat in match.turns():
             match.apply(bots[seat].choose(match.view(seat)), seat)
         facts.append(deal_facts(deal))
     winner = None if match.winner is None else int(match.winner)
