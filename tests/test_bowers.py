@@ -112,7 +112,7 @@ def test_relative_high_is_the_right_bower_when_in_play():
     ns, ew = int(CardSet.parse("JH 2H")), int(CardSet.parse("JD AH 5D"))
     claims = {(name, str(CARDS[card]), side) for name, card, side, _, _ in table_.claims((ns, ew), in_play, None, 0, 0)}
     assert claims == {("High", "JH", 0), ("Jack", "JH", 0), ("Low", "2H", 0), ("Left Bower", "JD", 1)}
-    assert table_.totals(ns, ew, in_play, None, 0, 0) == (3, 5)
+    assert table_.totals((ns, ew), in_play, None, 0, 0) == (3, 5)
     # only the left bower in play among the trumps: it is both High and Low
     lone = int(CardSet.parse("JD 5D"))
     assert {(n, str(CARDS[c])) for n, c, *_ in table_.claims((lone, 0), lone, None, 0, 0)} == {

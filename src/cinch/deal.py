@@ -48,7 +48,6 @@ from cinch.cards import (
     CARDS,
     SEATS,
     SUITS,
-    TEAMS,
     Card,
     CardSet,
     Seat,
@@ -58,7 +57,7 @@ from cinch.cards import (
     bits,
     mask_of,
 )
-from cinch.constants import BATCH, DEAL_BATCHES, DEALT, DECK, HAND, PLAYERS
+from cinch.constants import BATCH, DECK, HAND
 from cinch.errors import IllegalAction, NotationError
 from cinch.irregularities import (
     BID_OUT_OF_TURN,
@@ -79,6 +78,7 @@ from cinch.irregularities import (
 from cinch.keep import KeepOptions
 from cinch.rules import AboveSix, AllPass, Bidding, Discard, Follow, Rob, Rules, StockOut
 from cinch.scoring import Award, PointTable, per_rules, settle, totals
+from cinch.seating import FOUR, Seating
 from cinch.view import Phase, PlayedCard, SeatView, Trick
 
 EXAMPLE_DECK = (
@@ -95,10 +95,11 @@ class DealResult(NamedTuple):
     bid: int | None
     trump: Suit | None
     awards: tuple[Award, ...]
-    points: tuple[int, int] | None  # NS, EW, by the preset's counting
+    points: tuple[int, ...] | None  # by side (NS, EW; cut-throat by player), by the preset's counting
     made: bool | None
-    score_change: tuple[int, int]
+    score_change: tuple[int, ...]
     ruling: tuple[str, ...] = ()  # the honour rule's rulings on irregularities, in words (002, 003)
+    seating: Seating = FOUR
 
     @property
     def makers(self) -> Team | None:
@@ -106,6 +107,8 @@ class DealResult(NamedTuple):
 
     def describe(self) -> str:
         """The settlement in words: ``EW bid 9, took 7: set, lose 9; NS add 7``, then any ruling."""
+        if not self.seating.partnership and not self.thrown_in and self.points is not None:
+            return self._describe_cut_throat()
         ruling = " ".join(self.ruling)
         if self.ruling and (self.thrown_in or self.points is None):
             return ruling  # a misdeal, or a revoke claimed under 002: the ruling is the whole settlement
@@ -124,6 +127,18 @@ class DealResult(NamedTuple):
                 parts.append(f"{team} lose {-change}")
         tail = ". " + ruling.rstrip(".") if ruling else ""
         return head + ("; " + "; ".join(parts) if parts else "; no score") + tail
+
+    def _describe_cut_throat(self) -> str:
+        """``2 bid 7, took 5: set, loses 7; 1 adds 4; 3 adds 5``."""
+        assert self.maker is not None and self.points is not None
+        maker = self.maker
+        head = f"{maker} bid {self.bid}, took {self.points[maker]}: " + ("made" if self.made else "set")
+        parts = []
+        for seat in (maker, *(s for s in self.seating.seats if s != maker)):
+            change = self.score_change[seat]
+            if change:
+                parts.append(f"{seat} {'adds' if change > 0 else 'loses'} {abs(change)}")
+        return head + ("; " + "; ".join(parts) if parts else "; no score")
 
 
 def parse_deck(deck: str | Iterable[int | str]) -> tuple[Card, ...]:
@@ -161,7 +176,8 @@ class _RuleFacts:
 
     __slots__ = ("rules", "min_bid", "highest_bid", "stuck_dealer", "one_circuit", "tricks", "no_draw",
                  "dealer_discards", "strict", "keep_six", "buried", "choose", "reshuffle", "rob", "face_up",
-                 "forced_discard", "bids", "stuck_bids", "honour", "penalty")
+                 "forced_discard", "bids", "stuck_bids", "honour", "penalty", "players", "seats", "sides",
+                 "side_of", "left", "turns", "dealt", "batches", "stock", "dealer_robs", "played", "others")
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules  # for pickling
@@ -189,6 +205,22 @@ class _RuleFacts:
         self.stuck_bids: tuple[Action, ...] = (BIDS[self.min_bid],)
         self.honour = rules.honour_rule  # irregularities may be committed and claimed (002, 003)
         self.penalty = penalty_text(rules)
+        table = rules.seating
+        self.players = table.players
+        self.seats = table.seats
+        self.sides = table.side_list
+        self.side_of = table.side_of
+        self.left = table.left
+        self.turns = tuple(table.turns(d) for d in range(table.players))  # from the dealer's left
+        self.dealt = table.dealt
+        self.batches = table.batches
+        self.stock = table.stock
+        self.dealer_robs = table.dealer_robs
+        # Every card a seat may play without burials, as the trick records it: one object each, made once.
+        self.played = _PLAYED if table.partnership else tuple(
+            _played(PlayedCard, (seat, CARDS[c], CardSet(0))) for seat in table.seats for c in range(DECK))
+        # by seat: the seats on other sides (the maker's defenders)
+        self.others = tuple(table.defenders(s) for s in range(table.players))
 
     def __reduce__(self) -> tuple[Callable[[Rules], _RuleFacts], tuple[Rules]]:
         # Spelled out for the compiled build (cinch.native), whose classes pickle no fields by themselves.
@@ -231,7 +263,8 @@ class Deal:
             return
         self.rules = rules
         self._f = _facts(rules)
-        self.dealer: Seat = SEATS[dealer]
+        f = self._f
+        self.dealer: Seat = f.seats[dealer]
         self.deck: tuple[Card, ...] = tuple(deck.cards) if isinstance(deck, _Shuffled) else parse_deck(deck)
         self._restock_given: tuple[int, ...] | None = None if restock is None else tuple(
             c if isinstance(c, int) else Card.parse(c) for c in restock
@@ -240,14 +273,15 @@ class Deal:
         self.restock: tuple[Card, ...] | None = None  # the new stock actually used, top first
         deck_ = self.deck
         bit = _BIT
+        n = f.players
         first = self.dealer + 1
-        hands = [0, 0, 0, 0]
-        for batch in range(DEAL_BATCHES):  # batches of three, from the dealer's left
+        hands = [0] * n
+        for batch in range(f.batches):  # batches of three, from the dealer's left
             i = BATCH * batch
-            hands[(first + batch) & 3] |= bit[deck_[i]] | bit[deck_[i + 1]] | bit[deck_[i + 2]]
+            hands[(first + batch) % n] |= bit[deck_[i]] | bit[deck_[i + 1]] | bit[deck_[i + 2]]
         self.hands = hands
-        self._dealt = (hands[0], hands[1], hands[2], hands[3])
-        self._stock: tuple[Card, ...] = deck_[PLAYERS * DEALT:]  # never changed in place: copies share it
+        self._dealt = tuple(hands)
+        self._stock: tuple[Card, ...] = deck_[n * f.dealt:]  # never changed in place: copies share it
         self._stock_pos = 0
         self.history: list[Action] = []
         self.actors: list[Seat] = []
@@ -259,10 +293,10 @@ class Deal:
         self.trump: Suit | None = None
         self._t: TrumpTables | None = None
         self._scheme: PointTable | None = None
-        self.discards = [0, 0, 0, 0]
-        self.shown = [0, 0, 0, 0]
-        self.drawn = [0, 0, 0, 0]
-        self.draw_counts = [0, 0, 0, 0]
+        self.discards = [0] * n
+        self.shown = [0] * n
+        self.drawn = [0] * n
+        self.draw_counts = [0] * n
         self._pending: list[Seat] = []
         self._options: KeepOptions | None = None  # the keep decision now pending
         self.stock_seen = 0
@@ -270,7 +304,7 @@ class Deal:
         self.leader: Seat | None = None
         self.trick: list[PlayedCard] = []
         self.tricks: list[Trick] = []
-        self.captured = [0, 0]
+        self.captured = [0] * len(f.sides)  # by side
         self.in_play = 0
         self.low_holder: Team | None = None
         # The play's tables for the trump named (TrumpTables'), by led suit or card.
@@ -282,7 +316,7 @@ class Deal:
         self._led = -1
         self._best = -1
         self._winner = 0
-        self._trick_size = 4
+        self._trick_size = n
         self._watch_two = -1
         self._burying = False  # trick 1 with a hand above six (buried-excess rule)
         self._mask = 0  # in the play: the cards the player to act may play
@@ -292,7 +326,7 @@ class Deal:
         self._before = 0  # in_play when the trick in progress was led
         self._result: DealResult | None = None  # worked out when first asked for (see result)
         self.phase = _BIDDING
-        self.to_act: Seat | None = self.dealer.left
+        self.to_act: Seat | None = f.seats[f.left[dealer]]
         # Under the honour rule, its irregularities; None otherwise, and then no check reads more than this field.
         self._honour: HonourState | None = HonourState(self._f.penalty) if self._f.honour else None
 
@@ -330,10 +364,9 @@ class Deal:
         return f"Deal.from_actions({', '.join(args)})"
 
     @property
-    def dealt(self) -> tuple[CardSet, CardSet, CardSet, CardSet]:
-        """The nine cards each seat was dealt."""
-        d = self._dealt
-        return CardSet(d[0]), CardSet(d[1]), CardSet(d[2]), CardSet(d[3])
+    def dealt(self) -> tuple[CardSet, ...]:
+        """The cards each seat was dealt (nine, or six at five or six players)."""
+        return tuple(CardSet(d) for d in self._dealt)
 
     @classmethod
     def shuffled(cls, rules: Rules, dealer: int, rng: random.Random | int | None = None) -> Deal:
@@ -490,7 +523,7 @@ class Deal:
                 self._honour_apply(action, SEATS[seat])
                 return
             who = "nobody" if actor is None else str(actor)
-            raise IllegalAction(action, f"it is {who}'s turn, not {Seat(seat)}'s", self._legal_strings(),
+            raise IllegalAction(action, f"it is {who}'s turn, not {self._f.seats[seat]}'s", self._legal_strings(),
                                 legal_summary=self._legal_summary())
         phase = self.phase
         if phase is _PLAY and type(action) is Play and actor is not None:
@@ -512,7 +545,7 @@ class Deal:
                 self._buried |= bury
             else:
                 gone = bit
-                played = _PLAYED[actor * DECK + card]
+                played = self._f.played[actor * DECK + card]
             hands[actor] &= ~gone
             trick = self.trick
             in_play = self.in_play
@@ -533,12 +566,14 @@ class Deal:
             trick.append(played)
             self.in_play = in_play | bit
             if card == self._watch_two:
-                self.low_holder = _TEAMS[actor & 1]  # Low to holder (000): whoever plays the 2 held it
+                # Low to holder (000): whoever plays the 2 held it
+                self.low_holder = self._f.sides[self._f.side_of[actor]]
             if len(trick) < self._trick_size:
-                nxt = (actor + 1) & 3
+                left = self._f.left
+                nxt = left[actor]
                 while not hands[nxt]:
-                    nxt = (nxt + 1) & 3
-                self.to_act = _SEATS[nxt]
+                    nxt = left[nxt]
+                self.to_act = self._f.seats[nxt]
                 hand = hands[nxt]
                 self._mask = hand & self._allowed if hand & self._follow else hand  # FollowRule.playable()
             else:
@@ -672,17 +707,19 @@ class Deal:
         else:
             self._passed |= 1 << seat
         self._turns += 1
-        if self._f.one_circuit:
-            if self._turns < 4:
-                self.to_act = SEATS[(seat + 1) & 3]
+        f = self._f
+        n = f.players
+        if f.one_circuit:
+            if self._turns < n:
+                self.to_act = f.seats[f.left[seat]]
                 return
         else:
             passed = self._passed.bit_count()
-            if passed < 4 and not (self.maker is not None and passed == 3):
-                nxt = (seat + 1) & 3
+            if passed < n and not (self.maker is not None and passed == n - 1):
+                nxt = f.left[seat]
                 while self._passed >> nxt & 1:
-                    nxt = (nxt + 1) & 3
-                self.to_act = SEATS[nxt]
+                    nxt = f.left[nxt]
+                self.to_act = f.seats[nxt]
                 return
         self._end_bidding()
 
@@ -691,7 +728,8 @@ class Deal:
             self.phase = _DONE
             self.to_act = None
             ruling = () if self._honour is None else tuple(self._honour.ruling)
-            self._result = DealResult(True, None, None, None, (), None, None, (0, 0), ruling)
+            self._result = DealResult(True, None, None, None, (), None, None, (0,) * len(self._f.sides), ruling,
+                                      self.rules.seating)
             return
         self.phase = _TRUMP
         self.to_act = self.maker
@@ -726,7 +764,7 @@ class Deal:
 
     def _start_discard(self) -> None:
         f = self._f
-        order = _TURNS[self.dealer] if f.dealer_discards else _TURNS[self.dealer][:3]
+        order = f.turns[self.dealer] if f.dealer_discards or not f.dealer_robs else f.turns[self.dealer][:-1]
         pending = []
         assert self._t is not None
         trumps = self._t.trumps
@@ -765,14 +803,14 @@ class Deal:
         """
         hands = self.hands
         needs = []
-        for s in _TURNS[self.dealer]:
+        for s in self._f.turns[self.dealer]:
             n = HAND - hands[s].bit_count()
             needs.append((s, n if n > 0 else 0))
         return needs
 
     def _refill(self) -> None:
         needs = self._needs()
-        short = needs[0][1] + needs[1][1] + needs[2][1] + needs[3][1] > len(self._stock) - self._stock_pos
+        short = sum(n for _, n in needs) > len(self._stock) - self._stock_pos
         if short and self._f.reshuffle:
             if self._restock_given is not None:
                 self._set_restock(self._restock_given)
@@ -820,8 +858,9 @@ class Deal:
         if needs is None:
             needs = self._needs()
         left = len(self._stock) - self._stock_pos
-        if needs[0][1] + needs[1][1] + needs[2][1] + needs[3][1] <= left:
-            for seat, n in needs[:3]:
+        robs = self._f.dealer_robs
+        if sum(n for _, n in needs) <= left:
+            for seat, n in needs[:-1] if robs else needs:
                 if n:
                     self._draw(seat, n)  # the dealer takes his from the stock when he robs
         else:  # share what is left one card at a time, in turn, to those still short (002)
@@ -836,6 +875,10 @@ class Deal:
         stock = self._stock
         for i in range(self._stock_pos, len(stock)):
             seen |= _BIT[stock[i]]
+        if not robs:  # two or three players: nobody robs, and the rest of the stock stays unseen
+            self.stock_left = seen
+            self._start_play()
+            return
         self.stock_seen = seen
         options = self._rob_options()
         forced = options.forced
@@ -886,22 +929,22 @@ class Deal:
         self.phase = _PLAY
         assert self.maker is not None
         limit = self._f.tricks
-        hands = self.hands
-        self._burying = (hands[0].bit_count() > limit or hands[1].bit_count() > limit
-                         or hands[2].bit_count() > limit or hands[3].bit_count() > limit)
+        self._burying = any(hand.bit_count() > limit for hand in self.hands)
         self._start_trick(self.maker)
 
     def _start_trick(self, leader: Seat) -> None:
         hands = self.hands
+        f = self._f
         while not hands[leader]:
-            leader = _SEATS[(leader + 1) & 3]
+            leader = f.seats[f.left[leader]]
         self.leader = self.to_act = leader
         self._mask = hands[leader]  # the leader may lead anything
         self.trick = []
-        if hands[0] and hands[1] and hands[2] and hands[3]:
-            self._trick_size = 4
-        else:
-            self._trick_size = (hands[0] > 0) + (hands[1] > 0) + (hands[2] > 0) + (hands[3] > 0)
+        size = 0
+        for hand in hands:
+            if hand:
+                size += 1
+        self._trick_size = size
 
     def _excess(self, seat: int) -> int:
         """Cards to bury with this play: a hand above six on trick 1 (buried-excess rule)."""
@@ -976,13 +1019,13 @@ class Deal:
             raise self._illegal(action, f"burying a point card ({points}) is forbidden")
 
     def _end_trick(self) -> None:
-        winner = _SEATS[self._winner]
-        self.captured[winner & 1] |= self.in_play & ~self._before | self._buried
+        f = self._f
+        winner = f.seats[self._winner]
+        self.captured[f.side_of[winner]] |= self.in_play & ~self._before | self._buried
         self._buried = 0
         self.tricks.append(_played(Trick, (self.leader, tuple(self.trick), winner)))
         self._burying = False
-        hands = self.hands
-        if hands[0] | hands[1] | hands[2] | hands[3]:
+        if any(self.hands):
             self._start_trick(winner)
         else:
             self.trick = []
@@ -991,8 +1034,9 @@ class Deal:
         if self._honour is not None:
             self._after_trick(self._honour)
 
-    def random_playout(self, rng: random.Random) -> tuple[int, int]:
-        """Points (NS, EW) after the rest of the play with uniformly random legal cards.
+    def random_playout(self, rng: random.Random) -> tuple[int, ...]:
+        """Points by side (NS, EW; or by player, cut-throat) after the rest of the play with uniformly
+        random legal cards.
 
         The search bots' fast path: the deal itself is left unchanged.
         """
@@ -1009,8 +1053,11 @@ class Deal:
         allowed = self._allowed
         watch_two = self._watch_two
         low_holder: int | None = self.low_holder
-        captured = [self.captured[0], self.captured[1]]
+        captured = self.captured[:]
         in_play = self.in_play
+        f = self._f
+        left = f.left
+        side_of = f.side_of
         random = rng.random
         to_act = self.to_act
         assert to_act is not None
@@ -1037,7 +1084,7 @@ class Deal:
             taken |= bit
             in_play |= bit
             if card == watch_two:
-                low_holder = seat & 1
+                low_holder = side_of[seat]
             if count:
                 s = strength[card]
                 if s > best:
@@ -1052,39 +1099,50 @@ class Deal:
                 allowed = alloweds[led]
             count += 1
             if count == size:
-                captured[winner & 1] |= taken
-                if not (hands[0] | hands[1] | hands[2] | hands[3]):
+                captured[side_of[winner]] |= taken
+                size = 0
+                for h in hands:
+                    if h:
+                        size += 1
+                if not size:
                     break
                 taken = count = 0
-                size = (hands[0] > 0) + (hands[1] > 0) + (hands[2] > 0) + (hands[3] > 0)
                 seat = winner
             else:
-                seat = (seat + 1) & 3
+                seat = left[seat]
             while not hands[seat]:
-                seat = (seat + 1) & 3
-        return self._points(captured[0], captured[1], in_play, low_holder)
+                seat = left[seat]
+        return self._points(captured, in_play, low_holder)
 
-    def _slow_playout(self, rng: random.Random) -> tuple[int, int]:
+    def _slow_playout(self, rng: random.Random) -> tuple[int, ...]:
         deal = self.copy()
         while deal.phase is _PLAY:
             deal.apply(rng.choice(deal.legal_actions()))
         assert deal.maker is not None
-        return deal._points(deal.captured[0], deal.captured[1], deal.in_play, deal.low_holder)
+        return deal._points(deal.captured, deal.in_play, deal.low_holder)
 
-    def _points(self, ns: int, ew: int, in_play: int, low_holder: int | None) -> tuple[int, int]:
+    def thrown_by_defenders(self) -> int:
+        """The trumps the maker's opponents threw out, shown (what 003 counts for the makers)."""
+        assert self.maker is not None
+        shown = self.shown
+        thrown = 0
+        for s in self._f.others[self.maker]:
+            thrown |= shown[s]
+        return thrown
+
+    def _points(self, captured: list[int], in_play: int, low_holder: int | None) -> tuple[int, ...]:
         assert self._scheme is not None and self.maker is not None
-        makers = self.maker & 1
-        thrown = self.shown[1 - makers] | self.shown[3 - makers]
-        return self._scheme.totals(ns, ew, in_play, low_holder, thrown, makers)
+        makers = self._f.side_of[self.maker]
+        return self._scheme.totals(captured, in_play, low_holder, self.thrown_by_defenders(), makers)
 
     def _settle(self) -> DealResult:
         assert self._scheme is not None and self.maker is not None
         makers = self.maker.team
-        thrown = self.shown[makers.other] | self.shown[makers.other + 2]
         awards = self._scheme.awards(
-            (self.captured[0], self.captured[1]), self.in_play, self.low_holder, thrown, makers
+            tuple(self.captured), self.in_play, self.low_holder, self.thrown_by_defenders(), makers,
+            self._f.sides,
         )
-        points = totals(awards)
+        points = totals(awards, len(self._f.sides))
         made, change = settle(self.rules, makers, self.high_bid, points)
         ruling: tuple[str, ...] = ()
         honour = self._honour
@@ -1093,7 +1151,8 @@ class Deal:
             if honour.revokers:  # revokes claimed under 003: settled now, with the points taken
                 made, change, words = revokes_ruling(self.rules, makers, self.high_bid, points, honour.revokers)
             ruling = (*honour.ruling, *words)
-        return DealResult(False, self.maker, self.high_bid, self.trump, tuple(awards), points, made, change, ruling)
+        return DealResult(False, self.maker, self.high_bid, self.trump, tuple(awards), points, made, change, ruling,
+                          self.rules.seating)
 
     # ---- the honour rule (002, 003) -------------------------------------------------
     # With ``honour_rule`` on, a player may act against the rules as at a real table: revoke (play a card
@@ -1110,7 +1169,7 @@ class Deal:
         honour = self._honour
         if honour is not None and honour.next_dealer is not None:
             return honour.next_dealer
-        return self.dealer.left
+        return self._f.seats[self._f.left[self.dealer]]
 
     @property
     def irregularities(self) -> tuple[str, ...]:
@@ -1445,7 +1504,7 @@ class Deal:
     # ---- views -------------------------------------------------------------
     def view(self, seat: int, **match_context: Any) -> SeatView:
         """What ``seat`` may know now; ``match_context`` adds score, target and the like."""
-        me = Seat(seat)  # a new name: compiled, a variable declared int holds a plain int, not the Seat
+        me = self._f.seats[seat]  # a new name: compiled, a variable declared int holds a plain int, not the Seat
         face_up = self._f.face_up
         empty = CardSet(0)
         legal: Sequence[Action] = self.legal_actions() if self.to_act == me else ()
@@ -1458,17 +1517,17 @@ class Deal:
             phase=self.phase,
             to_act=self.to_act,
             hand=CardSet(hands[me]),
-            hand_sizes=(hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count(), hands[3].bit_count()),
+            hand_sizes=tuple(h.bit_count() for h in hands),
             auction=tuple(self.auction),
             maker=self.maker if self.phase is not _BIDDING else None,
             bid=self.high_bid if self.maker is not None and self.phase is not _BIDDING else None,
             trump=self.trump,
             own_discards=CardSet(self.discards[me]),
-            face_up_discards=tuple(  # type: ignore[arg-type]
-                CardSet(self.discards[s] & ~self.shown[s]) if face_up else empty for s in range(4)
+            face_up_discards=tuple(
+                CardSet(self.discards[s] & ~self.shown[s]) if face_up else empty for s in range(len(hands))
             ),
-            shown_trumps=tuple(CardSet(m) for m in self.shown),  # type: ignore[arg-type]
-            drawn_counts=tuple(self.draw_counts),  # type: ignore[arg-type]
+            shown_trumps=tuple(CardSet(m) for m in self.shown),
+            drawn_counts=tuple(self.draw_counts),
             own_drawn=CardSet(self.drawn[me]),
             stock_seen=CardSet(self.stock_seen & ~self.hands[me]) if is_dealer else empty,
             tricks=tuple(self.tricks),
@@ -1517,7 +1576,8 @@ def legal_bids(rules: Rules, dealer: int, seat: int | None, high_bid: int, passe
 
 
 def _is_stuck(facts: _RuleFacts, dealer: int, seat: int | None, high_bid: int, passed: int) -> bool:
-    return facts.stuck_dealer and high_bid == 0 and seat == dealer and passed == 15 & ~(1 << dealer)
+    everyone = (1 << facts.players) - 1
+    return facts.stuck_dealer and high_bid == 0 and seat == dealer and passed == everyone & ~(1 << dealer)
 
 
 def _open_bids(facts: _RuleFacts, dealer: int, seat: int | None, high_bid: int, passed: int) -> tuple[Action, ...]:
@@ -1566,9 +1626,6 @@ _ALL_TRUMPS: Final = Rob.ALL_TRUMPS
 _TRUMPS_FIRST: Final = Rob.TRUMPS_FIRST
 # Compiled (mypyc), a module's Final names are constants, and any other name (an imported one too)
 # is looked up by name at each use: the play reads these.
-_SEATS: Final = SEATS
-_TEAMS: Final = TEAMS
-_TURNS: Final = tuple(tuple(SEATS[(d + i) & 3] for i in (1, 2, 3, 4)) for d in range(4))  # from the dealer's left
 _BIT: Final = tuple(1 << c for c in range(DECK))
 _BIT_LENGTH: Final = tuple(n.bit_length() for n in range(DECK + 1))
 _played: Final = tuple.__new__  # PlayedCard and Trick without the NamedTuple constructor's overhead

@@ -63,7 +63,7 @@ def penalty_text(rules: Rules) -> str:
     return default_penalty_text(rules) if chosen is Irregularities.BY_SCORING else chosen.value
 
 
-def changes_text(change: tuple[int, int]) -> str:
+def changes_text(change: tuple[int, ...]) -> str:
     """``NS +14, EW -8``: what a deal adds to each side, in the rulings' words (``no score`` for none)."""
     parts = [f"{team} {'+' if change[team] >= 0 else ''}{change[team]}" for team in Team if change[team]]
     return ", ".join(parts) if parts else "no score"
@@ -76,8 +76,8 @@ def misdeal_ruling(dealer: Seat, text: str) -> tuple[Seat, str]:
     return dealer.left, f"Misdeal: the dealer loses the deal (003); no score. {dealer.left} deals next."
 
 
-def revoke_ruling(rules: Rules, makers: Team, bid: int, points: tuple[int, int] | None, offenders: Team,
-                  text: str | None) -> tuple[bool, tuple[int, int], list[str]]:
+def revoke_ruling(rules: Rules, makers: Team, bid: int, points: tuple[int, ...] | None, offenders: Team,
+                  text: str | None) -> tuple[bool, tuple[int, ...], list[str]]:
     """A revoke's settlement: (made, change, the words).  002: the other side scores the deal's points,
     the offenders nothing, and offending makers lose their bid as a set.  003: play went on; the deal is
     settled as usual, the offenders score nothing, and the makers cannot be set by a defender's revoke."""
@@ -107,8 +107,8 @@ def revoke_ruling(rules: Rules, makers: Team, bid: int, points: tuple[int, int] 
     return made, (change[0], change[1]), words
 
 
-def revokes_ruling(rules: Rules, makers: Team, bid: int, points: tuple[int, int],
-                   offenders: Iterable[Team]) -> tuple[bool, tuple[int, int], list[str]]:
+def revokes_ruling(rules: Rules, makers: Team, bid: int, points: tuple[int, ...],
+                   offenders: Iterable[Team]) -> tuple[bool, tuple[int, ...], list[str]]:
     """003's ruling when revokes of one or both sides were claimed: each offending side scores nothing,
     and only a revoke by the defenders alone keeps the makers from being set."""
     sides = sorted(set(offenders))

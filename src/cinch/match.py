@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from cinch.actions import Action
-from cinch.cards import SEATS, Seat, Team
+from cinch.cards import Seat, Team
 from cinch.deal import Deal, DealResult
 from cinch.errors import IllegalAction
 from cinch.rules import Rules
+from cinch.seating import FOUR, Seating
 from cinch.shuffle import Shuffle
 from cinch.view import Phase, SeatView
 
@@ -31,24 +32,25 @@ class DealSummary:
     dealer: Seat
     result: DealResult
     bidder_goes_out: bool  # the deal was played under bidder goes out
-    score: tuple[int, int]  # running score after the deal (NS, EW)
+    score: tuple[int, ...]  # running score after the deal (NS, EW; cut-throat by player)
 
     def to_json(self) -> dict[str, Any]:
         r = self.result
+        table = r.seating
         return {
             "dealer": self.dealer.name,
             "thrown_in": r.thrown_in,
             "maker": None if r.maker is None else r.maker.name,
             "bid": r.bid,
             "trump": None if r.trump is None else r.trump.letter,
-            "points": None if r.points is None else teams_json(r.points),
+            "points": None if r.points is None else teams_json(r.points, table),
             "made": r.made,
-            "score_change": teams_json(r.score_change),
-            "score": teams_json(self.score),
+            "score_change": teams_json(r.score_change, table),
+            "score": teams_json(self.score, table),
         }
 
 
-def decide(rules: Rules, score: tuple[int, int], makers: Team, made: bool,
+def decide(rules: Rules, score: tuple[int, ...], makers: Team, made: bool,
            bidder_goes_out: bool) -> tuple[Team | None, bool]:
     """Who has won once a deal is scored, and whether both sides reached the target together.
 
@@ -65,26 +67,37 @@ def decide(rules: Rules, score: tuple[int, int], makers: Team, made: bool,
     """
     if bidder_goes_out and made:
         return makers, False  # bidder goes out: makers who make their bid win outright
-    over = [s >= rules.target for s in score]
+    sides = rules.seating.side_list
+    over = [side for side, s in enumerate(score) if s >= rules.target]
     winner: Team | None = None
-    if all(over):
+    if len(over) == 1:
+        winner = sides[over[0]]
+    elif over:
         if rules.makers_count_first:
-            winner = makers if made else makers.other
+            if made and makers in over:
+                return makers, False
+            over = [side for side in over if side != makers]  # makers who failed count first, and lose
+            winner = _highest(sides, score, over)
         elif rules.bidder_goes_out is not None:
             return None, True  # bidder-goes-out deals decide it
-        elif score[0] != score[1]:
-            winner = Team.NS if score[0] > score[1] else Team.EW
-    elif any(over):
-        winner = Team.NS if over[0] else Team.EW
+        else:
+            winner = _highest(sides, score, over)
     if winner is None and rules.negative_floor is not None:
         low = [s <= rules.negative_floor for s in score]
-        if any(low) and not all(low):
-            winner = Team.EW if low[0] else Team.NS
+        if any(low) and not all(low):  # a side at the floor loses: the best of the rest wins
+            winner = _highest(sides, score, [side for side, down in enumerate(low) if not down])
     return winner, False
 
 
-def bidder_goes_out_applies(rules: Rules, score: tuple[int, int], decider_pending: bool) -> bool:
-    """Whether a deal from ``score`` is played under bidder goes out (000): both sides at the
+def _highest(sides: tuple[Team, ...], score: tuple[int, ...], among: list[int]) -> Team | None:
+    """The one side of ``among`` with the highest score; None on a tie (the match goes on)."""
+    best = max(score[side] for side in among)
+    top = [side for side in among if score[side] == best]
+    return sides[top[0]] if len(top) == 1 else None
+
+
+def bidder_goes_out_applies(rules: Rules, score: tuple[int, ...], decider_pending: bool) -> bool:
+    """Whether a deal from ``score`` is played under bidder goes out (000): every side at the
     rule's threshold or more, or a tie at the target waiting for its decider."""
     threshold = rules.bidder_goes_out
     if threshold is None:
@@ -92,9 +105,10 @@ def bidder_goes_out_applies(rules: Rules, score: tuple[int, int], decider_pendin
     return decider_pending or min(score) >= threshold
 
 
-def teams_json(pair: tuple[int, int]) -> dict[str, int]:
-    """A pair by side, as records and reports write it: ``{"NS": 13, "EW": 1}``."""
-    return {"NS": pair[0], "EW": pair[1]}
+def teams_json(values: tuple[int, ...] | list[int], table: Seating = FOUR) -> dict[str, int]:
+    """Numbers by side, as records and reports write them: ``{"NS": 13, "EW": 1}``, or by player
+    at a cut-throat table: ``{"1": 4, "2": -7, "3": 5}``."""
+    return table.side_json(values)
 
 
 class Match:
@@ -112,25 +126,31 @@ class Match:
         first_dealer: Seat | None = None,
         players: dict[Seat, str] | None = None,
         rng: random.Random | int | None = None,
-        score: tuple[int, int] = (0, 0),
+        score: tuple[int, ...] | None = None,
     ):
         self.rules = rules
+        table = self.table = rules.seating
         self.rng = rng if isinstance(rng, random.Random) else random.Random(rng)
-        self.first_dealer = Seat(first_dealer) if first_dealer is not None else Seat(self.rng.randrange(4))
+        self.first_dealer = table.seats[first_dealer if first_dealer is not None
+                                        else self.rng.randrange(table.players)]
         self.players = dict(players or {})
         self.metadata: dict[str, Any] = {}  # a record's other top-level keys, kept as they are (JSON values)
         self.deals: list[Deal] = []
         self.summaries: list[DealSummary] = []
         self.shuffles: dict[int, Shuffle] = {}  # by index in ``deals``: the deals dealt from a Shuffle
-        self._score = [score[0], score[1]]  # a match may begin at a score (the arena's deals from a score)
+        if score is None:
+            score = (0,) * table.sides
+        if len(score) != table.sides:
+            raise ValueError(f"a score of {len(score)} numbers for {table.sides} sides")
+        self._score = list(score)  # a match may begin at a score (the arena's deals from a score)
         self.winner: Team | None = None
         self._decider_pending = False  # both sides reached the target together: bidder-goes-out deals follow
         self._bgo_now = False
 
     # ---- state -------------------------------------------------------------
     @property
-    def score(self) -> tuple[int, int]:
-        return (self._score[0], self._score[1])
+    def score(self) -> tuple[int, ...]:
+        return tuple(self._score)
 
     @property
     def is_over(self) -> bool:
@@ -168,8 +188,9 @@ class Match:
         if self.current is not None:
             raise IllegalAction("a new deal", "the current deal is not finished")
         expected = self.next_dealer
-        if dealer is not None and Seat(dealer) != expected:
-            raise IllegalAction(f"{Seat(dealer)} to deal", f"the deal passes to the left: {expected} deals now")
+        if dealer is not None and dealer != expected:
+            raise IllegalAction(f"{self.table.seats[dealer]} to deal",
+                                f"the deal passes to the left: {expected} deals now")
         number = len(self.deals) + 1
         if shuffle is not None and shuffle.number != number:
             raise IllegalAction(f"a deal from the shuffle of deal {shuffle.number}", f"this is deal {number}",
@@ -242,8 +263,8 @@ class Match:
         assert r is not None
         bgo = self._bgo_now
         if not r.thrown_in:
-            self._score[0] += r.score_change[0]
-            self._score[1] += r.score_change[1]
+            for side, change in enumerate(r.score_change):
+                self._score[side] += change
             self.winner = self._decide(r, bgo)
         self.summaries.append(DealSummary(len(self.deals), deal.dealer, r, bgo, self.score))
 
@@ -261,8 +282,8 @@ class Match:
         """What ``seat`` may know of the current (or last) deal, with the match score."""
         deal = self.deals[-1]
         score = self.summaries[-2].score if deal.is_over and len(self.summaries) > 1 else (
-            (0, 0) if deal.is_over else self.score)
-        names = tuple(self.players.get(s, "") for s in SEATS) if self.players else None
+            (0,) * self.table.sides if deal.is_over else self.score)
+        names = tuple(self.players.get(s, "") for s in self.table.seats) if self.players else None
         return deal.view(
             seat, score=score, target=self.rules.target, deal_number=len(self.deals),
             bidder_goes_out=self._bgo_now, players=names,

@@ -33,8 +33,8 @@ __all__ = ["COMPILED", "INPUTS", "build_dir", "cache_dir", "compiled_modules", "
 COMPILED = ("keep", "scoring", "deal", "solver")
 """The modules compiled, as names in ``cinch``."""
 
-INPUTS = ("errors", "constants", "cards", "rules", "actions", "keep", "scoring", "view", "irregularities", "deal",
-          "solver")
+INPUTS = ("errors", "constants", "cards", "seating", "rules", "actions", "keep", "scoring", "view", "irregularities",
+          "deal", "solver")
 """Every ``cinch`` module whose source the compilation reads: the compiled ones and all they import
 (mypyc takes the imported modules' types, and inlines their ``Final`` constants).  A test keeps this
 list equal to the compiled modules' imports."""

@@ -26,6 +26,7 @@ from cinch.keep import KeepOptions
 from cinch.match import DealSummary, Match
 from cinch.rules import Rules
 from cinch.scorekeeper import DealEntry, EntryError, ScoreSheet
+from cinch.seating import Seating
 from cinch.shuffle import Shuffle
 from cinch.view import Phase, PlayedCard
 
@@ -109,7 +110,7 @@ def _header(match: Match) -> dict[str, Any]:
     """The record without its deals."""
     record: dict[str, Any] = {"format": FORMAT, "rules": _rules_json(match.rules)}
     if match.players:
-        record["players"] = {s.name: match.players[s] for s in Seat if s in match.players}
+        record["players"] = {s.name: match.players[s] for s in match.table.seats if s in match.players}
     record.update({k: v for k, v in match.metadata.items() if k not in _KEYS})
     return record
 
@@ -208,7 +209,7 @@ class Replay:
         m = self.match
         return {
             "rules": m.rules.to_json(),
-            "score": {"NS": m.score[0], "EW": m.score[1]},
+            "score": m.table.side_json(m.score),
             "winner": None if m.winner is None else m.winner.name,
             "deals": [_summary_json(s) for s in m.summaries],
             "next": self.next(),
@@ -228,24 +229,24 @@ class Replay:
             r = s.result
             head = f"{s.number:>3}. {s.dealer} dealt"
             if r.ruling and (r.thrown_in or r.points is None):  # a misdeal, a revoke claimed under 002
-                lines.append(f"{head}: {r.describe()}  Score NS {s.score[0]}, EW {s.score[1]}")
+                lines.append(f"{head}: {r.describe()}  Score {m.table.score_text(s.score)}")
                 continue
             if r.thrown_in:
-                lines.append(f"{head}: thrown in." + f"  Score NS {s.score[0]}, EW {s.score[1]}")
+                lines.append(f"{head}: thrown in." + f"  Score {m.table.score_text(s.score)}")
                 continue
             assert r.points is not None and r.trump is not None
             bgo = " [bidder goes out]" if s.bidder_goes_out else ""
             lines.append(
-                f"{head}: {r.maker} bid {r.bid} in {r.trump.name.lower()}{bgo}; took NS {r.points[0]}, "
-                f"EW {r.points[1]}; {r.describe()}.  Score NS {s.score[0]}, EW {s.score[1]}"
+                f"{head}: {r.maker} bid {r.bid} in {r.trump.name.lower()}{bgo}; took {m.table.score_text(r.points)}; "
+                f"{r.describe()}.  Score {m.table.score_text(s.score)}"
             )
         if m.current is not None:
             lines.extend(_deal_so_far(len(m.deals), m.current))
         if m.winner is not None:
-            lines.append(f"Winner: {m.winner} ({m.score[0]} to {m.score[1]})")
+            lines.append(f"Winner: {m.winner} ({_final(m.table, m.score)})")
         else:
             nxt = self.next()
-            lines.append(f"Score: NS {m.score[0]}, EW {m.score[1]}; the match goes on.")
+            lines.append(f"Score: {m.table.score_text(m.score)}; the match goes on.")
             if nxt is None:
                 lines.append(f"Next: a new deal, dealt by {m.next_dealer}.")
             else:
@@ -346,7 +347,8 @@ def replay(record: dict[str, Any]) -> Replay:
         rules = Rules.from_json(record["rules"])
     except RulesError as e:
         raise RecordError(f"rules: {e}") from None
-    players = _players(record.get("players"))
+    table = rules.seating
+    players = _players(record.get("players"), table)
     deals = record.get("deals")
     if not isinstance(deals, list):
         raise RecordError('"deals" must be a list of deals')
@@ -354,8 +356,8 @@ def replay(record: dict[str, Any]) -> Replay:
         return Replay(None, _replay_sheet(record, rules, players, deals))
     first = None
     if deals and isinstance(deals[0], dict):
-        first = _seat(deals[0].get("dealer"), 1)
-    match = Match(rules, first_dealer=first or Seat.N, players=players)
+        first = _seat(deals[0].get("dealer"), 1, table)
+    match = Match(rules, first_dealer=first or table.seats[0], players=players)
     match.metadata = {k: v for k, v in record.items() if k not in _KEYS}
     for number, entry in enumerate(deals, start=1):
         _replay_deal(match, entry, number, is_last=number == len(deals))
@@ -379,7 +381,7 @@ def _replay_sheet(record: dict[str, Any], rules: Rules, players: dict[Seat, str]
                               "real_cards and result", deal=number)
         if "dealer" not in entry:
             raise RecordError('the deal has no "dealer"', deal=number)
-        dealer = _seat(entry["dealer"], number)
+        dealer = _seat(entry["dealer"], number, rules.seating)
         try:
             played = DealEntry.from_json(dealer, entry["real_cards"])
         except EntryError as e:
@@ -413,29 +415,26 @@ def _check_result(written: Any, settled: dict[str, Any], number: int) -> None:
                               f"deal to {json.dumps(settled[key])}", deal=number)
 
 
-def _players(value: Any) -> dict[Seat, str]:
+def _players(value: Any, table: Seating) -> dict[Seat, str]:
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise RecordError('"players" must be an object naming players by seat, as {"N": "Ann"}')
+        raise RecordError(f'"players" must be an object naming players by seat, as {{"{table.names[0]}": "Ann"}}')
     out = {}
     for key, name in value.items():
-        try:
-            seat = Seat.parse(key) if len(str(key)) == 1 else None
-        except NotationError:
-            seat = None
+        seat = table.seats[table.names.index(key)] if key in table.names else None
         if seat is None:
-            raise RecordError(f'"players" has {key!r}, which is not a seat (N E S W)')
+            raise RecordError(f'"players" has {key!r}, which is not a seat ({" ".join(table.names)})')
         if not isinstance(name, str):
             raise RecordError(f'"players" gives {key} a name that is not text')
         out[seat] = name
     return out
 
 
-def _seat(value: Any, number: int) -> Seat:
-    if not isinstance(value, str) or value.strip().upper() not in ("N", "E", "S", "W"):
-        raise RecordError(f'"dealer" must be one of N E S W, not {value!r}', deal=number)
-    return Seat.parse(value)
+def _seat(value: Any, number: int, table: Seating) -> Seat:
+    if not isinstance(value, str) or value.strip().upper() not in table.names:
+        raise RecordError(f'"dealer" must be one of {" ".join(table.names)}, not {value!r}', deal=number)
+    return table.parse_seat(value)
 
 
 def _cards(value: Any, field: str, number: int) -> list[Card]:
@@ -461,7 +460,7 @@ def _replay_deal(match: Match, entry: Any, number: int, *, is_last: bool) -> Non
     for key in ("dealer", "deck", "actions"):
         if key not in entry:
             raise RecordError(f'the deal has no "{key}"', deal=number)
-    dealer = _seat(entry["dealer"], number)
+    dealer = _seat(entry["dealer"], number, match.table)
     deck = _cards(entry["deck"], "deck", number)
     restock = _cards(entry["restock"], "restock", number) if "restock" in entry else None
     shuffle = None
@@ -475,7 +474,7 @@ def _replay_deal(match: Match, entry: Any, number: int, *, is_last: bool) -> Non
         raise RecordError('"actions" must be a list of actions', deal=number)
     if match.winner is not None:
         raise RecordError(
-            f"the match was already won by {match.winner} ({match.score[0]} to {match.score[1]}) before this "
+            f"the match was already won by {match.winner} ({_final(match.table, match.score)}) before this "
             f"deal. Legal there: nothing; the record ends with deal {number - 1}",
             deal=number,
         )
@@ -524,6 +523,11 @@ def _replay_deal(match: Match, entry: Any, number: int, *, is_last: bool) -> Non
             f"the deal stops before its end, but another deal follows. Legal there: {_legal_text(match)}",
             deal=number, action=len(actions) + 1,
         )
+
+
+def _final(table: Seating, score: tuple[int, ...]) -> str:
+    """``62 to 40``, or cut-throat every player's score."""
+    return f"{score[0]} to {score[1]}" if table.partnership else table.score_text(score)
 
 
 def _no_restock(deal: Deal) -> str:

@@ -19,11 +19,12 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import Any, TypedDict
+from typing import Any, Final, TypedDict
 
 from cinch.cards import BOWER_TABLES, TRUMP_TABLES, TrumpTables
-from cinch.constants import NO_DRAW_TRICKS, TRICKS
+from cinch.constants import TRICKS
 from cinch.errors import RulesError
+from cinch.seating import MAX_PLAYERS, MIN_PLAYERS, PARTNERSHIP_PLAYERS, Seating, seating
 
 
 class AllPass(StrEnum):
@@ -137,6 +138,8 @@ class Rules:
     thrown_points: ThrownPoints
     honour_rule: bool  # irregularities may be committed and claimed, as at a real table (002, 003)
     irregularities: Irregularities
+    players: int  # 4 in two partnerships; 2, 3, 5 or 6 cut-throat, each for himself (002's variations)
+    heasly: bool  # six cut-throat to a higher target (002 "Heasly")
     overrides: tuple[str, ...] = field(default=(), compare=False)
 
     # ---- construction -------------------------------------------------
@@ -154,6 +157,10 @@ class Rules:
         for raw_key, raw_value in options.items():
             key = _option_key(raw_key)
             values[key] = _coerce(key, raw_value)
+        if values.get("heasly"):  # Heasly is six players, cut-throat, to a higher target
+            values.setdefault("players", HEASLY_PLAYERS)
+            if "target" not in values and "target" not in self.overrides:
+                values["target"] = HEASLY_TARGET
         merged = tuple(dict.fromkeys(self.overrides + tuple(values)))
         rules = dataclasses.replace(self, **values, overrides=merged)
         rules._check()
@@ -230,7 +237,18 @@ class Rules:
 
     @property
     def tricks(self) -> int:
-        return NO_DRAW_TRICKS if self.no_draw else TRICKS
+        """Six, or without the draw as many as each player is dealt (nine, six at five or six players)."""
+        return self.seating.dealt if self.no_draw else TRICKS
+
+    @property
+    def seating(self) -> Seating:
+        """The seats and sides: four in partnerships, or 2, 3, 5 or 6 cut-throat."""
+        return seating(self.players)
+
+    @property
+    def cut_throat(self) -> bool:
+        """Each player for himself (any table but four)."""
+        return self.players != PARTNERSHIP_PLAYERS
 
     @property
     def trump_tables(self) -> tuple[TrumpTables, ...]:
@@ -255,6 +273,15 @@ class Rules:
         a record writes the same values as JSON (``none`` is ``null`` there).
         """
         total = self.total_points
+        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise RulesError(f"players {self.players}: Cinch is played by 2 to 6; add -o players=N with N from 2 to 6")
+        if self.heasly and self.players != HEASLY_PLAYERS:
+            raise RulesError(f"heasly clashes with players {self.players}: Heasly is played by six; "
+                             "add -o players=6, or leave out heasly")
+        if self.honour_rule and self.cut_throat:
+            raise RulesError(f"honour_rule clashes with players {self.players}: the rulings on irregularities "
+                             "(002, 003) name partnerships, so the honour rule is played by four; "
+                             "add -o players=4, or leave out honour_rule")
         if self.target < 1:
             raise RulesError(f"target {self.target} must be at least 1; the presets play to 51 or 62")
         if not 1 <= self.min_bid <= total:
@@ -315,10 +342,12 @@ class Rules:
             lines.append("Auction: bidders may raise again when their turn comes round, until the others pass.")
         else:
             lines.append("One bidding circuit from the dealer's left; the dealer bids last; a pass is final.")
+        if self.cut_throat:
+            lines.append(self._table_text())
         if self.all_pass is AllPass.STUCK_DEALER:
-            lines.append(f"If the first three pass, the dealer is stuck and must bid {lo}.")
+            lines.append(f"If {self.seating.others_text} pass, the dealer is stuck and must bid {lo}.")
         else:
-            lines.append("If all four pass, the deal is thrown in and the next dealer deals.")
+            lines.append(f"If {self.seating.all_text} pass, the deal is thrown in and the next dealer deals.")
         if self.bowers:
             lines.append(
                 "The maker names trumps; the Jack of trumps (right bower) and the other Jack of the same colour"
@@ -353,8 +382,11 @@ class Rules:
         if self.thrown_points is ThrownPoints.DEFENDERS_TO_MAKERS:
             lines.append("A Jack, Ten, Pedro or left bower a defender throws out counts for the makers." if self.bowers
                          else "A Jack, Ten or Pedro a defender throws out counts for the makers.")
-        lines.append(_SETTLEMENT_TEXT[self.settlement].format(total=self.total_points))
-        end = f"First side to {self.target} wins."
+        if self.players > 2 and self.cut_throat:
+            lines.append(_CUT_THROAT_SETTLEMENT)
+        else:
+            lines.append(_SETTLEMENT_TEXT[self.settlement].format(total=self.total_points))
+        end = f"First {'player' if self.cut_throat else 'side'} to {self.target} wins."
         if self.makers_count_first:
             end += " If both sides pass it on one deal, the makers count first."
         if self.bidder_goes_out is not None:
@@ -372,6 +404,24 @@ class Rules:
                          f"may claim it; the ruling follows text {text}.")
         return lines
 
+    def _table_text(self) -> str:
+        n = self.players
+        dealt = self.seating.dealt
+        text = f"{n} players, each for himself, seats 1 to {n}; each is dealt {dealt}"
+        if not self.seating.dealer_robs and not self.no_draw:
+            text += "; the dealer does not rob the pack but discards and draws like the others"
+        text += "; the maker plays alone against all the others"
+        if self.heasly:
+            text += " (Heasly)"
+        return text + "."
+
+
+_CUT_THROAT_SETTLEMENT = ("Each player scores the points he took; a maker short of his bid loses the bid instead "
+                          "(cut-throat, docs/rule-readings.md).")
+HEASLY_PLAYERS: Final = 6
+HEASLY_TARGET: Final = 62
+"""002 says only that Heasly's target is higher than the partnership game's: 62, the highest any of
+the five texts plays to (000), read in docs/rule-readings.md."""
 
 _DRAW_TEXT = {
     Discard.ALL_CONCEALED: ["Everyone throws every non-trump face down and is refilled to six from the stock."],
@@ -420,9 +470,9 @@ _ENUMS = {
     "stock_out": StockOut, "follow": Follow, "high": High, "low": Low, "settlement": Settlement,
     "thrown_points": ThrownPoints, "irregularities": Irregularities,
 }
-_INTS = {"target", "min_bid"}
+_INTS = {"target", "min_bid", "players"}
 _OPTIONAL_INTS = {"max_bid", "bidder_goes_out", "negative_floor"}
-_BOOLS = {"makers_count_first", "sancho", "dom_pedro", "no_draw", "bowers", "honour_rule"}
+_BOOLS = {"makers_count_first", "sancho", "dom_pedro", "no_draw", "bowers", "honour_rule", "heasly"}
 OPTION_NAMES = tuple(sorted(_INTS | _OPTIONAL_INTS | _BOOLS | set(_ENUMS)))
 
 RULE_TEXTS = {"000": "pagat", "001": "difference", "002": "additive", "003": "official", "004": "double-pedro"}
@@ -484,6 +534,13 @@ OPTION_HELP: dict[str, tuple[str, str]] = {
     "irregularities": ("Whose rulings apply to a misdeal, a revoke, a bid, a lead or a play out of turn: by-scoring "
                        "(002 under additive scoring, 003 under difference scoring), 002 or 003.",
                        "misdeal and revoke (002); misdeal, revoke, bid, lead and play out of turn (003)"),
+    "players": ("How many play: 4 in two partnerships; 2, 3, 5 or 6 cut-throat, each for himself (five or six "
+                "are dealt six cards; with two or three the dealer does not rob but draws like the others; the "
+                "maker plays alone against all the others).",
+                "4 in every text; 002 names two-, three-, five- and six-player individual variants, read from "
+                "Foster (1897) in docs/rule-readings.md"),
+    "heasly": ("Heasly: six players cut-throat, each scoring for himself, to a higher target (62 unless set).",
+               "a variation in 002 (\"Heasly\"); off in every preset"),
 }
 assert set(OPTION_HELP) == set(OPTION_NAMES)
 
@@ -583,12 +640,14 @@ class _Common(TypedDict):
     max_bid: int | None
     honour_rule: bool
     irregularities: Irregularities
+    players: int
+    heasly: bool
 
 
 _COMMON = _Common(
     bidding=Bidding.ONE_CIRCUIT, follow=Follow.ALL_FOURS, negative_floor=None, sancho=False,
     dom_pedro=False, no_draw=False, bowers=False, max_bid=None,
-    honour_rule=False, irregularities=Irregularities.BY_SCORING,
+    honour_rule=False, irregularities=Irregularities.BY_SCORING, players=4, heasly=False,
 )
 _PRESETS = {
     "pagat": Rules(  # text 000

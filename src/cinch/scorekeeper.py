@@ -432,10 +432,10 @@ class SettledDeal:
 
     number: int
     entry: DealEntry
-    points: tuple[int, int] | None  # what each side took (None: not entered, a revoke under 002)
+    points: tuple[int, ...] | None  # what each side took (None: not entered, a revoke under 002)
     made: bool | None
-    score_change: tuple[int, int]
-    score: tuple[int, int]  # the running score after the deal (NS, EW)
+    score_change: tuple[int, ...]
+    score: tuple[int, ...]  # the running score after the deal (NS, EW)
     bidder_goes_out: bool  # the deal was played under bidder goes out
     winner: Team | None  # the match's winner after this deal
     decider_pending: bool  # both sides reached the target together: bidder-goes-out deals follow
@@ -495,7 +495,7 @@ def _suit_word(suit: Suit) -> str:
     return suit.name.lower()
 
 
-def _changes(change: tuple[int, int]) -> str:
+def _changes(change: tuple[int, ...]) -> str:
     return changes_text(change)
 
 
@@ -657,7 +657,7 @@ class ScoreSheet:
         return tuple(self._deals)
 
     @property
-    def score(self) -> tuple[int, int]:
+    def score(self) -> tuple[int, ...]:
         return self._deals[-1].score if self._deals else (0, 0)
 
     @property
@@ -813,8 +813,8 @@ class ScoreSheet:
             words.append(_settlement_words(rules, makers, bid, points, made, change))
         return self._settled(number, entry, points, made, change, entry.dealer.left, words, scored=True)
 
-    def _settled(self, number: int, entry: DealEntry, points: tuple[int, int] | None, made: bool | None,
-                 change: tuple[int, int], next_dealer: Seat, words: list[str], *, scored: bool) -> SettledDeal:
+    def _settled(self, number: int, entry: DealEntry, points: tuple[int, ...] | None, made: bool | None,
+                 change: tuple[int, ...], next_dealer: Seat, words: list[str], *, scored: bool) -> SettledDeal:
         rules = self.rules
         before = self.score
         bgo = self.bidder_goes_out_applies()
@@ -864,8 +864,8 @@ def _contract_words(entry: DealEntry, points: tuple[int, int] | None) -> str:
     return f"{head}: {makers} took {points[makers]}, {makers.other} {points[makers.other]}"
 
 
-def _settlement_words(rules: Rules, makers: Team, bid: int, points: tuple[int, int], made: bool,
-                      change: tuple[int, int]) -> str:
+def _settlement_words(rules: Rules, makers: Team, bid: int, points: tuple[int, ...], made: bool,
+                      change: tuple[int, ...]) -> str:
     """How the deal scores, in the words of the preset's own scoring; the figures are ``settle()``'s."""
     defenders = makers.other
     took, against = points[makers], points[defenders]

@@ -108,8 +108,8 @@ class PointTable:
         # Spelled out for the compiled build (cinch.native), whose classes pickle no fields by themselves.
         return PointTable.of, (self.rules, self.trump)
 
-    def claims(self, captured: tuple[int, int], in_play: int, low_holder: int | None, thrown: int, makers: int,
-               live: int = 0, *, relative: bool = True) -> list[Claim]:
+    def claims(self, captured: tuple[int, ...] | list[int], in_play: int, low_holder: int | None, thrown: int,
+               makers: int, live: int = 0, *, relative: bool = True) -> list[Claim]:
         """Every point card's claim: the one place where points are attributed.
 
         ``captured``: each side's trick cards (buried ones included: only cards in play score);
@@ -120,6 +120,8 @@ class PointTable:
         ``relative=False`` the highest and lowest trump in play are not judged (the play is
         not over: they are known only at its end).
         """
+        if len(captured) != 2:
+            return self._claims_by_player(captured, in_play, low_holder, thrown, makers, live, relative)
         out: list[Claim] = []
         ns, ew, live = captured[0] & in_play, captured[1] & in_play, live & in_play  # buried: nobody's
         to_makers = self.thrown_to_makers
@@ -149,20 +151,53 @@ class PointTable:
                 out.append(("Low", self.two, makers, 1, "thrown by a defender"))
         return out
 
-    def awards(self, captured: tuple[int, int], in_play: int, low_holder: Team | None, thrown_by_defenders: int,
-               makers: Team) -> list[Award]:
-        """Every award of a finished deal (see :meth:`claims` for the arguments)."""
-        return [Award(name, CARDS[card], TEAMS[side], points, how)
+    def _claims_by_player(self, captured: tuple[int, ...] | list[int], in_play: int, low_holder: int | None,
+                          thrown: int, makers: int, live: int, relative: bool) -> list[Claim]:
+        """:meth:`claims` at a cut-throat table, where every player is a side."""
+        out: list[Claim] = []
+        taken = [c & in_play for c in captured]
+        live &= in_play
+
+        def side_of(card: int) -> int | None:
+            for side, cards in enumerate(taken):
+                if cards >> card & 1:
+                    return side
+            return LIVE if live >> card & 1 else None
+
+        for name, card, points in self.captured_cards:
+            side = side_of(card)
+            if side is not None:
+                out.append((name, card, side, points, "captured"))
+            elif self.thrown_to_makers and thrown >> card & 1:
+                out.append((name, card, makers, points, "thrown by a defender"))
+        if relative and in_play & self.tables.trumps:
+            for wanted, name, card in ((self.relative_high, "High", self.tables.highest(in_play)),
+                                       (self.relative_low, "Low", self.tables.lowest(in_play))):
+                if wanted:
+                    side = side_of(card)
+                    out.append((name, card, LIVE if side is None else side, 1, "captured"))
+        if self.holder_low:
+            if low_holder is not None:
+                out.append(("Low", self.two, low_holder, 1, "held"))
+            elif self.thrown_to_makers and thrown >> self.two & 1:
+                out.append(("Low", self.two, makers, 1, "thrown by a defender"))
+        return out
+
+    def awards(self, captured: tuple[int, ...], in_play: int, low_holder: Team | None, thrown_by_defenders: int,
+               makers: Team, sides: tuple[Team, ...] = TEAMS) -> list[Award]:
+        """Every award of a finished deal (see :meth:`claims` for the arguments; ``sides``: the table's)."""
+        return [Award(name, CARDS[card], sides[side], points, how)
                 for name, card, side, points, how in self.claims(captured, in_play, low_holder, thrown_by_defenders,
                                                                  makers)]
 
-    def totals(self, ns: int, ew: int, in_play: int, low_holder: int | None, thrown_by_defenders: int,
-               makers: int) -> tuple[int, int]:
-        """The points per side (NS, EW) of a finished deal, without building awards (for search)."""
-        pts = [0, 0]
-        for _, _, side, points, _ in self.claims((ns, ew), in_play, low_holder, thrown_by_defenders, makers):
+    def totals(self, captured: tuple[int, ...] | list[int], in_play: int, low_holder: int | None,
+               thrown_by_defenders: int, makers: int) -> tuple[int, ...]:
+        """The points per side (NS, EW; cut-throat by player) of a finished deal, without building awards
+        (for search)."""
+        pts = [0] * len(captured)
+        for _, _, side, points, _ in self.claims(captured, in_play, low_holder, thrown_by_defenders, makers):
             pts[side] += points
-        return pts[0], pts[1]
+        return tuple(pts)
 
     def unscored(self, awards: Iterable[Award]) -> list[tuple[str, Card]]:
         """The point cards known by identity that scored for nobody (dead, buried or left in the stock)."""
@@ -191,15 +226,27 @@ def _no_tables(rules: Rules) -> list[PointTable | None]:
 _TABLES: Final[dict[int, tuple[Rules, list[PointTable | None]]]] = {}
 
 
-def totals(awards: list[Award]) -> tuple[int, int]:
-    """Points per side (NS, EW)."""
-    ns = sum(a.points for a in awards if a.team is Team.NS)
-    ew = sum(a.points for a in awards if a.team is Team.EW)
-    return ns, ew
+def totals(awards: list[Award], sides: int = 2) -> tuple[int, ...]:
+    """Points per side (NS, EW; cut-throat by player)."""
+    pts = [0] * sides
+    for a in awards:
+        pts[a.team] += a.points
+    return tuple(pts)
 
 
-def settle(rules: Rules, makers: Team, bid: int, points: tuple[int, int]) -> tuple[bool, tuple[int, int]]:
-    """Whether the makers made their bid, and the change to each side's score (NS, EW)."""
+def settle(rules: Rules, makers: Team, bid: int, points: tuple[int, ...]) -> tuple[bool, tuple[int, ...]]:
+    """Whether the makers made their bid, and the change to each side's score (NS, EW; cut-throat by player).
+
+    With three to six players, each for himself, every player adds what he took and a maker
+    short of his bid loses it instead, whatever the preset's settlement (docs/rule-readings.md):
+    the difference settlement is between two sides.  Two players settle as two sides.
+
+    >>> settle(Rules.preset("official").with_options(players=3), Team.EW, 7, (4, 5, 5))
+    (False, (4, -7, 5))
+    """
+    if len(points) != 2:
+        made = points[makers] >= bid
+        return made, tuple(-bid if side == makers and not made else p for side, p in enumerate(points))
     taken_by_makers = points[makers]
     taken_by_defenders = points[makers.other]
     made = taken_by_makers >= bid

@@ -1106,7 +1106,7 @@ class SolveResult:
     """
 
     value: int
-    points: tuple[int, int]
+    points: tuple[int, ...]
     to_act: Seat | None
     makers: Team
     bid: int | None
@@ -1130,7 +1130,7 @@ class SolveResult:
         best = pick(self.card_values.values())
         return [c for c, v in self.card_values.items() if v == best]
 
-    def points_after(self, card: Card | int) -> tuple[int, int]:
+    def points_after(self, card: Card | int) -> tuple[int, ...]:
         """The final points (NS, EW) after ``card`` and best play."""
         c = CARDS[card]
         v = self.card_values[c]
@@ -1145,7 +1145,7 @@ class SolveResult:
         return self.points[self.makers] >= self.bid
 
     @property
-    def score_change(self) -> tuple[int, int] | None:
+    def score_change(self) -> tuple[int, ...] | None:
         """What the settlement adds to each running score (NS, EW) with best play."""
         if self.bid is None or self.rules is None:
             return None

@@ -67,15 +67,15 @@ class SeatView:
     phase: Phase
     to_act: Seat | None
     hand: CardSet
-    hand_sizes: tuple[int, int, int, int]
+    hand_sizes: tuple[int, ...]  # by seat
     auction: tuple[tuple[Seat, Call], ...]
     maker: Seat | None
     bid: int | None
     trump: Suit | None
     own_discards: CardSet
-    face_up_discards: tuple[CardSet, CardSet, CardSet, CardSet]
-    shown_trumps: tuple[CardSet, CardSet, CardSet, CardSet]
-    drawn_counts: tuple[int, int, int, int]
+    face_up_discards: tuple[CardSet, ...]
+    shown_trumps: tuple[CardSet, ...]
+    drawn_counts: tuple[int, ...]
     own_drawn: CardSet
     stock_seen: CardSet  # the dealer saw the stock he robbed; empty for everyone else
     tricks: tuple[Trick, ...]
@@ -84,15 +84,24 @@ class SeatView:
     legal: Sequence[Action] = ()
     irregularities: tuple[str, ...] = ()  # honour rule: the irregularities shown so far and the rulings, in words
     asked: str = ""  # honour rule: the kind of irregularity the other side is asked about now, else ""
-    score: tuple[int, int] | None = None  # running match score before this deal (NS, EW)
+    score: tuple[int, ...] | None = None  # running match score before this deal (NS, EW; cut-throat by player)
     target: int | None = None
     deal_number: int | None = None
     bidder_goes_out: bool = False  # this deal is played under bidder-goes-out
-    players: tuple[str, str, str, str] | None = field(default=None)
+    players: tuple[str, ...] | None = field(default=None)
 
     @property
     def team(self) -> Team:
         return self.seat.team
+
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        """Every seat at this table, clockwise (N E S W, or 1 to n cut-throat)."""
+        return self.rules.seating.seats
+
+    @property
+    def players_count(self) -> int:
+        return len(self.hand_sizes)
 
     @property
     def played(self) -> CardSet:
@@ -106,7 +115,7 @@ class SeatView:
 
     def played_by(self) -> list[int]:
         """The cards each seat has played to tricks, buried ones included (masks by seat)."""
-        out = [0, 0, 0, 0]
+        out = [0] * len(self.hand_sizes)
         for trick in self.tricks:
             for p in trick.plays:
                 out[p.seat] |= 1 << p.card | p.buried
@@ -118,6 +127,6 @@ class SeatView:
     def known_elsewhere(self) -> CardSet:
         """Cards this seat knows are not in any other player's hand."""
         m = int(self.hand) | self.played | self.own_discards | self.stock_seen
-        for s in range(4):
+        for s in range(len(self.hand_sizes)):
             m |= self.face_up_discards[s] | self.shown_trumps[s]
         return CardSet(m)

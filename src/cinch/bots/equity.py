@@ -55,8 +55,8 @@ def race(ours: int, theirs: int, target: int, total: int) -> float:
     return 1 / (1 + math.exp(-(need_them - need_us) / scale))
 
 
-def after_deal(rules: Rules, score: tuple[int, int], us: Team, makers: Team, bid: int,
-               points: tuple[int, int], *, target: int | None = None, bidder_goes_out: bool = False) -> float:
+def after_deal(rules: Rules, score: tuple[int, ...], us: Team, makers: Team, bid: int,
+               points: tuple[int, ...], *, target: int | None = None, bidder_goes_out: bool = False) -> float:
     """The chance that ``us`` wins the match after a deal that took ``points`` (NS, EW).
 
     ``score`` is the score before the deal; ``makers`` bid ``bid``; ``target`` defaults to the
@@ -67,7 +67,7 @@ def after_deal(rules: Rules, score: tuple[int, int], us: Team, makers: Team, bid
                  rules.target if target is None else target, bidder_goes_out)
 
 
-def _from(rules: Rules, score: tuple[int, int], us: Team, makers: Team, made: bool, target: int,
+def _from(rules: Rules, score: tuple[int, ...], us: Team, makers: Team, made: bool, target: int,
           bidder_goes_out: bool) -> float:
     if target != rules.target:
         rules = dataclasses.replace(rules, target=target)
@@ -88,7 +88,7 @@ class MatchEquity:
     1.0
     """
 
-    def __init__(self, rules: Rules, score: tuple[int, int], us: Team, *, target: int | None = None,
+    def __init__(self, rules: Rules, score: tuple[int, ...], us: Team, *, target: int | None = None,
                  bidder_goes_out: bool = False):
         self.rules = rules
         self.score = score
@@ -104,7 +104,7 @@ class MatchEquity:
             return 0.5
         return race(s[self.us], s[self.us.other], t, self.rules.total_points)
 
-    def of(self, makers: int, bid: int, points: tuple[int, int]) -> float:
+    def of(self, makers: int, bid: int, points: tuple[int, ...]) -> float:
         """The chance to win after a deal in which team ``makers`` bid ``bid`` and the sides took ``points``."""
         return after_deal(self.rules, self.score, self.us, Team(makers), bid, points,
                           target=self.target, bidder_goes_out=self.bidder_goes_out)

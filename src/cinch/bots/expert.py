@@ -194,9 +194,9 @@ class _Objective:
             self.equity = MatchEquity(view.rules, view.score, self.team, target=view.target,
                                       bidder_goes_out=view.bidder_goes_out)
         self.unit = "points" if self.equity is None else "%"
-        self._cache: dict[tuple[int, int, tuple[int, int]], float] = {}
+        self._cache: dict[tuple[int, int, tuple[int, ...]], float] = {}
 
-    def contract(self, makers: int, bid: int, points: tuple[int, int]) -> float:
+    def contract(self, makers: int, bid: int, points: tuple[int, ...]) -> float:
         """The value of a deal in which team ``makers`` bid ``bid`` and the sides took ``points``."""
         key = (makers, bid, points)
         value = self._cache.get(key)
@@ -489,7 +489,7 @@ class ExpertBot(Bot):
         while budget.more() and not race.settled:
             world, weight = self._world(view, rng)
             seed = rng.getrandbits(32)
-            points: dict[int, tuple[int, int]] = {}  # maker -> the points of the heuristic's playout
+            points: dict[int, tuple[int, ...]] = {}  # maker -> the points of the heuristic's playout
             results: dict[int, float] = {}
             for i in race.alive:
                 d = world.copy()

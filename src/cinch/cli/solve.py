@@ -58,7 +58,7 @@ def solve_record(text: str) -> dict[str, Any]:
     return _to_json(number, deal, pos, res)
 
 
-def _teams(pair: tuple[int, int]) -> dict[str, int]:
+def _teams(pair: tuple[int, ...]) -> dict[str, int]:
     return {"NS": pair[0], "EW": pair[1]}
 
 

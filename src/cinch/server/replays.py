@@ -71,7 +71,7 @@ STATIC = Path(__file__).parent / "static" / "replay"
 # (rules as the record writes them, dealer, deck, restock or None, the actions up to the first lead).
 ParJob = tuple[Any, str, str, str | None, tuple[str, ...]]
 # A par as the solver gives it: points (NS, EW), made, settlement (NS, EW) or None.
-ParValue = tuple[tuple[int, int], bool | None, tuple[int, int] | None]
+ParValue = tuple[tuple[int, ...], bool | None, tuple[int, ...] | None]
 
 
 # ---- frames ----------------------------------------------------------------------------------------------
@@ -118,7 +118,7 @@ def build(record: dict[str, Any]) -> tuple[dict[str, Any], list[ParJob | None]]:
     return out, jobs
 
 
-def _deal_json(match: Match, played: Deal, summary: DealSummary | None, before: tuple[int, int],
+def _deal_json(match: Match, played: Deal, summary: DealSummary | None, before: tuple[int, ...],
                context: dict[str, Any]) -> dict[str, Any]:
     rules = match.rules
     deal = Deal(rules, played.dealer, played.deck, restock=played.restock)
@@ -176,7 +176,7 @@ def _keep_words(deal: Deal, seat: Seat, action: Action) -> str:
 
 
 def _frame(deal: Deal, step: int, seat: Seat | None, action: Action | None, narration: str,
-           score: tuple[int, int]) -> dict[str, Any]:
+           score: tuple[int, ...]) -> dict[str, Any]:
     tables = deal.tables  # (the bowers' under all-hands Pedro: the left bower sorts and stars as a trump)
     trump = deal.trump
     last = deal.tricks[-1] if deal.tricks else None

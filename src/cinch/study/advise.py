@@ -249,9 +249,9 @@ class _Judge:
         if view.score is not None and view.target is not None:
             self.equity = MatchEquity(view.rules, view.score, self.team, target=view.target,
                                       bidder_goes_out=view.bidder_goes_out)
-        self._cache: dict[tuple[int, int, tuple[int, int]], tuple[float, float | None]] = {}
+        self._cache: dict[tuple[int, int, tuple[int, ...]], tuple[float, float | None]] = {}
 
-    def of(self, makers: int, bid: int, points: tuple[int, int]) -> tuple[float, float | None]:
+    def of(self, makers: int, bid: int, points: tuple[int, ...]) -> tuple[float, float | None]:
         """(our side's score change less the other side's, the chance in % to win the match or None)."""
         key = (makers, bid, points)
         got = self._cache.get(key)
@@ -487,7 +487,7 @@ def _one_world(world: Deal, weight: float, seed: int, view: SeatView, legal: lis
             result = play_out(_as_maker(world, bids[0], suit), random.Random(seed), heuristic, context)
             assert result.points is not None
             points[suit] = (result.points[team], result.points[1 - team])
-    by_maker: dict[Seat, tuple[int, int]] = {}  # the heuristic's playout per maker (the level does not change it)
+    by_maker: dict[Seat, tuple[int, ...]] = {}  # the heuristic's playout per maker (the level does not change it)
     calls: list[tuple[str, Any]] = []
     for call in legal:
         d = world.copy()

@@ -207,7 +207,7 @@ class DealSpec:
     deck: str
     restock: str | None
     actions: tuple[str, ...]
-    score: tuple[int, int] = (0, 0)
+    score: tuple[int, ...] = (0, 0)
     bidder_goes_out: bool = False
     players: tuple[str, ...] | None = None
 

@@ -104,8 +104,8 @@ class DealFacts:
     maker: int | None
     bid: int | None
     made: bool | None
-    points: tuple[int, int]  # taken by NS and EW (0, 0 when thrown in)
-    change: tuple[int, int]  # the score change of NS and EW
+    points: tuple[int, ...]  # taken by NS and EW (0, 0 when thrown in)
+    change: tuple[int, ...]  # the score change of NS and EW
     awards: tuple[tuple[str, int, int], ...]  # (point card, the seat it scored for, points)
     unscored: tuple[tuple[str, int], ...]  # point cards that scored for nobody, and their points
 
@@ -125,7 +125,7 @@ class MatchFacts:
     index: int
     deals: tuple[DealFacts, ...]
     winner: int | None
-    score: tuple[int, int]
+    score: tuple[int, ...]
 
     @property
     def first_dealer(self) -> int:

@@ -386,7 +386,7 @@ class Narrator:
         return n
 
 
-def result_lines(summary: DealSummary, me: Seat | None, rules: Rules, score: tuple[int, int],
+def result_lines(summary: DealSummary, me: Seat | None, rules: Rules, score: tuple[int, ...],
                  symbols: bool = True) -> list[str]:
     """The end of a deal: who took which point card, the settlement in words, the score."""
     r = summary.result

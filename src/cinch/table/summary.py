@@ -79,9 +79,9 @@ def play_start(deal: Deal) -> Deal | None:
 class Par:
     """Best play with every card open from the first lead: the points and the settlement."""
 
-    points: tuple[int, int]
+    points: tuple[int, ...]
     made: bool | None
-    score_change: tuple[int, int] | None
+    score_change: tuple[int, ...] | None
 
 
 def par_of(start: Deal | None) -> Par | None:

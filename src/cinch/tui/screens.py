@@ -78,7 +78,7 @@ class ConfirmScreen(Dialog):
 
 # ---- the end of a deal ------------------------------------------------------------------------------------
 def deal_over_text(summary: DealSummary, me: Seat, rules: Rules, palette: Palette, winner: Team | None,
-                   final: tuple[int, int]) -> Text:
+                   final: tuple[int, ...]) -> Text:
     r = summary.result
     out = Text()
     if r.thrown_in or r.points is None:  # a misdeal, or a revoke claimed under 002: the ruling is the settlement
@@ -142,7 +142,7 @@ class DealOverScreen(Dialog):
     ]
 
     def __init__(self, summary: DealSummary, me: Seat, rules: Rules, palette: Palette, *, winner: Team | None,
-                 final: tuple[int, int], can_undo: bool, par: str, view: SeatView | None,
+                 final: tuple[int, ...], can_undo: bool, par: str, view: SeatView | None,
                  match: Match | None = None, analysis_settings: AnalysisSettings | None = None) -> None:
         super().__init__()
         # The deal as the analysis takes it, built now: the match moves on to the next deal meanwhile.
