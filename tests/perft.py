@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from cinch import Deal, Phase, Rules, Seat, parse_action
+from cinch import Deal, Phase, Rules, parse_action
 
 DATA = Path(__file__).parent / "perft" / "counts.txt"
 
@@ -75,7 +75,7 @@ def _perft(deal: Deal, depth: int) -> int:
 
 
 class EndTotals(NamedTuple):
-    """Sums over every line of play from a position to the end of the deal."""
+    """Sums over every line of play from a position to the end of the deal (four players, two sides)."""
 
     leaves: int  # finished deals reached
     ns_points: int  # points taken by NS, summed over the leaves
@@ -88,34 +88,53 @@ class EndTotals(NamedTuple):
         return " ".join(f"{name}={value}" for name, value in zip(self._fields, self))
 
 
-def end_totals(deal: Deal) -> EndTotals:
-    """Walk every legal line from ``deal`` to the end of the deal and sum the results."""
-    sums = [0, 0, 0, 0, 0, 0]
+class PlayerTotals(NamedTuple):
+    """The same sums at a cut-throat table, where each player is a side: points and score changes by seat."""
+
+    leaves: int
+    points: tuple[int, ...]  # by seat 1 to n, summed over the leaves
+    made: int
+    change: tuple[int, ...]
+
+    def __str__(self) -> str:
+        def by_seat(values: tuple[int, ...]) -> str:
+            return ",".join(f"{seat}:{value}" for seat, value in enumerate(values, start=1))
+
+        return f"leaves={self.leaves} points={by_seat(self.points)} made={self.made} change={by_seat(self.change)}"
+
+
+def end_totals(deal: Deal) -> EndTotals | PlayerTotals:
+    """Walk every legal line from ``deal`` to the end of the deal and sum the results: by side (NS, EW)
+    at four players, by player at a cut-throat table."""
+    sides = deal.rules.seating.sides
+    sums = [0] * (2 + 2 * sides)  # leaves, points by side, made, changes by side
     if deal.phase is _RESTOCK:
         deal = deal.copy()
         resolve_chance(deal)
-    _walk_to_end(deal, sums)
-    return EndTotals(*sums)
+    _walk_to_end(deal, sums, sides)
+    if deal.rules.seating.partnership:
+        leaves, ns, ew, made, ns_change, ew_change = sums
+        return EndTotals(leaves, ns, ew, made, ns_change, ew_change)
+    return PlayerTotals(sums[0], tuple(sums[1:1 + sides]), sums[1 + sides], tuple(sums[2 + sides:]))
 
 
-def _walk_to_end(deal: Deal, sums: list[int]) -> None:
+def _walk_to_end(deal: Deal, sums: list[int], sides: int) -> None:
     if deal.phase is _DONE:
         result = deal.result
         assert result is not None
-        points = result.points or (0, 0)
+        points = result.points or (0,) * sides
         sums[0] += 1
-        sums[1] += points[0]
-        sums[2] += points[1]
-        sums[3] += bool(result.made)
-        sums[4] += result.score_change[0]
-        sums[5] += result.score_change[1]
+        for side in range(sides):
+            sums[1 + side] += points[side]
+            sums[2 + sides + side] += result.score_change[side]
+        sums[1 + sides] += bool(result.made)
         return
     for action in deal.legal_actions():
         child = deal.copy()
         child.apply(action)
         if child.phase is _RESTOCK:
             resolve_chance(child)
-        _walk_to_end(child, sums)
+        _walk_to_end(child, sums, sides)
 
 
 # ---- the positions ------------------------------------------------------------------------
@@ -126,7 +145,7 @@ class Position:
     name: str
     note: str  # what the position exercises, in words
     preset: str
-    dealer: str  # N E S W
+    dealer: str  # N E S W; 1 to n at a cut-throat table (options "players")
     deck: str  # 52 cards, record notation, top first
     actions: str = ""  # record notation, comma-separated, from the deal to the position
     depths: tuple[int, ...] = ()  # perft depths to count
@@ -142,7 +161,8 @@ class Position:
 
     def start(self) -> Deal:
         """The position, replayed from the deal (chance resolved as in :func:`perft`)."""
-        deal = Deal(self.rules(), Seat.parse(self.dealer), self.deck)
+        rules = self.rules()
+        deal = Deal(rules, rules.seating.parse_seat(self.dealer), self.deck)
         for i, text in enumerate(self.action_list(), start=1):
             resolve_chance(deal)
             try:
@@ -165,7 +185,7 @@ class ReplayError(Exception):
 
 def describe_start(deal: Deal) -> str:
     """The start position in one line: phase, who acts, tricks taken, every hand."""
-    hands = " / ".join(f"{seat} {deal.hand(seat) or '-'}" for seat in Seat)
+    hands = " / ".join(f"{seat} {deal.hand(seat) or '-'}" for seat in deal.rules.seating.seats)
     who = f"{deal.to_act} to act" if deal.to_act is not None else "nobody to act"
     trump = f"trump {deal.trump}, " if deal.trump is not None else ""
     return f"{deal.phase.value}, {who}, {trump}{len(deal.tricks)} tricks taken; {hands}"
@@ -205,6 +225,8 @@ FILE_HEAD = """\
 #                           stock is chance, not an action: the discards in card order)
 #   NAME end leaves=... ns_points=... ew_points=... made=... ns_change=... ew_change=...
 #                           every line of play to the end of the deal, summed over its leaves
+#   NAME end leaves=... points=1:...,2:... made=... change=1:...,2:...
+#                           the same at a cut-throat table (2, 3, 5 or 6 players), by seat
 """
 
 
@@ -399,6 +421,33 @@ DECK_PAGAT_BURY_POINTS = (
 DECK_DOUBLE_PEDRO_KEEP_SIX_RESTOCK = (
     "AS KS QS AH KH QH 8S 7S 6S 7H 5S 4S JS TS 9S JH TH 9H AD KD QD 3S 2S 8D AC KC "
     "QC 8H 2H 7C JD TD 9D 7D JC TC 6H 9C 8C 5H 6C 5D 5C 4H 4C 3H 3C 6D 4D 3D 2D 2C"
+)
+
+# The decks of the golden records of other table sizes (tests/records), dealt by hand:
+# pagat-two-players.json (2 players, 2 deals)
+DECK_TWO = (
+    "AD 2D 8D KD QD JD KS QS JS 5D 5H 2S KC QC JC 3S 4S 2C TD 9S 9C 3D AS TS 8S 7S "
+    "6S 5S AH KH QH JH TH 9H 8H 7H 6H 4H 3H 2H 9D 7D 6D 4D AC TC 8C 7C 6C 5C 4C 3C"
+)
+# official-three-players.json, deal 1 (3 players, 3 deals)
+DECK_THREE = (
+    "KH 9H 2H AH JH 5H 5D 6H JS AS KS QS TH AC KC TS 9S 8S 4C 3C 7D QC 9D 8D 2C JC "
+    "3D QH 2S 3S 4D 5S 7H 6S 7S 4S 8H 4H 3H AD KD QD JD TD 6D 2D TC 9C 8C 7C 6C 5C"
+)
+# additive-five-players.json (5 players, 5 deals)
+DECK_FIVE = (
+    "AH 2H KS KH 5D KC QH JH 5H TH AC 9C 9H 3H 9S QS JS TS QC JC TC AD KD QD 8C 7C "
+    "6C 8S 7S 6S 8H 2S 3S 4S 5S 2C 3C 4C 2D 3D 4D 6D 7D 8D 9D 7H 6H 4H AS JD TD 5C"
+)
+# difference-six-players.json (6 players, 6 deals; the stock runs short)
+DECK_SIX = (
+    "AC 2C AH KC QC 5C JC 5S AS TC TH 9H 9C 8C TD 3C 6D 4D KH QH JH AD KD QD KS QS "
+    "JS 8H 7H 6H 9D 8D 7D 3D 2D TS 7C 9S 8S 7S 6S 4S 3S 2S 5H 4H 3H 2H JD 5D 6C 4C"
+)
+# official-heasly.json (Heasly: 6 players, 6 deals; the stock runs short)
+DECK_HEASLY = (
+    "AD QD 8D 7D AC KC 6D AH KH 4D 9S 8S 3D 2D 9C KD 9D JS AS KS QS QC JC TC QH JH "
+    "TH 7S 6S 5S 8C 7C 6C TS 4S 3S JD 2S 9H TD 8H 7H 6H 4H 5D 3H 2H 5C 4C 5H 3C 2C"
 )
 
 POSITIONS: list[Position] = [
@@ -842,6 +891,128 @@ POSITIONS: list[Position] = [
                  " play QH, play 7C, play 5C, play 8S, play KC, play KH, play 7H, play 3H, play 6H, play 4H, play "
                  "9H, play 3S, play 5H"),
         depths=(1, 2, 3),
+        end=True,
+    ),
+    Position(
+        name="pagat-two-bidding",
+        note="two players, the start of the bidding: the dealer is stuck when the other passes",
+        preset="pagat", dealer="2", deck=DECK_TWO,
+        options={"players": "2"},
+        depths=(1, 2, 3, 4, 5),
+    ),
+    Position(
+        name="pagat-two-late",
+        note="two players: no rob, the dealer drew like the other; the last three tricks, walked to the end",
+        preset="pagat", dealer="2", deck=DECK_TWO,
+        options={"players": "2"},
+        actions="pass, bid 7, trump D, play KD, play AD, play 9S, play 3D, play QD, play 2D",
+        depths=(1, 2),
+        end=True,
+    ),
+    Position(
+        name="official-three-trump",
+        note="three players: trumps to name; each then throws his non-trumps and draws, the dealer too",
+        preset="official", dealer="3", deck=DECK_THREE,
+        options={"players": "3"},
+        actions="pass, bid 7, pass",
+        depths=(1, 2, 3, 4),
+    ),
+    Position(
+        name="pagat-three-stuck",
+        note="three players: both others passed, the dealer is stuck with 7",
+        preset="pagat", dealer="3", deck=DECK_THREE,
+        options={"players": "3"},
+        actions="pass, pass",
+        depths=(1, 2, 3, 4),
+    ),
+    Position(
+        name="official-three-late",
+        note="three players, the maker alone against two; the last three tricks, walked to the end",
+        preset="official", dealer="3", deck=DECK_THREE,
+        options={"players": "3"},
+        actions=("pass, bid 7, pass, trump H, play AH, play 6H, play 2H, play JH, play 7H, play QH, play KH, "
+                 "play TH, play 5D"),
+        depths=(1, 2, 3),
+        end=True,
+    ),
+    Position(
+        name="additive-five-discard",
+        note="five players, six cards each: the first free discard (002 keeps the non-trumps he likes)",
+        preset="additive", dealer="5", deck=DECK_FIVE,
+        options={"players": "5"},
+        actions="pass, pass, bid 6, pass, pass, trump H",
+        depths=(1, 2),
+    ),
+    Position(
+        name="additive-five-rob",
+        note="five players: the dealer robs, any six of his six and the seven cards left",
+        preset="additive", dealer="5", deck=DECK_FIVE,
+        options={"players": "5"},
+        actions="pass, pass, bid 6, pass, pass, trump H, keep AH 2H, keep KH 5D, keep QH JH 5H, keep TH AC",
+        depths=(1, 2),
+    ),
+    Position(
+        name="additive-five-late",
+        note="five players: the last three tricks, walked to the end",
+        preset="additive", dealer="5", deck=DECK_FIVE,
+        options={"players": "5"},
+        actions=("pass, pass, bid 6, pass, pass, trump H, keep AH 2H, keep KH 5D, keep QH JH 5H, keep TH AC, "
+                 "keep AS 9H 7H 6H 4H 3H, play QH, play TH, play 3H, play AH, play KH, play 8H, play 5D, play JH, "
+                 "play 6D, play 9H, play 5H, play 7D, play 7H, play 2H, play 2C"),
+        depths=(1, 2),
+        end=True,
+    ),
+    Position(
+        name="official-five-nodraw",
+        note="five players without the draw: the six cards dealt are played out",
+        preset="official", dealer="5", deck=DECK_FIVE,
+        options={"players": "5", "no_draw": "true"},
+        actions="pass, pass, bid 6, pass, pass, trump H",
+        depths=(1, 2, 3, 4, 5),
+    ),
+    Position(
+        name="difference-six-draw",
+        note="six players: trumps named, the stock always runs short, the new stock, then the dealer's rob",
+        preset="difference", dealer="6", deck=DECK_SIX,
+        options={"players": "6"},
+        actions="pass, bid 5, pass, pass, pass, pass",
+        depths=(1, 2),
+    ),
+    Position(
+        name="difference-six-late",
+        note="six players: the last two tricks after a new stock (the discards in card order), walked to the end",
+        preset="difference", dealer="6", deck=DECK_SIX,
+        options={"players": "6"},
+        actions=("pass, bid 5, pass, pass, pass, pass, trump C, keep AH KH AD KD QD 3C, play KC, play JC, play TC, "
+                 "play 9C, play 3C, play 2C, play QC, play 5S, play 6C, play 8C, play AD, play AC, play 9S, play 5C, "
+                 "play 2S, play 4C, play AS, play AH, play 6S, play 3H, play 2H, play KS, play KH, play 7S"),
+        depths=(1, 2),
+        end=True,
+    ),
+    Position(
+        name="official-heasly-bidding",
+        note="Heasly: six players to 62, the start of the bidding",
+        preset="official", dealer="6", deck=DECK_HEASLY,
+        options={"heasly": "true"},
+        depths=(1, 2, 3),
+    ),
+    Position(
+        name="pagat-heasly-stuck",
+        note="Heasly under pagat: five passes leave the dealer stuck with 7",
+        preset="pagat", dealer="6", deck=DECK_HEASLY,
+        options={"heasly": "true"},
+        actions="pass, pass, pass, pass, pass",
+        depths=(1, 2, 3),
+    ),
+    Position(
+        name="official-heasly-late",
+        note="Heasly: the last two tricks after a new stock (the discards in card order), walked to the end",
+        preset="official", dealer="6", deck=DECK_HEASLY,
+        options={"heasly": "true"},
+        actions=("bid 3, pass, pass, pass, pass, pass, trump D, keep JS TS AH KH KD 9D, play AD, play 7D, play 6D, "
+                 "play 4D, play 2D, play 9D, play 8D, play TD, play 5D, play 5H, play 3D, play KD, play AH, play QD, "
+                 "play 4H, play 2H, play 2C, play 7S, play JD, play 6H, play 3H, play 3C, play 8S, play KH"),
+        depths=(1, 2),
         end=True,
     ),
 ]

@@ -823,3 +823,149 @@ def test_a_copy_has_every_field_of_the_deal():
     for d in (Deal.shuffled(rules("pagat"), N, 3), _positions_after_draw("pagat", 1, 5)[0]):
         c = d.copy()
         assert [getattr(c, f) for f in _FIELDS if f != "_rng"] == [getattr(d, f) for f in _FIELDS if f != "_rng"]
+
+
+# =============================================================================
+# Other table sizes: two, three, five and six players, each for himself
+# (docs/rule-readings.md, "Cut-throat"; seats 1 to n, each player his own side)
+# =============================================================================
+def ring(n: int, dealer: int, hands: list[str], stock: str = "") -> str:
+    """The deck that deals ``hands`` (by seat index: the cards each is dealt, three at a time from
+    the dealer's left) and then ``stock``, completed with the cards nobody was given."""
+    words = [h.split() for h in hands]
+    deck = [words[(dealer + 1 + k) % n][3 * r + i]
+            for r in range(len(words[0]) // 3) for k in range(n) for i in range(3)]
+    deck += stock.split()
+    return " ".join(deck + [str(c) for c in CARDS if str(c) not in deck])
+
+
+# Hearts for trumps at three players, 3 dealing (index 2): 1 passes, 2 bids 7, 3 passes.
+THREE = ring(3, 2, ["KH 9H 2H AS KS QS 4C 3C 7D", "AH JH 5H TH AC KC QC 9D 8D", "5D 6H JS TS 9S 8S 2C JC 3D"],
+             stock="QH 2S 3S 4D 5S 7H 6S 7S 4S")
+
+
+@pytest.mark.parametrize(("n", "each"), [(2, 9), (3, 9), (5, 6), (6, 6)])
+def test_each_player_is_dealt_nine_or_at_five_and_six_six_in_threes_from_the_dealers_left(n, each):
+    # Foster 1897: two or three players are dealt nine; five or six, six cards only.
+    deck = [str(c) for c in CARDS]
+    d = Deal(rules("pagat", players=n), n - 1, " ".join(deck))
+    seats = d.rules.seating.seats
+    for seat in seats:  # seat 1, the dealer's left, gets cards 1-3, then 3n+1 to 3n+3, ...
+        given = [deck[3 * (n * r + seat) + i] for r in range(each // 3) for i in range(3)]
+        assert d.hand(seat) == cards(" ".join(given)), seat
+    assert d.stock == cards(" ".join(deck[n * each:]))
+    assert len(d.stock) == 52 - n * each and d.to_act is seats[0]
+
+
+@pytest.mark.parametrize("preset", ["pagat", "official", "difference", "double-pedro"])
+def test_with_three_the_dealer_does_not_rob_but_throws_and_draws_like_the_others(preset):
+    # Foster 1897; "Cut-throat Cinch" ([P] in docs/rule-readings.md): "With two or three players, the
+    # dealer does not rob the pack, but discards and draws like the other players" -- whatever the rob.
+    d = deal(rules(preset, players=3), 2, THREE, "pass", "bid 7", "pass", "trump H")
+    one, two, three = d.rules.seating.seats
+    assert d.phase is Phase.PLAY and d.to_act is two  # no rob: the maker leads at once
+    assert d.hand(one) == cards("KH 9H 2H QH 2S 3S")  # draws in turn from the dealer's left
+    assert d.hand(two) == cards("AH JH 5H TH 4D 5S")
+    assert d.hand(three) == cards("5D 6H 7H 6S 7S 4S")  # the dealer threw JS TS 9S 8S 2C JC 3D and drew four
+    assert d.discards[three] == cards("JS TS 9S 8S 2C JC 3D") and d.draw_counts == [3, 2, 4]
+    assert len(d.stock) == 16 and d.view(three).stock_seen == CardSet(0)  # the rest stays unseen, even by him
+
+
+def test_with_two_the_dealer_draws_too_and_the_stock_stays_unseen():
+    d = deal(rules("official", players=2), 1,
+             ring(2, 1, ["AD 2D 8D KS QS JS KC QC JC", "KD QD JD 5D 5H 2S 3S 4S 2C"], stock="TD 9S 9C 3D"),
+             "pass", "bid 8", "trump D")
+    one, two = d.rules.seating.seats
+    assert d.phase is Phase.PLAY and d.to_act is two
+    assert d.hand(one) == cards("AD TD 8D 2D 9S 9C") and d.hand(two) == cards("KD QD JD 5D 5H 3D")
+    assert len(d.stock) == 30
+
+
+def test_at_five_the_dealer_still_robs_the_pack():
+    deck = ring(5, 4, ["AH 2H KS QS JS TS", "KH 5D KC QC JC TC", "QH JH 5H AD KD QD", "TH AC 9C 8C 7C 6C",
+                       "9H 3H 9S 8S 7S 6S"],
+                stock="8H 2S 3S 4S 5S 2C 3C 4C 2D 3D 4D 6D 7D 8D 9D 7H 6H 4H AS JD TD 5C")
+    d = deal(rules("additive", players=5), 4, deck, "pass", "pass", "bid 6", "pass", "pass", "trump H",
+             "keep AH 2H", "keep KH 5D", "keep QH JH 5H", "keep TH AC")
+    dealer = d.rules.seating.seats[4]
+    assert d.phase is Phase.ROB and d.to_act is dealer
+    assert d.view(dealer).stock_seen == cards("7H 6H 4H AS JD TD 5C")  # the seven left, for him to choose from
+    play(d, "keep AS 9H 7H 6H 4H 3H")
+    assert d.phase is Phase.PLAY and d.hand(dealer) == cards("AS 9H 7H 6H 4H 3H")
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 6])
+def test_when_all_the_others_pass_the_stuck_dealer_must_bid_the_minimum(n):
+    # 000's "If the first three pass, dealer must bid 7", at any table: all the others.
+    d = Deal(rules("pagat", players=n), 0, " ".join(str(c) for c in CARDS))
+    for _ in range(n - 1):
+        assert "pass" in legal(d)
+        play(d, "pass")
+    assert d.to_act is d.dealer and legal(d) == ["bid 7"]
+    assert "must bid 7" in str(illegal(d, "pass"))
+    play(d, "bid 7")
+    assert d.phase is Phase.TRUMP and d.maker is d.dealer
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 6])
+def test_a_bid_before_the_dealer_leaves_him_free_to_pass(n):
+    d = Deal(rules("pagat", players=n), 0, " ".join(str(c) for c in CARDS))
+    play(d, *(["pass"] * (n - 2)), "bid 7")
+    assert legal(d)[0] == "pass"
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 6])
+def test_when_all_pass_under_a_throw_in_the_deal_scores_nothing_for_anyone(n):
+    d = Deal(rules("official", players=n), 1, " ".join(str(c) for c in CARDS))
+    play(d, *(["pass"] * n))
+    assert d.is_over and d.result.thrown_in and d.result.score_change == (0,) * n
+
+
+def test_a_trick_holds_one_card_from_each_player_and_its_winner_leads_the_next():
+    d = deal(rules("official", players=3), 2, THREE, "pass", "bid 7", "pass", "trump H", "play AH", "play 6H")
+    one, two, three = d.rules.seating.seats
+    assert d.to_act is one and len(d.tricks) == 0  # the trick waits for the third card
+    play(d, "play 2H")
+    trick = d.tricks[0]
+    assert [(str(p.seat), str(p.card)) for p in trick.plays] == [("2", "AH"), ("3", "6H"), ("1", "2H")]
+    assert trick.winner is two and d.to_act is two
+    play(d, "play JH", "play 7H", "play QH")
+    assert d.tricks[1].winner is one and d.to_act is one
+
+
+def test_the_maker_plays_alone_and_every_player_keeps_his_own_points():
+    # The deal of tests/records/official-three-players.json: 2 bids 7 and takes 2; 1 takes 12.
+    d = deal(rules("official", players=3), 2, THREE, "pass", "bid 7", "pass", "trump H",
+             "play AH, play 6H, play 2H", "play JH, play 7H, play QH", "play KH, play TH, play 5D",
+             "play 9H, play 5H, play 4S", "play 2S, play 5S, play 7S", "play 6S, play 3S, play 4D")
+    r = d.result
+    assert r.points == (12, 2, 0)
+    assert {a.name: str(a.team) for a in r.awards} == {
+        "High": "2", "Low": "2", "Jack": "1", "Game": "1", "Left Pedro": "1", "Right Pedro": "1"}
+    assert r.made is False and r.score_change == (12, -7, 0)  # set: the maker loses his bid, 1 adds his 12
+    assert r.describe() == "2 bid 7, took 2: set; 2 loses 7; 1 adds 12"
+
+
+@pytest.mark.parametrize("preset", ["pagat", "difference", "additive", "official", "double-pedro"])
+@pytest.mark.parametrize("n", [3, 5, 6])
+def test_cut_throat_settlement_each_adds_what_he_took_and_a_maker_short_loses_his_bid(preset, n):
+    # docs/rule-readings.md: from three to six players every preset settles this way, the
+    # difference settlement being between two sides.
+    from cinch.scoring import settle
+
+    r = rules(preset, players=n)
+    taken = (4, 5, 5) + (0,) * (n - 3)
+    maker = r.seating.seats[1]
+    assert settle(r, maker, 5, taken) == (True, taken)
+    assert settle(r, maker, 6, taken) == (False, (4, -6, 5) + (0,) * (n - 3))
+
+
+def test_two_players_settle_as_two_sides_under_the_presets_own_settlement():
+    # "Cut-throat Cinch" ([P] in docs/rule-readings.md): "With two players, scoring is as in the
+    # parent game, which has two sides."
+    from cinch.scoring import settle
+
+    one, two = rules("official", players=2).seating.seats
+    assert settle(rules("official", players=2), two, 8, (7, 7)) == (False, (15, 0))  # 14 plus the shortfall
+    assert settle(rules("official", players=2), two, 6, (5, 9)) == (True, (0, 4))  # the difference
+    assert settle(rules("pagat", players=2), two, 8, (7, 7)) == (False, (7, -8))  # additive

@@ -15,8 +15,7 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "cinch"
 
 LAYERS = [
     ["errors", "constants", "native", "native_build"],
-    ["cards"],
-    ["seating"],
+    ["cards", "seating"],
     ["rules", "actions", "shuffle"],
     ["keep"],
     ["scoring", "view", "irregularities"],

@@ -291,3 +291,71 @@ def test_a_new_stock_waits_then_comes_from_the_shuffle_not_the_rng():
     assert d.restock == s.restock(pool) and d.phase is not Phase.RESTOCK
     first_legal(m)
     assert d.is_over
+
+
+# ---- other table sizes: the match among two, three, five or six players ------------------
+# docs/rule-readings.md, "Cut-throat": each player is a side; the first to the target wins; when
+# several reach it on one deal the rules above decide among them, and an equal best score plays on.
+def seats(n: int):
+    return rules("official", players=n).seating.seats
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 6])
+def test_the_deal_passes_to_the_left_round_every_table(n):
+    m = Match(rules("official", players=n), first_dealer=seats(n)[n - 1])
+    for _ in range(n + 1):
+        m.start_deal(RECORD_EXAMPLE_DECK)
+        for _ in range(n):
+            m.apply(parse_action("pass"))  # all pass: thrown in (003)
+    assert [str(s.dealer) for s in m.summaries] == [str(n)] + [str(i) for i in range(1, n + 1)]
+    assert m.score == (0,) * n and m.winner is None and m.next_dealer is seats(n)[0]
+
+
+def test_a_match_of_three_is_played_to_a_winner_and_scores_by_player():
+    import random
+
+    m = Match(rules("official", players=3, target=21), first_dealer=seats(3)[0], rng=7)
+    rng = random.Random(7)
+    m.play_out(lambda view: rng.choice(view.legal))
+    assert m.winner in seats(3) and len(m.score) == 3
+    assert m.score[m.winner] >= 21 and m.score == tuple(
+        sum(s.result.score_change[i] for s in m.summaries) for i in range(3))
+
+
+@pytest.mark.parametrize(("preset", "score", "maker", "made", "winner"), [
+    ("official", (52, 30, 40), 1, True, 0),  # one player at the target: he wins, maker or not
+    ("official", (52, 55, 40), 0, True, 1),  # several: the higher score wins (no tie rule under 003)
+    ("official", (55, 55, 40), 2, True, None),  # an equal best score: another deal is played
+    ("difference", (52, 55, 40), 0, True, 0),  # makers count first (001): the maker who made it wins
+    ("difference", (52, 55, 53), 0, False, 1),  # a set maker counts first and loses: the best of the rest
+    ("difference", (55, 55, 40), 2, True, None),  # the maker did not reach it; the others are equal
+    ("official", (60, 40, 48, 51, 52, 10), 3, True, 0),  # six players
+])
+def test_who_wins_when_players_reach_the_target(preset, score, maker, made, winner):
+    from cinch.match import decide
+
+    r = rules(preset, players=len(score))
+    table = r.seating.seats
+    got, tied = decide(r, score, table[maker], made, False)
+    assert got is (None if winner is None else table[winner]) and not tied
+
+
+def test_under_bidder_goes_out_several_players_at_the_target_leave_it_to_a_decider():
+    from cinch.match import bidder_goes_out_applies, decide
+
+    r = rules("pagat", players=3)
+    one, two, three = r.seating.seats
+    assert decide(r, (63, 64, 20), three, True, False) == (None, True)
+    assert bidder_goes_out_applies(r, (55, 56, 60), False)  # every player at 55 or more
+    assert not bidder_goes_out_applies(r, (55, 56, 54), False)  # not while one is below
+    assert decide(r, (30, 58, 60), one, True, True) == (one, False)  # a made bid under it wins outright
+
+
+def test_heasly_plays_to_62():
+    from cinch.match import decide
+
+    r = rules("official", heasly=True)
+    six = r.seating.seats
+    assert r.players == 6 and r.target == 62
+    assert decide(r, (61, 51, 0, 0, 0, 0), six[1], True, False) == (None, False)  # 51 does not win Heasly
+    assert decide(r, (62, 51, 0, 0, 0, 0), six[1], True, False) == (six[0], False)

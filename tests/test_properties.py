@@ -3,7 +3,8 @@
 Every check here is computed independently of the engine from the rule texts: the trump
 order, the follow rule, the keep rules, the bury rule, the point cards and the settlement
 are re-derived in this file and compared with what the engine does, over random seeds,
-all five presets and random (valid) option overrides.
+all five presets, random (valid) option overrides and every table size: four players in
+partnerships, and two, three, five or six each for himself (docs/rule-readings.md, "Cut-throat").
 
 Cards are read through the public attributes of :class:`cinch.Deal` only: ``hands``,
 ``discards``, ``shown``, ``stock``, ``stock_seen``, ``trick``, ``tricks``, ``auction``,
@@ -143,8 +144,20 @@ def identity_points(rules: Rules, trump) -> dict[int, int]:
     return pts
 
 
-def expected_points(deal: Deal) -> tuple[int, int]:
-    """What each side took, from the finished tricks and the shown trumps, per the rule readings."""
+def seats_of(deal_or_rules) -> tuple[Seat, ...]:
+    """The seats at the table: N E S W, or the chairs 1 to n of a cut-throat table."""
+    rules = deal_or_rules if isinstance(deal_or_rules, Rules) else deal_or_rules.rules
+    return rules.seating.seats
+
+
+def sides_of(rules: Rules) -> int:
+    """Two sides at four players (and at two); one per player at three, five and six."""
+    return 2 if rules.players in (2, 4) else rules.players
+
+
+def expected_points(deal: Deal) -> tuple[int, ...]:
+    """What each side (each player, cut-throat) took, from the finished tricks and the shown trumps,
+    per the rule readings."""
     rules, trump = deal.rules, trump_of(deal)
     assert trump is not None and deal.maker is not None
     makers = deal.maker.team
@@ -153,11 +166,11 @@ def expected_points(deal: Deal) -> tuple[int, int]:
         for p in trick.plays:
             played[p.card] = (p.seat, trick.winner)
     thrown_by_defenders = 0
-    for seat in Seat:
-        if seat.team is makers.other:
+    for seat in seats_of(deal):
+        if seat.team != makers:  # the maker plays alone against all the others, cut-throat
             thrown_by_defenders |= deal.shown[seat]
     counts_thrown = rules.thrown_points is ThrownPoints.DEFENDERS_TO_MAKERS
-    points = [0, 0]
+    points = [0] * sides_of(rules)
     for card, value in identity_points(rules, trump).items():
         if card in played:
             player, winner = played[card]
@@ -174,10 +187,13 @@ def expected_points(deal: Deal) -> tuple[int, int]:
             points[played[trumps_in_play[0]][1].team] += 1
         if rules.low is Low.LOWEST_CAPTURER:
             points[played[trumps_in_play[-1]][1].team] += 1
-    return points[0], points[1]
+    return tuple(points)
 
 
-def expected_settlement(rules: Rules, makers: Team, bid: int, points: tuple[int, int]) -> tuple[bool, tuple[int, int]]:
+def expected_settlement(rules: Rules, makers: Team, bid: int, points: tuple[int, ...]) -> tuple[bool, tuple[int, ...]]:
+    if len(points) != 2:  # three to six, each for himself: each adds his own; a maker short loses his bid
+        made = points[makers] >= bid
+        return made, tuple(-bid if side == makers and not made else p for side, p in enumerate(points))
     mine, theirs = points[makers], points[makers.other]
     made = mine >= bid
     change = [0, 0]
@@ -197,7 +213,7 @@ def stuck(deal: Deal) -> bool:
     return (
         deal.rules.all_pass is AllPass.STUCK_DEALER
         and deal.to_act == deal.dealer
-        and len(deal.auction) == 3
+        and len(deal.auction) == deal.rules.players - 1  # all the others passed
         and all(isinstance(a, Pass) for _, a in deal.auction)
     )
 
@@ -350,8 +366,9 @@ def trick_cards(plays) -> int:
 
 def check_places(deal: Deal) -> None:
     """Every card in exactly one place: hands, discards (shown trumps included), stock, trick, tricks."""
-    places = [(f"{Seat(s)}'s hand", deal.hands[s]) for s in range(4)]
-    places += [(f"{Seat(s)}'s discards", deal.discards[s]) for s in range(4)]
+    seats = seats_of(deal)
+    places = [(f"{s}'s hand", deal.hands[s]) for s in seats]
+    places += [(f"{s}'s discards", deal.discards[s]) for s in seats]
     places.append(("the stock", int(deal.stock)))
     places.append(("the current trick", trick_cards(deal.trick)))
     places += [(f"trick {i + 1}", int(t.cards)) for i, t in enumerate(deal.tricks)]
@@ -365,7 +382,7 @@ def check_places(deal: Deal) -> None:
             seen[card] = name
     missing = CardSet(FULL & ~int(CardSet(seen)))
     assert not missing, f"{missing} are nowhere (phase {deal.phase.value})"
-    for s in range(4):
+    for s in seats:
         assert deal.shown[s] & ~deal.discards[s] == 0, "a shown trump must be among the discards"
 
 
@@ -373,7 +390,7 @@ def public_cards(deal: Deal) -> int:
     m = trick_cards(deal.trick)
     for t in deal.tricks:
         m |= int(t.cards)
-    for s in range(4):
+    for s in seats_of(deal):
         m |= deal.shown[s]
         if deal.rules.discard is Discard.ALL_FACE_UP:
             m |= deal.discards[s]
@@ -389,7 +406,7 @@ def known_to(deal: Deal, seat: Seat) -> int:
 
 def view_cards(view) -> int:
     m = int(view.hand) | int(view.own_discards) | int(view.own_drawn) | int(view.stock_seen)
-    for s in range(4):
+    for s in range(len(view.face_up_discards)):
         m |= int(view.face_up_discards[s]) | int(view.shown_trumps[s])
     for t in view.tricks:
         m |= int(t.cards)
@@ -408,12 +425,15 @@ def view_cards(view) -> int:
 
 def check_views(deal: Deal) -> None:
     face_up = deal.rules.discard is Discard.ALL_FACE_UP
-    for seat in Seat:
+    seats = seats_of(deal)
+    for seat in seats:
         v = deal.view(seat)
         assert v.hand == deal.hands[seat], "a view's hand is the seat's own hand"
         assert v.own_discards == deal.discards[seat]
         assert tuple(int(x) for x in v.shown_trumps) == tuple(deal.shown)
-        for other in Seat:
+        assert len(v.hand_sizes) == len(v.face_up_discards) == len(v.drawn_counts) == len(seats)
+        assert v.hand_sizes == tuple(h.bit_count() for h in deal.hands), "every hand's size is public"
+        for other in seats:
             if other == seat:
                 continue
             expected = deal.discards[other] & ~deal.shown[other] if face_up else 0
@@ -432,18 +452,21 @@ def check_finished(deal: Deal) -> None:
     """Trick winners, points in play and the settlement, recomputed from the rulebook."""
     r = deal.result
     assert r is not None
+    players = deal.rules.players
     if r.thrown_in:
         assert deal.rules.all_pass is AllPass.THROW_IN
-        assert all(isinstance(a, Pass) for _, a in deal.auction) and len(deal.auction) == 4
-        assert r.score_change == (0, 0) and r.points is None and r.made is None
+        assert all(isinstance(a, Pass) for _, a in deal.auction) and len(deal.auction) == players
+        assert r.score_change == (0,) * sides_of(deal.rules) and r.points is None and r.made is None
         return
     trump = trump_of(deal)
     for i, trick in enumerate(deal.tricks):
         assert trick.winner == trick_winner(trick.plays, trump), f"trick {i + 1} went to the wrong seat"
         assert trick.plays[0].seat == trick.leader
+        assert len({p.seat for p in trick.plays}) == len(trick.plays) <= players, "one card a player"
         for a, b in zip(trick.plays, trick.plays[1:]):
             assert b.seat != a.seat
     assert deal.tricks[0].leader == deal.maker, "the maker leads to trick 1"
+    assert len(deal.tricks[0].plays) == players, "every player plays to trick 1"
     points = expected_points(deal)
     assert r.points == points, f"points {r.points}, by the rulebook {points}: {[str(a) for a in r.awards]}"
     assert sum(r.points) <= deal.rules.total_points
@@ -482,15 +505,25 @@ OPTION_CHOICES: dict[str, list] = {
 DRAW_OPTIONS = {"stock_out", "discard", "above_six", "rob", "thrown_points"}
 
 
+# Table sizes: four (the partnership game) half the time, else two, three, five or six cut-throat;
+# six players are sometimes Heasly's (target 62).
+TABLE_SIZES = (4, 4, 4, 4, 2, 3, 5, 6)
+
+
 @st.composite
-def rules_st(draw, presets=PRESET_NAMES, max_overrides=4) -> Rules:
+def rules_st(draw, presets=PRESET_NAMES, max_overrides=4, sizes=TABLE_SIZES) -> Rules:
     preset = draw(st.sampled_from(presets))
     keys = draw(st.lists(st.sampled_from(sorted(OPTION_CHOICES)), max_size=max_overrides, unique=True))
     options = {k: draw(st.sampled_from(OPTION_CHOICES[k])) for k in keys}
     if options.get("no_draw"):
         for k in DRAW_OPTIONS:
             options.pop(k, None)
-    if "target" in options:
+    players = draw(st.sampled_from(sizes))
+    if players != 4:
+        options["players"] = players
+        if players == 6 and draw(st.booleans()):
+            options["heasly"] = True
+    if "target" in options or options.get("heasly"):
         options.setdefault("bidder_goes_out", None)
     try:
         return Rules.preset(preset).with_options(**options)
@@ -501,6 +534,13 @@ def rules_st(draw, presets=PRESET_NAMES, max_overrides=4) -> Rules:
 
 seeds = st.integers(0, 2**32 - 1)
 dealers = st.sampled_from(list(Seat))
+chairs = st.integers(0, 5)  # a seat at any table: taken modulo the table's size (see at)
+
+
+def at(rules: Rules, chair: int) -> Seat:
+    """The seat ``chair`` names at the table of ``rules`` (counted round the table)."""
+    seats = seats_of(rules)
+    return seats[chair % len(seats)]
 
 
 def pick(rng: random.Random, legal):
@@ -542,9 +582,26 @@ def build_deck(dealer: Seat, hands: dict[Seat, list[int]], stock: list[int]) -> 
 # Deal invariants
 # ---------------------------------------------------------------------------
 @settings_for(300)
-@given(rules=rules_st(), seed=seeds, dealer=dealers)
+@given(rules=rules_st(), seed=seeds, dealer=chairs)
 def test_every_card_in_one_place_views_hide_cards_and_points_add_up(rules, seed, dealer):
-    deal = Deal.shuffled(rules, dealer, rng=seed)
+    deal = Deal.shuffled(rules, at(rules, dealer), rng=seed)
+
+    def each_step(d: Deal) -> None:
+        check_places(d)
+        check_views(d)
+
+    play_deal(deal, random.Random(seed), each_step)
+    check_finished(deal)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+@settings_for(40)
+@given(data=st.data(), seed=seeds, dealer=chairs)
+def test_at_every_table_size_cards_stay_in_one_place_views_hide_them_and_points_add_up(players, data, seed, dealer):
+    # The same invariants, each table size for certain (the strategy above draws sizes at random).
+    rules = data.draw(rules_st(sizes=(players,)), label="rules")
+    deal = Deal.shuffled(rules, at(rules, dealer), rng=seed)
+    assert [h.bit_count() for h in deal.hands] == [9 if players <= 4 else 6] * players
 
     def each_step(d: Deal) -> None:
         check_places(d)
@@ -555,9 +612,9 @@ def test_every_card_in_one_place_views_hide_cards_and_points_add_up(rules, seed,
 
 
 @settings_for(60)
-@given(rules=rules_st(), seed=seeds, dealer=dealers)
+@given(rules=rules_st(), seed=seeds, dealer=chairs)
 def test_legal_actions_apply_and_illegal_ones_raise_naming_the_rule(rules, seed, dealer):
-    deal = Deal.shuffled(rules, dealer, rng=seed)
+    deal = Deal.shuffled(rules, at(rules, dealer), rng=seed)
     rng = random.Random(seed ^ 0x5EED)
     steps = 0
     while not deal.is_over:
@@ -707,7 +764,7 @@ def relabel_action(action, x: int, y: int):
 
 
 def location(deal: Deal, card: int) -> str:
-    for s in range(4):
+    for s in range(deal.rules.players):
         if deal.hands[s] >> card & 1:
             return f"hand {s}"
         if deal.discards[s] >> card & 1:
@@ -716,8 +773,9 @@ def location(deal: Deal, card: int) -> str:
 
 
 @settings_for(250)
-@given(rules=rules_st(), seed=seeds, dealer=dealers, seat=dealers, data=st.data())
+@given(rules=rules_st(), seed=seeds, dealer=chairs, seat=chairs, data=st.data())
 def test_views_ignore_other_seats_hidden_cards(rules, seed, dealer, seat, data):
+    dealer, seat = at(rules, dealer), at(rules, seat)
     rng = random.Random(seed)
     a = Deal.shuffled(rules, dealer, rng=seed)
     play_deal(a, rng, limit=data.draw(st.integers(0, 60), label="actions"))
@@ -771,13 +829,13 @@ def play_match(match: Match, rng: random.Random, max_deals: int = MAX_DEALS, mus
 
 def check_match(match: Match) -> None:
     rules = match.rules
-    total = [0, 0]
+    total = [0] * sides_of(rules)
     for i, (deal, summary) in enumerate(zip(match.deals, match.summaries)):
         assert summary.result is deal.result
         if i:
             assert deal.dealer == match.deals[i - 1].dealer.left, "the deal passes to the left"
-        total[0] += summary.result.score_change[0]
-        total[1] += summary.result.score_change[1]
+        for side, change in enumerate(summary.result.score_change):
+            total[side] += change
         assert summary.score == tuple(total)
     assert len(match.summaries) == len(match.deals)
     assert match.score == tuple(total)
@@ -786,15 +844,23 @@ def check_match(match: Match) -> None:
         w = match.winner
         reached = match.score[w] >= rules.target
         went_out = last.bidder_goes_out and last.result.made and last.result.makers is w
-        floor = rules.negative_floor is not None and match.score[w.other] <= rules.negative_floor
+        floor = rules.negative_floor is not None and any(
+            s <= rules.negative_floor for side, s in enumerate(match.score) if side != w)
         assert reached or went_out or floor, f"{w} won at {match.score} under {rules.to_json()}"
-        if rules.makers_count_first and all(s >= rules.target for s in match.score) and not went_out:
+        over = [side for side, s in enumerate(match.score) if s >= rules.target]
+        if rules.makers_count_first and len(over) > 1 and not went_out:
             r = last.result
-            assert w is (r.makers if r.made else r.makers.other), "makers count first"
-        for summary in match.summaries[:-1]:
-            assert min(summary.score) < rules.target or rules.bidder_goes_out is not None or (
-                summary.score[0] == summary.score[1]
-            ), "the match went on after a side reached the target"
+            if r.made and r.makers in over:
+                assert w is r.makers, "makers count first"
+            else:
+                assert w is not r.makers, "makers count first, and a set maker loses"
+    for summary in match.summaries[:-1]:
+        over = [s for s in summary.score if s >= rules.target]
+        assert len(over) != 1, f"the match went on after one side alone reached the target: {summary.score}"
+        if len(over) > 1:  # several at once: only a tie or a bidder-goes-out decider plays on
+            # (cut-throat, makers count first: a tie among the others when the maker failed)
+            tie_rule = rules.bidder_goes_out is not None or (rules.makers_count_first and len(summary.score) > 2)
+            assert tie_rule or over.count(max(over)) > 1, summary.score
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
@@ -816,16 +882,17 @@ def replay_text(match: Match):
 
 
 @settings_for(80)
-@given(rules=rules_st(max_overrides=3), seed=seeds, dealer=dealers)
+@given(rules=rules_st(max_overrides=3), seed=seeds, dealer=chairs)
 def test_save_then_replay_gives_the_same_match(rules, seed, dealer):
-    match = Match(rules, first_dealer=dealer, rng=seed, players={Seat.N: "Ann", Seat.S: "Bo"})
+    seats = seats_of(rules)
+    match = Match(rules, first_dealer=at(rules, dealer), rng=seed, players={seats[0]: "Ann", seats[-1]: "Bo"})
     # Random bidding under some overrides (no draw with pagat's minimum of 7) sets the makers nearly every
     # deal and an additive match sinks below zero for ever: stop such a match between deals.
     play_match(match, random.Random(seed), max_deals=80, must_finish=False)
     check_match(match)
     again = replay_text(match)
     out = again.to_json()
-    assert out["score"] == {"NS": match.score[0], "EW": match.score[1]}
+    assert out["score"] == dict(zip(rules.seating.side_names, match.score, strict=True))
     assert out["winner"] == (None if match.winner is None else match.winner.name)
     assert out["deals"] == [s.to_json() for s in match.summaries]
     assert out["next"] is None
@@ -839,11 +906,11 @@ def test_save_then_replay_gives_the_same_match(rules, seed, dealer):
 
 
 @settings_for(120)
-@given(rules=rules_st(max_overrides=3), seed=seeds, dealer=dealers, deals=st.integers(0, 2),
+@given(rules=rules_st(max_overrides=3), seed=seeds, dealer=chairs, deals=st.integers(0, 2),
        actions=st.integers(0, 45))
 def test_replay_of_a_record_stopped_mid_deal_says_what_comes_next(rules, seed, dealer, deals, actions):
     rng = random.Random(seed)
-    match = Match(rules, first_dealer=dealer, rng=seed)
+    match = Match(rules, first_dealer=at(rules, dealer), rng=seed)
     for _ in range(deals):
         if match.is_over:
             break
@@ -869,7 +936,7 @@ def test_replay_of_a_record_stopped_mid_deal_says_what_comes_next(rules, seed, d
         view = match.view(deal.to_act)
         assert [str(a) for a in view.legal] == out["next"]["legal"]
     assert out["deals"] == [s.to_json() for s in match.summaries]
-    assert out["score"] == {"NS": match.score[0], "EW": match.score[1]}
+    assert out["score"] == dict(zip(rules.seating.side_names, match.score, strict=True))
     # the replayed match goes on exactly like the live one
     live, back = match.current, again.match.current
     if live is not None:

@@ -413,3 +413,67 @@ def test_record_text_writes_what_dumps_of_to_record_writes_as_the_match_goes_on(
         assert record_text(m) == dumps(to_record(m))
         seen += 1
     assert seen > 100 and record_text(m) == record_text(m)
+
+
+# ---- other table sizes: seats 1 to n (docs/record-format.md, "Seats, cards and actions") ----------
+def cut_throat_match(n: int, deals: int, seed: int) -> Match:
+    """A match of ``n`` players (official rules) stopped inside deal ``deals``, shuffled as the table goes."""
+    r = Rules.preset("official").with_options(players=n)
+    table = r.seating
+    m = Match(r, first_dealer=table.seats[n - 1], players={table.seats[0]: "Ann", table.seats[n - 1]: "basic"},
+              rng=seed)
+    rng = random.Random(seed)
+    while len(m.deals) < deals or m.current is None:
+        if m.current is None:
+            m.start_deal(shuffle=Shuffle.new(("",) * n, len(m.deals) + 1))
+        elif m.current.to_act is None:
+            m.resolve_chance()  # a new stock, from the deal's shuffle
+        else:
+            m.apply(rng.choice(m.current.legal_actions()))
+        if len(m.deals) == deals and m.current is not None and len(m.current.history) >= 2 * n:
+            break
+    return m
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 6])
+def test_a_cut_throat_match_round_trips_with_seats_named_1_to_n(n):
+    m = cut_throat_match(n, 3, seed=n)
+    rec = to_record(m)
+    assert rec["rules"] == {"preset": "official", "players": n}
+    assert rec["players"] == {"1": "Ann", str(n): "basic"}
+    assert [d["dealer"] for d in rec["deals"]] == [str(n), "1", "2"]
+    assert set(rec["deals"][0]["shuffle"]["entropy"]) == {str(i) for i in range(1, n + 1)}
+    again = replay(loads(dumps(rec))).to_json()
+    assert again["score"] == {str(i): v for i, v in enumerate(m.score, start=1)}
+    assert [d["dealer"] for d in again["deals"]] == [str(n), "1"]
+    assert again["next"]["seat"] == str(m.current.to_act)
+    assert {str(a) for a in m.current.legal_actions()} == set(again["next"]["legal"])
+
+
+def test_a_seat_of_another_table_size_is_refused_naming_the_seats_there():
+    three = {"preset": "official", "players": 3}
+    assert refused(record(entry("N", RECORD_EXAMPLE_DECK, []), rules=three)) == (
+        """deal 1: "dealer" must be one of 1 2 3, not 'N'""")
+    assert refused(record(entry("3", RECORD_EXAMPLE_DECK, []), rules="official")) == (
+        """deal 1: "dealer" must be one of N E S W, not '3'""")
+    assert refused(record(entry("4", RECORD_EXAMPLE_DECK, []), rules=three)) == (
+        """deal 1: "dealer" must be one of 1 2 3, not '4'""")
+    assert refused(record(rules=three, players={"N": "Ann"})) == """"players" has 'N', which is not a seat (1 2 3)"""
+
+
+@pytest.mark.parametrize(("rules", "message"), [
+    ({"preset": "official", "players": "3"},
+     "rules: players cannot be '3' in a record; it takes a whole number as a JSON number (as 42, without quotes)"),
+    ({"preset": "official", "players": 7}, "rules: players 7: Cinch is played by 2 to 6"),
+    ({"preset": "official", "players": 3, "honour_rule": True}, "rules: honour_rule clashes with players 3"),
+    ({"preset": "official", "heasly": True, "players": 5}, "rules: heasly clashes with players 5"),
+    ({"preset": "official", "heasly": "yes"}, "rules: heasly cannot be 'yes' in a record"),
+])
+def test_a_table_size_the_rules_refuse_is_refused_in_a_record(rules, message):
+    assert refused(record(rules=rules)).startswith(message)
+
+
+def test_heasly_in_a_record_is_six_players_to_62():
+    out = replay(record(rules={"preset": "official", "heasly": True})).to_json()
+    assert out["rules"] == {"preset": "official", "target": 62, "players": 6, "heasly": True}
+    assert out["score"] == {str(i): 0 for i in range(1, 7)}

@@ -219,3 +219,69 @@ def test_every_option_is_explained_with_the_rule_texts_it_comes_from():
         assert meaning.endswith(".") and len(meaning) >= 15, key
         assert any(number in texts for number in RULE_TEXTS) or "every text" in texts, key
     assert "002" in option_help("sancho")[1] and "000" in option_help("bidder_goes_out")[1]
+
+
+# ---- table sizes: players and heasly (docs/rule-readings.md, "Cut-throat") -------------------------
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_every_preset_is_played_by_four_in_partnerships_unless_told(name):
+    r = Rules.preset(name)
+    assert r.players == 4 and not r.cut_throat and not r.heasly and r.seating.partnership
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 6])
+def test_players_sets_the_table_and_is_written_in_the_record_form(n):
+    r = Rules.from_text("official", [f"players={n}"])
+    assert r.players == n and r.cut_throat and r.seating.players == n
+    assert r.to_json() == {"preset": "official", "players": n} and r.name == "official+"
+    assert Rules.from_json(r.to_json()) == r
+
+
+def test_without_a_draw_five_or_six_play_the_six_cards_dealt():
+    assert Rules.preset("official").with_options(players=5, no_draw=True).tricks == 6
+    assert Rules.preset("official").with_options(players=3, no_draw=True).tricks == 9
+
+
+def test_heasly_is_six_players_to_62_unless_the_target_is_given():
+    # 002 "Heasly: A Midwestern 6-player cut-throat variant; every player scores individually and the
+    # target is higher" -- no number: 62, the highest among the texts (000), docs/rule-readings.md.
+    r = Rules.preset("official").with_options(heasly=True)
+    assert (r.players, r.target, r.cut_throat) == (6, 62, True)
+    assert r.to_json() == {"preset": "official", "target": 62, "players": 6, "heasly": True}
+    assert Rules.preset("official").with_options(heasly=True, target=75).target == 75
+    assert Rules.preset("official").with_options(target=75).with_options(heasly=True).target == 75
+    assert Rules.from_json({"preset": "additive", "heasly": True}).target == 62
+
+
+@pytest.mark.parametrize(("options", "words"), [
+    ({"players": 1}, "players 1: Cinch is played by 2 to 6; add -o players=N with N from 2 to 6"),
+    ({"players": 7}, "players 7: Cinch is played by 2 to 6"),
+    ({"players": "three"}, "players cannot be 'three'; it takes a whole number"),
+    ({"heasly": True, "players": 5}, "heasly clashes with players 5: Heasly is played by six; add -o players=6"),
+    ({"honour_rule": True, "players": 3}, "honour_rule clashes with players 3: the rulings on irregularities "
+                                          "(002, 003) name partnerships, so the honour rule is played by four"),
+    ({"honour_rule": True, "heasly": True}, "honour_rule clashes with players 6"),
+])
+def test_a_table_size_that_cannot_be_played_is_refused_saying_what_to_change(options, words):
+    with pytest.raises(RulesError) as info:
+        Rules.preset("official").with_options(**options)
+    assert str(info.value).startswith(words)
+
+
+@pytest.mark.parametrize(("n", "words"), [
+    (2, "2 players, each for himself, seats 1 to 2; each is dealt 9; the dealer does not rob the pack but "
+        "discards and draws like the others; the maker plays alone against all the others."),
+    (3, "3 players, each for himself, seats 1 to 3; each is dealt 9; the dealer does not rob the pack but "
+        "discards and draws like the others; the maker plays alone against all the others."),
+    (5, "5 players, each for himself, seats 1 to 5; each is dealt 6; the maker plays alone against all the others."),
+])
+def test_describe_says_who_plays_and_how_a_cut_throat_deal_is_settled(n, words):
+    lines = Rules.preset("pagat").with_options(players=n).describe()
+    assert words in lines
+    assert "If all the others pass, the dealer is stuck and must bid 7." in lines
+    settled = [line for line in lines if line.startswith(("Each player scores", "Defenders add"))]
+    if n == 2:  # two sides: the preset's own settlement
+        assert settled == ["Defenders add what they take; makers add theirs if they reach the bid, else lose the bid."]
+    else:
+        assert settled == ["Each player scores the points he took; a maker short of his bid loses the bid instead "
+                           "(cut-throat, docs/rule-readings.md)."]
+    assert lines[-1].startswith("First player to 62 wins.")

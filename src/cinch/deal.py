@@ -177,7 +177,8 @@ class _RuleFacts:
     __slots__ = ("rules", "min_bid", "highest_bid", "stuck_dealer", "one_circuit", "tricks", "no_draw",
                  "dealer_discards", "strict", "keep_six", "buried", "choose", "reshuffle", "rob", "face_up",
                  "forced_discard", "bids", "stuck_bids", "honour", "penalty", "players", "seats", "sides",
-                 "side_of", "left", "turns", "dealt", "batches", "stock", "dealer_robs", "played", "others")
+                 "side_of", "left", "turns", "dealt", "batches", "stock", "dealer_robs", "played", "others",
+                 "others_text")
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules  # for pickling
@@ -221,6 +222,7 @@ class _RuleFacts:
             _played(PlayedCard, (seat, CARDS[c], CardSet(0))) for seat in table.seats for c in range(DECK))
         # by seat: the seats on other sides (the maker's defenders)
         self.others = tuple(table.defenders(s) for s in range(table.players))
+        self.others_text = table.others_text  # "the first three" at four players, "all the others" otherwise
 
     def __reduce__(self) -> tuple[Callable[[Rules], _RuleFacts], tuple[Rules]]:
         # Spelled out for the compiled build (cinch.native), whose classes pickle no fields by themselves.
@@ -357,7 +359,8 @@ class Deal:
 
     def __repr__(self) -> str:
         """Python that rebuilds this deal at this point: ``Deal.from_actions(Rules.preset('pagat'), ...)``."""
-        args = [repr(self.rules), repr(self.dealer), repr(" ".join(map(str, self.deck))),
+        dealer = repr(self.dealer) if self._f.players == 4 else str(int(self.dealer))  # a cut-throat seat's index
+        args = [repr(self.rules), dealer, repr(" ".join(map(str, self.deck))),
                 repr([str(a) for a in self.history])]
         if self.restock is not None:
             args.append(f"restock={' '.join(map(str, self.restock))!r}")
@@ -667,7 +670,7 @@ class Deal:
 
     # ---- bidding --------------------------------------------------------------
     def _stuck(self) -> bool:
-        """The first three passed and the dealer must bid (see dealer_is_stuck)."""
+        """All the others passed and the dealer must bid (see dealer_is_stuck)."""
         return _is_stuck(self._f, self.dealer, self.to_act, self.high_bid, self._passed)
 
     def _legal_bids(self) -> tuple[Action, ...]:
@@ -688,7 +691,7 @@ class Deal:
         if not isinstance(action, Bid):
             if stuck:
                 raise self._illegal(
-                    action, f"the first three passed, so the dealer is stuck and must bid {f.min_bid}"
+                    action, f"{f.others_text} passed, so the dealer is stuck and must bid {f.min_bid}"
                 )
             return
         amount = action.amount
@@ -1565,7 +1568,7 @@ def _shuffle(rng: random.Random, deck: list[Card]) -> None:
 
 
 def dealer_is_stuck(rules: Rules, dealer: int, seat: int | None, high_bid: int, passed: int) -> bool:
-    """The first three passed (``passed``: a bit per seat) and the rules leave the dealer stuck
+    """All the others passed (``passed``: a bit per seat) and the rules leave the dealer stuck
     with the minimum bid (000)."""
     return _is_stuck(_facts(rules), dealer, seat, high_bid, passed)
 

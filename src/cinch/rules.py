@@ -232,8 +232,9 @@ class Rules:
 
     @property
     def dealer_discards(self) -> bool:
-        """Whether the dealer discards with the others before robbing (not under 003's rob)."""
-        return self.rob is not Rob.HAND_AND_STOCK
+        """Whether the dealer discards with the others: before robbing (not under 003's rob), and always
+        at two or three players, where nobody robs."""
+        return self.rob is not Rob.HAND_AND_STOCK or not self.seating.dealer_robs
 
     @property
     def tricks(self) -> int:
@@ -356,12 +357,16 @@ class Rules:
         else:
             lines.append("The maker names trumps; the other five of the same colour (left Pedro) is a trump too.")
         if self.no_draw:
-            lines.append("No draw: everyone plays the nine cards dealt, nine tricks.")
+            dealt = {9: "nine", 6: "six"}[self.seating.dealt]
+            lines.append(f"No draw: everyone plays the {dealt} cards dealt, {dealt} tricks.")
         else:
             draw = _DRAW_TEXT[self.discard][0]
             if not self.dealer_discards:
                 draw = draw.replace("Everyone throws", "Everyone but the dealer throws")
-            lines.extend([draw] + _ABOVE_SIX_TEXT[self.above_six] + _ROB_TEXT[self.rob])
+            rob = _ROB_TEXT[self.rob] if self.seating.dealer_robs else [_NO_ROB_TEXT]
+            if self.seating.dealt != 9:
+                rob = [line.replace("of his nine cards", f"of his {self.seating.dealt} cards") for line in rob]
+            lines.extend([draw] + _ABOVE_SIX_TEXT[self.above_six] + rob)
             lines.append(_STOCK_OUT_TEXT[self.stock_out])
         lines.append(_FOLLOW_TEXT[self.follow])
         high = _HIGH_TEXT[self.high]
@@ -388,10 +393,12 @@ class Rules:
             lines.append(_SETTLEMENT_TEXT[self.settlement].format(total=self.total_points))
         end = f"First {'player' if self.cut_throat else 'side'} to {self.target} wins."
         if self.makers_count_first:
-            end += " If both sides pass it on one deal, the makers count first."
+            end += (" If several players pass it on one deal, the maker counts first." if self.cut_throat
+                    else " If both sides pass it on one deal, the makers count first.")
         if self.bidder_goes_out is not None:
+            everyone = "every player stands" if self.cut_throat else "both sides stand"
             end += (
-                f" Bidder goes out: when both sides stand at {self.bidder_goes_out} or more, makers who make"
+                f" Bidder goes out: when {everyone} at {self.bidder_goes_out} or more, makers who make"
                 " their bid win outright."
             )
         if self.negative_floor is not None:
@@ -440,6 +447,7 @@ _ROB_TEXT = {
     Rob.HAND_AND_STOCK: ["The dealer does not discard; he keeps any six of his nine cards and the stock."],
     Rob.TRUMPS_FIRST: ["The dealer throws his non-trumps, then takes trumps from the stock, then any cards, to six."],
 }
+_NO_ROB_TEXT = "Nobody robs the pack: the dealer discards and is refilled like the others, last."
 _STOCK_OUT_TEXT = {
     StockOut.RESHUFFLE: "If the stock runs out, the non-trump discards are shuffled into a new stock.",
     StockOut.SHARE: "If the stock runs short, what is left is shared out one card at a time, in turn.",

@@ -113,6 +113,9 @@ class Seating:
     def __repr__(self) -> str:
         return f"seating({self.players})"
 
+    def __reduce__(self) -> tuple[Any, tuple[int]]:
+        return seating, (self.players,)  # one seating per size, in a worker process too
+
     def turns(self, dealer: int) -> tuple[Seat, ...]:
         """Every seat once, from the dealer's left round to the dealer."""
         n = self.players

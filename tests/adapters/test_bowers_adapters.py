@@ -1,8 +1,8 @@
 """All-hands Pedro (``bowers``) through the OpenSpiel and PettingZoo adapters: a game plays through, the
 legal ids are the engine's (the left bower answers a trump lead), and the observation is the seat's view.
 
-The observation tensor holds the trump suit, not which cards are trumps: the rules are the game's
-parameter, the same in every episode (docs/adapters.md)."""
+The observation marks the trumps once the suit is named: the left bower among them, where the left Pedro
+is without bowers (docs/adapters.md)."""
 
 from __future__ import annotations
 
@@ -84,3 +84,33 @@ def test_pettingzoo_plays_a_bowers_game_and_masks_the_engines_actions():
             e.step(ids[rng.randrange(len(ids))])
         assert sum(e.rewards.values()) == 0
     assert left_bower_plays > 0
+
+
+def trump_cards(tensor, players=4):
+    full, pieces = _core.make_buffers(players)
+    full[:] = tensor
+    return {str(Card(c)) for c in range(52) if pieces["trump_cards"][c]}
+
+
+def test_the_observation_marks_the_left_bower_in_place_of_the_left_pedro():
+    hearts = {f"{r}H" for r in "AKQJT98765432"}
+    state = state_from_deal(game_for(BOWERS, Seat.N), deal(BOWERS, Seat.N, DECK, *START))
+    assert trump_cards(state.observation_tensor(int(Seat.S))) == hearts | {"JD"}  # not the 5D
+    plain = Rules.preset("official").with_options(no_draw=True)
+    state = state_from_deal(game_for(plain, Seat.N), deal(plain, Seat.N, DECK, *START[:5]))
+    assert trump_cards(state.observation_tensor(int(Seat.W))) == hearts | {"5D"}
+    # before the trump is named nothing is marked
+    state = state_from_deal(game_for(BOWERS, Seat.N), deal(BOWERS, Seat.N, DECK, *START[:4]))
+    assert trump_cards(state.observation_tensor(int(Seat.N))) == set()
+
+
+@pytest.mark.parametrize("players", [3, 6])
+def test_pettingzoo_marks_the_left_bower_at_a_cut_throat_table(players):
+    e = env({"preset": "pagat", "bowers": True, "players": players})
+    e.reset(seed=4)
+    while e.deal.trump is None:
+        e.step(e.legal_ids()[-1])
+    trump = e.deal.trump
+    marked = trump_cards(e.observe(e.agent_selection)["observation"], players)
+    assert str(Card.of("J", trump.partner)) in marked and str(Card.of("5", trump.partner)) not in marked
+    assert len(marked) == 14

@@ -6,5 +6,6 @@
   world sampled from the bot's view).
 
 Both frameworks see the same 188 distinct actions and the same observation vector
-(:mod:`cinch.adapters._core`).  Nothing here is imported by the engine.
+(:mod:`cinch.adapters._core`), at every table size the rules' ``players`` option sets (2 to 6).
+Nothing here is imported by the engine.
 """

@@ -27,7 +27,12 @@ competing card, then ``bury`` picks the buried cards in ascending order, and the
 made when the last one is picked.
 
 The observation of a seat is its :class:`~cinch.view.SeatView` (never the full state),
-plus, for the player in the middle of a keep or a bury, the cards picked so far.
+plus, for the player in the middle of a keep or a bury, the cards picked so far.  Its pieces
+are sized for the table: one row per seat (2 to 6) and one ``captured`` row per side (two at
+four players, one per player cut-throat).
+
+>>> obs_size(4), obs_size(3), obs_size(6)
+(1480, 1289, 2174)
 """
 
 from __future__ import annotations
@@ -40,10 +45,11 @@ from typing import cast
 import numpy as np
 
 from cinch.actions import BIDS, PASS, PLAYS, TRUMPS, Action, Bid, Keep, NameTrump, Pass, Play
-from cinch.cards import CARDS, SEATS, CardSet, Seat, bit_list
+from cinch.cards import CARDS, CardSet, Seat, bit_list
 from cinch.deal import Deal
 from cinch.keep import KeepOptions
 from cinch.rules import Rules
+from cinch.seating import FOUR, Seating, seating
 from cinch.view import Phase, SeatView
 
 PASS_ID = 0
@@ -294,46 +300,68 @@ def legal_plays(deal: Deal) -> Sequence[Play]:
     return cast("Sequence[Play]", deal.legal_actions())
 
 
-def new_deal(rules: Rules, dealer: Seat, deck: Sequence[int]) -> Deal:
+def new_deal(rules: Rules, dealer: int, deck: Sequence[int]) -> Deal:
     return Deal(rules, dealer, [CARDS[c] for c in deck])
 
 
-def deal_seat(dealer: int, position: int) -> int | None:
-    """The seat the card at ``position`` of the deck is dealt to (None: the stock)."""
-    if position >= 36:
+def deal_seat(dealer: int, position: int, table: Seating = FOUR) -> int | None:
+    """The seat the card at ``position`` of the deck is dealt to (None: the stock).
+
+    The cards go in batches of three from the dealer's left:
+
+    >>> deal_seat(0, 0), deal_seat(0, 3), deal_seat(2, 3, seating(3)), deal_seat(0, 27, seating(3))
+    (1, 2, 1, None)
+    """
+    if position >= table.players * table.dealt:
         return None
-    return (dealer + 1 + position // 3) & 3
+    return (dealer + 1 + position // 3) % table.players
 
 
 # ---- observations --------------------------------------------------------------------------
 
-PIECES: tuple[tuple[str, tuple[int, ...]], ...] = (
-    ("seat", (4,)),
-    ("dealer", (4,)),
-    ("phase", (len(PHASES),)),
-    ("to_act", (4,)),
-    ("hand", (52,)),
-    ("bids", (4, MAX_BID + 2)),  # per seat: nothing yet, pass, or its highest bid
-    ("high_bid", (MAX_BID + 1,)),
-    ("maker", (4,)),
-    ("trump", (4,)),
-    ("own_discards", (52,)),
-    ("face_up_discards", (4, 52)),
-    ("shown_trumps", (4, 52)),
-    ("own_drawn", (52,)),
-    ("stock_seen", (52,)),
-    ("drawn_counts", (4,)),  # divided by 16
-    ("hand_sizes", (4,)),  # divided by 14
-    ("played", (4, 52)),  # every card each seat has played (buried ones too)
-    ("captured", (2, 52)),  # cards each team has taken in tricks
-    ("current_trick", (4, 52)),
-    ("trick_leader", (4,)),
-    ("tricks_done", (1,)),  # divided by 9
-    ("picked", (52,)),  # the keep or bury half made by this seat
-    ("named_card", (52,)),  # the card named before burying
-)
+def pieces(players: int = 4) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """The named pieces of the observation at a table of ``players``, in order, with their shapes."""
+    n = players
+    return (
+        ("seat", (n,)),
+        ("dealer", (n,)),
+        ("phase", (len(PHASES),)),
+        ("to_act", (n,)),
+        ("hand", (52,)),
+        ("bids", (n, MAX_BID + 2)),  # per seat: nothing yet, pass, or its highest bid
+        ("high_bid", (MAX_BID + 1,)),
+        ("maker", (n,)),
+        ("trump", (4,)),
+        ("own_discards", (52,)),
+        ("face_up_discards", (n, 52)),
+        ("shown_trumps", (n, 52)),
+        ("own_drawn", (52,)),
+        ("stock_seen", (52,)),
+        ("drawn_counts", (n,)),  # divided by 16
+        ("hand_sizes", (n,)),  # divided by 14
+        ("played", (n, 52)),  # every card each seat has played (buried ones too)
+        ("captured", (seating(n).sides, 52)),  # cards each side has taken in tricks
+        ("current_trick", (n, 52)),
+        ("trick_leader", (n,)),
+        ("tricks_done", (1,)),  # divided by 9
+        ("picked", (52,)),  # the keep or bury half made by this seat
+        ("named_card", (52,)),  # the card named before burying
+        # Last, so that the pieces above keep their places: the trumps once the suit is named,
+        # the left Pedro with them, or the left bower that replaces it under ``bowers``.
+        ("trump_cards", (52,)),
+    )
+
+
+PIECES = pieces(4)  # the partnership game's
 PRIVATE = {"hand", "own_discards", "own_drawn", "stock_seen", "picked", "named_card"}
-OBS_SIZE = sum(int(np.prod(shape)) for _, shape in PIECES)
+
+
+def obs_size(players: int = 4) -> int:
+    """How many numbers the observation holds at a table of ``players``."""
+    return sum(int(np.prod(shape)) for _, shape in pieces(players))
+
+
+OBS_SIZE = obs_size(4)
 
 
 def _set_cards(row: np.ndarray, mask: int) -> None:
@@ -342,12 +370,17 @@ def _set_cards(row: np.ndarray, mask: int) -> None:
 
 
 def encode_view(out: dict[str, np.ndarray], view: SeatView | None, seat: int, *, dealer: int = 0,
-                dealt: int = 0, picked: int = 0, named: int = -1, private: bool = True) -> None:
+                dealt: int = 0, picked: int = 0, named: int = -1, private: bool = True,
+                players: int | None = None) -> None:
     """Write a seat's knowledge into the named pieces of ``out`` (zeroed first by the caller).
 
-    ``view`` is None while the cards are being dealt: then only ``dealt`` (the cards this seat
-    has received so far) is known.
+    ``out`` comes from :func:`make_buffers` for the view's table.  ``view`` is None while the
+    cards are being dealt: then only ``dealt`` (the cards this seat has received so far) is known.
     """
+    n = out["seat"].shape[0]
+    table_size = view.players_count if view is not None else players
+    if table_size is not None and table_size != n:
+        raise ValueError(f"the observation is sized for {n} players, the deal has {table_size}")
     out["seat"][seat] = 1.0
     if view is None:
         out["dealer"][dealer] = 1.0
@@ -368,7 +401,7 @@ def encode_view(out: dict[str, np.ndarray], view: SeatView | None, seat: int, *,
         if named >= 0:
             out["named_card"][named] = 1.0
     bids = out["bids"]
-    best = [0, 0, 0, 0]
+    best = [0] * n
     high = 0
     for bidder, a in view.auction:
         if isinstance(a, Bid):
@@ -376,25 +409,27 @@ def encode_view(out: dict[str, np.ndarray], view: SeatView | None, seat: int, *,
             high = max(high, a.amount)
         elif not best[bidder]:
             best[bidder] = 1
-    for s in range(4):
+    for s in range(n):
         bids[s, min(best[s], MAX_BID + 1)] = 1.0
     out["high_bid"][min(high, MAX_BID)] = 1.0
     if view.maker is not None:
         out["maker"][view.maker] = 1.0
     if view.trump is not None:
         out["trump"][view.trump] = 1.0
-    for s in range(4):
+        _set_cards(out["trump_cards"], view.rules.trump_tables[view.trump].trumps)
+    for s in range(n):
         _set_cards(out["face_up_discards"][s], view.face_up_discards[s])
         _set_cards(out["shown_trumps"][s], view.shown_trumps[s])
         out["drawn_counts"][s] = min(view.drawn_counts[s], 16) / 16.0
         out["hand_sizes"][s] = min(view.hand_sizes[s], 14) / 14.0
     played = out["played"]
     captured = out["captured"]
+    side_of = view.rules.seating.side_of
     for trick in view.tricks:
         for p in trick.plays:
             m = 1 << p.card | p.buried
             _set_cards(played[p.seat], m)
-            _set_cards(captured[trick.winner & 1], m)
+            _set_cards(captured[side_of[trick.winner]], m)
     for p in view.current_trick:
         _set_cards(played[p.seat], 1 << p.card | p.buried)
         out["current_trick"][p.seat, p.card] = 1.0
@@ -403,23 +438,28 @@ def encode_view(out: dict[str, np.ndarray], view: SeatView | None, seat: int, *,
     out["tricks_done"][0] = len(view.tricks) / 9.0
 
 
-def make_buffers() -> tuple[np.ndarray, dict[str, np.ndarray]]:
-    tensor = np.zeros(OBS_SIZE, np.float32)
-    pieces = {}
+def make_buffers(players: int = 4) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """A zeroed observation for a table of ``players``, and its pieces by name (views into it)."""
+    tensor = np.zeros(obs_size(players), np.float32)
+    named = {}
     i = 0
-    for name, shape in PIECES:
+    for name, shape in pieces(players):
         size = int(np.prod(shape))
-        pieces[name] = tensor[i:i + size].reshape(shape)
+        named[name] = tensor[i:i + size].reshape(shape)
         i += size
-    return tensor, pieces
+    return tensor, named
 
 
 def view_text(view: SeatView | None, seat: int, *, dealer: int = 0, dealt: int = 0, picked: int = 0,
-              named: int = -1, private: bool = True, history: bool = True) -> str:
-    """The seat's knowledge as text: equal texts mean equal knowledge."""
-    s = SEATS[seat]
+              named: int = -1, private: bool = True, history: bool = True, players: int | None = None) -> str:
+    """The seat's knowledge as text: equal texts mean equal knowledge.
+
+    ``players`` names the table while the cards are dealt (``view`` None); a view knows its table.
+    """
+    names = (view.rules.seating if view is not None else seating(players or 4)).names
+    s = names[seat]
     if view is None:
-        text = f"seat {s} dealer {SEATS[dealer]} dealing"
+        text = f"seat {s} dealer {names[dealer]} dealing"
         return text + (f"\nhand {CardSet(dealt)}" if private else "")
     lines = [f"seat {s} dealer {view.dealer} phase {view.phase.value} to_act {view.to_act}"]
     if private:
@@ -456,24 +496,41 @@ def view_text(view: SeatView | None, seat: int, *, dealer: int = 0, dealt: int =
     return "\n".join(lines)
 
 
-def team_returns(deal: Deal) -> list[float]:
-    """Each seat's return for a finished deal: its team's score change less the other team's."""
+def zero_sum(rules: Rules) -> bool:
+    """Whether a deal's returns sum to zero: two sides (four in partnerships, or two players)."""
+    return rules.seating.sides == 2
+
+
+def seat_returns(deal: Deal) -> list[float]:
+    """Each seat's return for a finished deal (zeros before the end).
+
+    Two sides (four players in partnerships, or two players): the seat's side's score change
+    less the other side's, so the deal is zero-sum.  Three, five or six players, each for
+    himself: the seat's own score change.
+    """
+    table = deal.rules.seating
     if deal.result is None:
-        return [0.0, 0.0, 0.0, 0.0]
-    ns, ew = deal.result.score_change
-    r = float(ns - ew)
-    return [r, -r, r, -r]
+        return [0.0] * table.players
+    change = deal.result.score_change
+    sides = [change[table.side_of[s]] for s in range(table.players)]
+    if table.sides == 2:
+        return [float(2 * own - sum(change)) for own in sides]  # ours less theirs
+    return [float(own) for own in sides]
 
 
 def utility_bound(rules: Rules) -> float:
-    """The largest return a deal can give a side under these rules."""
+    """The largest return, either way, a deal can give a seat under these rules."""
     return float(rules.total_points + rules.highest_bid)
 
 
 def max_decisions(rules: Rules) -> int:
     """An upper bound on the decisions of one deal, sub-decisions included."""
-    bidding = 4 if rules.bidding.value == "one-circuit" else rules.highest_bid - rules.min_bid + 5
-    return bidding + 1 + 5 * 7 + 4 * rules.tricks + 4 * 9
+    n = rules.players
+    # one call each; an auction: a bid for each amount, and a pass from everyone
+    bidding = n if rules.bidding.value == "one-circuit" else rules.highest_bid - rules.min_bid + 1 + n
+    # the trump; a keep of up to six picks and its "done" for everyone and the robbing dealer;
+    # a card a trick each; the buried cards (fewer than nine a seat)
+    return bidding + 1 + (n + 1) * 7 + n * rules.tricks + n * 9
 
 
 def shuffled_deck(rng: random.Random) -> list[int]:

@@ -5,8 +5,9 @@ turns it into a ``python_cinch`` state, and runs OpenSpiel's
 :class:`~open_spiel.python.algorithms.ismcts.ISMCTSBot` with a random-rollout evaluator.
 Every simulation starts from a fresh world drawn from the same view (the bot's resampler
 calls :mod:`cinch.worlds` with the bot's own generator, so a seeded bot is deterministic
-when it runs a fixed number of simulations).  It maximises the deal's score difference
-for its side; the match score is not considered.
+when it runs a fixed number of simulations).  It maximises the game's return for its seat
+(the deal's score difference for its side with two sides, its own score change at three,
+five or six players); the match score is not considered.  It plays at every table size.
 
 Keeps and buries are several OpenSpiel decisions (one card at a time, see
 :mod:`cinch.adapters._core`).  The bot searches each of them in turn, from the state

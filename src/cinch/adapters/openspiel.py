@@ -10,17 +10,26 @@ One episode is one deal.  The game parameters are ``rules`` (a preset name, or a
 object such as ``{"preset": "additive", "follow": "strict"}``), ``options`` (overrides
 as ``key=value`` or ``key:value`` pairs separated by commas, semicolons or spaces; inside a
 ``load_game`` string write ``options=target:42;sancho:true``) and
-``dealer`` (``N``, ``E``, ``S`` or ``W``; default ``N``).
+``dealer`` (a seat: ``N``, ``E``, ``S`` or ``W`` at four, ``1`` to ``n`` cut-throat; default
+the first, ``N`` or ``1``; inside a ``load_game`` string quote a number, ``dealer="2"``).
+
+The number of players is the rules' ``players`` option (2 to 6, default 4):
+
+>>> game = pyspiel.load_game("python_cinch(rules=pagat,options=players:3)")
+>>> game.num_players(), game.observation_tensor_size(), str(game.get_type().utility)
+(3, 1289, 'Utility.GENERAL_SUM')
 
 - Chance is explicit: the 52 cards of the deck are dealt one chance node at a time, top
-  first (each outcome a card id 0-51, uniform over the cards not yet dealt); the first 36
-  go in batches of three from the dealer's left, the last 16 are the stock in order.  When
+  first (each outcome a card id 0-51, uniform over the cards not yet dealt); the hands'
+  cards (36 at four players) go in batches of three from the dealer's left, the rest are the
+  stock in order.  When
   the stock runs out and the rules make a new stock of the discards, its order is chance
   too, one card at a time.
 - Decisions use the 188 ids of :mod:`cinch.adapters._core` (keeps and buries one card at a
   time).
-- Returns: at the end of the deal each player gets its team's score change less the
-  other team's (zero-sum).
+- Returns: at the end of the deal, with two sides (four players in partnerships, or two
+  players) each player gets its side's score change less the other side's (zero-sum); with
+  three, five or six, each for himself, each gets his own score change (general-sum).
 - Information state and observation: built only from ``Deal.view(seat)`` (plus the
   player's own half-made keep or bury).  The information state string holds every
   finished trick; the observation string keeps only the cards each seat has played.
@@ -44,28 +53,37 @@ from cinch.cards import CARDS, Seat, bit_list
 from cinch.deal import Deal
 from cinch.errors import RulesError
 from cinch.rules import Rules
+from cinch.seating import MAX_PLAYERS, MIN_PLAYERS
 from cinch.view import Phase, SeatView
 
 SHORT_NAME = "python_cinch"
-DEFAULT_PARAMS = {"rules": "pagat", "options": "", "dealer": "N"}
+DEFAULT_PARAMS = {"rules": "pagat", "options": "", "dealer": ""}  # dealer "": the first seat
 MAX_RESTOCK = 36
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="Python Cinch (Double Pedro, High Five)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=4,
-    min_num_players=4,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=DEFAULT_PARAMS,
-)
+
+def _game_type(utility: pyspiel.GameType.Utility) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=SHORT_NAME,
+        long_name="Python Cinch (Double Pedro, High Five)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=utility,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=MAX_PLAYERS,
+        min_num_players=MIN_PLAYERS,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=DEFAULT_PARAMS,
+    )
+
+
+# Registered as zero-sum, the four-player game's type; a game of three, five or six players,
+# each scoring for himself, reports its own type: general-sum.
+_GAME_TYPE = _game_type(pyspiel.GameType.Utility.ZERO_SUM)
+_CUT_THROAT_TYPE = _game_type(pyspiel.GameType.Utility.GENERAL_SUM)
 
 
 def rules_from_params(params: dict) -> Rules:
@@ -100,31 +118,37 @@ class _Shared:
 
 
 class CinchGame(pyspiel.Game):
-    """One deal of Cinch under one set of rules."""
+    """One deal of Cinch under one set of rules, at the table its ``players`` option sets."""
 
     def __init__(self, params: dict | None = None):
         params = {**DEFAULT_PARAMS, **dict(params or {})}
         rules = rules_from_params(params)
+        table = rules.seating
+        zero_sum = _core.zero_sum(rules)
         bound = _core.utility_bound(rules)
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
             max_chance_outcomes=52,
-            num_players=4,
+            num_players=table.players,
             min_utility=-bound,
             max_utility=bound,
-            utility_sum=0.0,
+            utility_sum=0.0 if zero_sum else None,
             max_game_length=_core.max_decisions(rules),
         )
-        super().__init__(_GAME_TYPE, info, params)
+        super().__init__(_GAME_TYPE if zero_sum else _CUT_THROAT_TYPE, info, params)
         self.rules = rules
-        self.dealer = Seat.parse(str(params.get("dealer", "N")))
+        # A load_game string reads a bare number as an int, which this text parameter refuses:
+        # there a cut-throat dealer is written quoted, dealer="2".
+        dealer = str(params.get("dealer") or "").strip().strip("'\"")
+        self.dealer = table.parse_seat(dealer) if dealer else table.seats[0]
         self._shared = _Shared(self)
 
     def new_initial_state(self) -> CinchState:
         return CinchState(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None) -> CinchObserver:
-        return CinchObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+        return CinchObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params,
+                             players=self.rules.players)
 
     def max_chance_nodes_in_history(self) -> int:
         return 52 + MAX_RESTOCK
@@ -181,7 +205,7 @@ class CinchState(pyspiel.State):
         if turn is None:
             self._cards.append(int(action))
             if len(self._cards) == 52:
-                self._turn = Turn(_core.new_deal(self._shared.rules, Seat(self._shared.dealer), self._cards))
+                self._turn = Turn(_core.new_deal(self._shared.rules, self._shared.dealer, self._cards))
             return
         deal = turn.deal
         if deal.phase is Phase.RESTOCK:
@@ -202,15 +226,17 @@ class CinchState(pyspiel.State):
 
     def returns(self) -> list[float]:
         if self._turn is None:
-            return [0.0, 0.0, 0.0, 0.0]
-        return _core.team_returns(self._turn.deal)
+            return [0.0] * self._shared.rules.players
+        return _core.seat_returns(self._turn.deal)
 
     def __str__(self) -> str:
+        table = self._shared.rules.seating
         if self._turn is None:
-            return f"dealer {Seat(self._shared.dealer)} dealt " + " ".join(str(CARDS[c]) for c in self._cards)
+            return (f"dealer {table.names[self._shared.dealer]} dealt "
+                    + " ".join(str(CARDS[c]) for c in self._cards))
         deal = self._turn.deal
         lines = [f"{self._shared.rules.name} dealer {deal.dealer} phase {deal.phase.value} to_act {deal.to_act}"]
-        lines.append("hands " + " / ".join(str(h) for h in (deal.hand(s) for s in Seat)))
+        lines.append("hands " + " / ".join(str(deal.hand(s)) for s in table.seats))
         lines.append("deck " + " ".join(str(c) for c in deal.deck))
         if deal.restock is not None:
             lines.append("restock " + " ".join(str(c) for c in deal.restock))
@@ -228,13 +254,14 @@ class CinchState(pyspiel.State):
         """(view or None while dealing, extra facts) for ``player``: all that the seat may know."""
         shared = self._shared
         if self._turn is None:
+            table = shared.rules.seating
             dealt = 0
             for i, c in enumerate(self._cards):
-                if _core.deal_seat(shared.dealer, i) == player:
+                if _core.deal_seat(shared.dealer, i, table) == player:
                     dealt |= 1 << c
-            return None, {"dealer": shared.dealer, "dealt": dealt}
+            return None, {"dealer": shared.dealer, "dealt": dealt, "players": table.players}
         turn = self._turn
-        view = turn.deal.view(Seat(player))
+        view = turn.deal.view(player)
         if turn.steps and turn.actor == player:
             return view, {"picked": turn.picked, "named": turn.card}
         return view, {}
@@ -250,7 +277,8 @@ class CinchState(pyspiel.State):
         new = shared.game.new_initial_state()
         if self._turn is None:  # still dealing: the others' cards so far are any of the unseen
             cards = list(self._cards)
-            others = [i for i in range(len(cards)) if _core.deal_seat(shared.dealer, i) != player]
+            table = shared.rules.seating
+            others = [i for i in range(len(cards)) if _core.deal_seat(shared.dealer, i, table) != player]
             mine = {cards[i] for i in range(len(cards)) if i not in others}
             unseen = [c for c in range(52) if c not in mine]
             rng.shuffle(unseen)
@@ -260,7 +288,7 @@ class CinchState(pyspiel.State):
                 new.apply_action(c)
             return new
         turn = self._turn
-        new = state_from_view(shared.game, turn.deal.view(Seat(player)), rng)
+        new = state_from_view(shared.game, turn.deal.view(player), rng)
         if turn.steps and turn.actor == player:  # the player's own half-made keep or bury
             for a in turn.steps:
                 new.apply_action(a)
@@ -306,7 +334,7 @@ def game_for(rules: Rules, dealer: Seat | int) -> CinchGame:
     game = _GAMES.get(key)
     if game is None:
         text = spec if isinstance(spec, str) else json.dumps(spec, sort_keys=True)
-        game = _GAMES[key] = CinchGame({"rules": text, "dealer": Seat(dealer).name})
+        game = _GAMES[key] = CinchGame({"rules": text, "dealer": rules.seating.names[int(dealer)]})
     return game
 
 
@@ -316,12 +344,12 @@ _GAMES: dict[tuple[str, int], CinchGame] = {}
 class CinchObserver:
     """Observations and information states, from the seat's view only."""
 
-    def __init__(self, iig_obs_type, params=None):
+    def __init__(self, iig_obs_type, params=None, players: int = 4):
         if params:
             raise ValueError(f"observation parameters are not supported; passed {params}")
         self.private = iig_obs_type.private_info != pyspiel.PrivateInfoType.NONE
         self.history = bool(iig_obs_type.perfect_recall)
-        self.tensor, self.dict = _core.make_buffers()
+        self.tensor, self.dict = _core.make_buffers(players)
 
     def set_from(self, state: CinchState, player: int) -> None:
         self.tensor.fill(0.0)
