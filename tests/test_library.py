@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import signal
 import sqlite3
 import subprocess
@@ -18,6 +19,7 @@ from cinch import Rules, Seat
 from cinch.bots import make_bot
 from cinch.cli import main
 from cinch.cli import play as play_cli_module
+from cinch.keep import KeepOptions
 from cinch.library import (
     ABANDONED,
     FINISHED,
@@ -599,3 +601,64 @@ def test_solve_takes_a_match_id_as_replay_does(lib, tmp_path):
     assert json.loads(by_id.stdout)["trick"] == 3
     line = one_line(runner.invoke(main, ["solve", "--db", str(lib.path), "404"]))
     assert line.startswith("404: no match 404 in the game library")
+
+
+# ---- every table size ----------------------------------------------------------------------------------------
+def cut_throat_match(players: int = 3, deals: int = 2) -> Match:
+    rules = Rules.preset("official").with_options(players=players)
+    seats = rules.seating.seats
+    match = Match(rules, players={s: "you" if s == seats[0] else "random" for s in seats}, rng=4)
+    rng = random.Random(4)
+    while len(match.summaries) < deals:
+        deal = match.current
+        if deal is None:
+            match.start_deal()
+        elif deal.to_act is None:
+            match.resolve_chance()
+        else:
+            legal = deal.legal_actions()
+            match.apply(next(iter(legal)) if isinstance(legal, KeepOptions) else rng.choice(list(legal)))
+    return match
+
+
+def test_a_cut_throat_match_is_saved_and_listed_with_the_score_by_player(lib):
+    match = cut_throat_match(3)
+    seats = match.table.seats
+    match_id = lib.new_match(match, human_seat=seats[0], seed=4, frontend="plain", players=match.players)
+    stored = lib.get(match_id)
+    assert stored.score == match.score and len(stored.score) == 3
+    assert stored.human_seat == seats[0] and str(stored.human_seat) == "1"
+    assert stored.players[seats[2]] == "random"
+    assert stored.to_json()["score"] == {"1": match.score[0], "2": match.score[1], "3": match.score[2]}
+    assert stored.to_json()["players"] == {"1": "you", "2": "random", "3": "random"}
+    assert stored.describe().endswith(f"{match.table.score_text(match.score)})")
+    history = one_history(lib)
+    assert match.table.score_text(match.score) in history
+    assert lib.resume(match_id).score == match.score
+
+
+def one_history(lib) -> str:
+    result = CliRunner().invoke(main, ["history", "--db", str(lib.path)])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_a_version_2_library_is_migrated_and_its_matches_keep_their_score(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    with Library.open(path) as library:
+        match_id, match = stored_match(library, 30)
+    conn = sqlite3.connect(path)  # as cinch with schema 2 left it: no scores column
+    conn.execute("ALTER TABLE matches DROP COLUMN scores")
+    conn.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
+    conn.commit()
+    conn.close()
+    with Library.open(path, readonly=True) as reader:  # a reader reads it as it is, changing nothing
+        assert reader.get(match_id).score == match.score
+    with Library.open(path) as writer:  # a writer brings it up to date
+        assert writer.get(match_id).score == match.score
+        writer.save(match_id, match)
+    conn = sqlite3.connect(path)
+    assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == (str(SCHEMA_VERSION),)
+    assert json.loads(conn.execute("SELECT scores FROM matches").fetchone()[0]) == {"NS": match.score[0],
+                                                                                    "EW": match.score[1]}
+    conn.close()

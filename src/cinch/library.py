@@ -43,8 +43,10 @@ from cinch.match import Match
 from cinch.record import loads, record_text, replay, sheet_text
 from cinch.rules import Rules
 from cinch.scorekeeper import ScoreSheet
+from cinch.seating import FOUR, Seating
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+READS_FROM = 2  # a reader also reads a library of this schema or later unchanged (a writer migrates it)
 ENV_VAR = "CINCH_DB"
 FILE_NAME = "games.sqlite3"
 BUSY_TIMEOUT_MS = 15_000  # how long a writer waits for another program's transaction
@@ -151,7 +153,14 @@ def _migrate_1_to_2(conn: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_migrate_0_to_1, _migrate_1_to_2]
+def _migrate_2_to_3(conn: sqlite3.Connection) -> None:
+    # Every table size: the score by side as JSON, {"NS": 8, "EW": 3} or cut-throat by player {"1": 4, "2": -7,
+    # "3": 5}.  score_ns and score_ew stay for the partnership game (0 at a cut-throat table); a row written
+    # before has NULL here and its NS and EW columns say its score.
+    conn.execute("ALTER TABLE matches ADD COLUMN scores TEXT")
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_migrate_0_to_1, _migrate_1_to_2, _migrate_2_to_3]
 """``MIGRATIONS[i]`` takes a library from schema version ``i`` to ``i + 1``: a new version appends
 a step (``ALTER TABLE ...``) here and raises :data:`SCHEMA_VERSION`; :func:`migrate` runs the steps
 a library lacks when it is opened."""
@@ -208,8 +217,8 @@ class StoredMatch:
     seed: int | None
     frontend: str
     status: str  # IN_PROGRESS, FINISHED or ABANDONED
-    score: tuple[int, int]  # (NS, EW)
-    winner: Team | None
+    score: tuple[int, ...]  # by side: (NS, EW), or cut-throat by player
+    winner: Team | None  # NS or EW, or cut-throat the winning seat
     deals: int
     position: tuple[int, int]  # (deal number, number of actions in that deal) last saved
     first_dealer: Seat | None
@@ -232,10 +241,21 @@ class StoredMatch:
         spec = self.rules_json
         return spec.get("preset", self.rules) if isinstance(spec, dict) else str(spec)
 
+    @property
+    def table(self) -> Seating:
+        """Who sat at the match's table: four in partnerships, or 2, 3, 5 or 6 each for himself."""
+        return table_of(self.rules_json)
+
+    def score_text(self) -> str:
+        """``NS 20 EW 14``, or by player at a cut-throat table: ``1: 4, 2: 0, 3: 11``."""
+        table = self.table
+        if table.partnership and len(self.score) == 2:
+            return f"NS {self.score[0]} EW {self.score[1]}"
+        return table.score_text(self.score) if len(self.score) == table.sides else "?"
+
     def describe(self) -> str:
         """``match 12 (pagat, deal 3, NS 20 EW 14)``."""
-        return (f"match {self.id} ({self.rules}, deal {max(self.position[0], 1)}, "
-                f"NS {self.score[0]} EW {self.score[1]})")
+        return f"match {self.id} ({self.rules}, deal {max(self.position[0], 1)}, {self.score_text()})"
 
     def to_json(self) -> dict[str, Any]:
         """The metadata (not the record) as JSON, for ``cinch history --json``."""
@@ -244,12 +264,12 @@ class StoredMatch:
             "created": self.created.isoformat(),
             "updated": self.updated.isoformat(),
             "rules": self.rules_json,
-            "players": {s.name: self.players[s] for s in Seat if s in self.players},
+            "players": {s.name: self.players[s] for s in self.table.seats if s in self.players},
             "human_seat": None if self.human_seat is None else self.human_seat.name,
             "seed": self.seed,
             "frontend": self.frontend,
             "status": self.status,
-            "score": {"NS": self.score[0], "EW": self.score[1]},
+            "score": dict(zip(self.table.side_names, self.score, strict=False)),
             "winner": None if self.winner is None else self.winner.name,
             "deals": self.deals,
             "position": {"deal": self.position[0], "action": self.position[1]},
@@ -257,21 +277,39 @@ class StoredMatch:
 
 
 _COLUMNS = ("id, created, updated, rules, rules_json, players, human_seat, seed, frontend, status, score_ns, "
-            "score_ew, winner, deals, deal_number, action_number, first_dealer, record")
+            "score_ew, winner, deals, deal_number, action_number, first_dealer, record, scores")
 
 
 def _row_to_match(row: tuple) -> StoredMatch:
     (id_, created, updated, rules, rules_json, players, human, seed, frontend, status, ns, ew, winner, deals,
-     deal_number, action_number, first_dealer, record) = row
+     deal_number, action_number, first_dealer, record, scores) = row
     # The metadata is read leniently: a damaged field must not hide the rest of the library.
+    spec = _json_or(rules_json, str(rules))
+    table = table_of(spec)
     return StoredMatch(
         id=int(id_), created=_time(created), updated=_time(updated), rules=str(rules),
-        rules_json=_json_or(rules_json, str(rules)), players=_players(players), human_seat=_seat_or_none(human),
+        rules_json=spec, players=_players(players, table), human_seat=_seat_or_none(human, table),
         seed=seed if isinstance(seed, int) else None, frontend=str(frontend), status=str(status),
-        score=(_int(ns), _int(ew)), winner=Team[winner] if winner in ("NS", "EW") else None, deals=_int(deals),
-        position=(_int(deal_number), _int(action_number)), first_dealer=_seat_or_none(first_dealer),
+        score=_score(scores, table, (_int(ns), _int(ew))), winner=_side_or_none(winner, table), deals=_int(deals),
+        position=(_int(deal_number), _int(action_number)), first_dealer=_seat_or_none(first_dealer, table),
         record_text=record if isinstance(record, str) else "",
     )
+
+
+def table_of(rules_json: Any) -> Seating:
+    """The seating of a stored match's rules (the record's ``"rules"``); four players if they do not read."""
+    try:
+        return Rules.from_json(rules_json).seating
+    except (CinchError, TypeError, ValueError, AttributeError):
+        return FOUR
+
+
+def _score(scores: Any, table: Seating, columns: tuple[int, int]) -> tuple[int, ...]:
+    """The score by side: the JSON column if it reads for this table, else the NS and EW columns."""
+    value = _json_or(scores, None)
+    if isinstance(value, dict) and all(isinstance(value.get(name), int) for name in table.side_names):
+        return tuple(value[name] for name in table.side_names)
+    return columns if table.sides == 2 else (0,) * table.sides
 
 
 def _time(text: Any) -> datetime:
@@ -288,15 +326,20 @@ def _json_or(text: Any, default: Any) -> Any:
         return default
 
 
-def _players(text: Any) -> dict[Seat, str]:
+def _players(text: Any, table: Seating = FOUR) -> dict[Seat, str]:
     value = _json_or(text, {})
     if not isinstance(value, dict):
         return {}
-    return {Seat[k]: str(v) for k, v in value.items() if k in ("N", "E", "S", "W")}
+    return {table.seats[table.names.index(k)]: str(v) for k, v in value.items() if k in table.names}
 
 
-def _seat_or_none(text: Any) -> Seat | None:
-    return Seat[text] if text in ("N", "E", "S", "W") else None
+def _seat_or_none(text: Any, table: Seating = FOUR) -> Seat | None:
+    """A stored seat name (``S``, or ``2`` at a cut-throat table) as a seat of the table."""
+    return table.seats[table.names.index(text)] if text in table.names else None
+
+
+def _side_or_none(text: Any, table: Seating) -> Team | None:
+    return table.side_list[table.side_names.index(text)] if text in table.side_names else None
 
 
 def _int(value: Any) -> int:
@@ -317,14 +360,21 @@ def position_of(match: Match) -> tuple[int, int]:
 def match_row(match: Match) -> dict[str, Any]:
     """The columns of a match's row that change as it is played (this library's and the server's PostgreSQL one)."""
     deal, action = position_of(match)
+    table = match.table
     return {
-        "players": json.dumps({s.name: str(match.players[s]) for s in Seat if s in match.players}),
+        "players": json.dumps({s.name: str(match.players[s]) for s in table.seats if s in match.players}),
         "status": FINISHED if match.is_over else IN_PROGRESS,
-        "score_ns": match.score[0], "score_ew": match.score[1],
+        **_score_columns(table, match.score),
         "winner": None if match.winner is None else match.winner.name,
         "deals": len(match.deals), "deal_number": deal, "action_number": action,
         "record": record_text(match),
     }
+
+
+def _score_columns(table: Seating, score: tuple[int, ...]) -> dict[str, Any]:
+    """The score as the row keeps it: NS and EW columns (0 cut-throat) and the JSON by side."""
+    ns, ew = (score[0], score[1]) if table.partnership else (0, 0)
+    return {"score_ns": ns, "score_ew": ew, "scores": json.dumps(table.side_json(score))}
 
 
 def resume_seed(seed: int | None, match_id: int, position: tuple[int, int], what: str = "match") -> int:
@@ -340,8 +390,11 @@ def resume_seed(seed: int | None, match_id: int, position: tuple[int, int], what
 class Library:
     """An open game library.  Use :meth:`open`; close it with :meth:`close` (or ``with``)."""
 
-    def __init__(self, conn: sqlite3.Connection, path: Path, *, readonly: bool = False, empty: bool = False):
+    def __init__(self, conn: sqlite3.Connection, path: Path, *, readonly: bool = False, empty: bool = False,
+                 version: int = SCHEMA_VERSION):
         self._conn = conn
+        # An older schema read as it is (read-only): the columns it lacks read as NULL.
+        self._columns = _COLUMNS if version >= SCHEMA_VERSION else _COLUMNS.replace(", scores", ", NULL")
         self.path = path
         self.readonly = readonly
         self._empty = empty  # a read-only file with no tables yet: an empty library, nothing to read
@@ -429,7 +482,7 @@ class Library:
             if found > SCHEMA_VERSION:
                 raise LibraryError(f"the library has schema version {found}, newer than this cinch knows "
                                    f"({SCHEMA_VERSION}): upgrade cinch to read it")
-            if 0 < found < SCHEMA_VERSION:
+            if 0 < found < READS_FROM:
                 raise LibraryError(f"the library has schema version {found}, older than this cinch writes "
                                    f"({SCHEMA_VERSION}): `cinch play` or `cinch resume` brings it up to date, "
                                    "after which it reads (they need to write the file)")
@@ -441,7 +494,7 @@ class Library:
             if _cannot_open_shared_memory(e):
                 raise _CannotOpen(str(e)) from None
             raise LibraryError(f"cannot use the game library {target}: {_sqlite_reason(e)}") from None
-        return cls(conn, target, readonly=True, empty=found == 0)
+        return cls(conn, target, readonly=True, empty=found == 0, version=found)
 
     def close(self) -> None:
         with self._lock:
@@ -501,13 +554,13 @@ class Library:
         with self._write() as conn:
             cur = conn.execute(
                 "INSERT INTO matches (created, updated, rules, rules_json, players, human_seat, seed, frontend, "
-                "status, score_ns, score_ew, winner, deals, deal_number, action_number, first_dealer, record) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "status, score_ns, score_ew, winner, deals, deal_number, action_number, first_dealer, record, scores) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (now, now, match.rules.name, json.dumps(match.rules.to_json()),
-                 json.dumps({s.name: str(names[s]) for s in Seat if s in names}),
-                 None if human_seat is None else Seat(human_seat).name, seed, frontend, row["status"],
+                 json.dumps({s.name: str(names[s]) for s in match.table.seats if s in names}),
+                 None if human_seat is None else match.table.seats[human_seat].name, seed, frontend, row["status"],
                  row["score_ns"], row["score_ew"], row["winner"], row["deals"], row["deal_number"],
-                 row["action_number"], match.first_dealer.name, row["record"]),
+                 row["action_number"], match.first_dealer.name, row["record"], row["scores"]),
             )
             match_id = cur.lastrowid
         assert match_id is not None
@@ -544,11 +597,11 @@ class Library:
         with self._write() as conn:
             cur = conn.execute(
                 "INSERT INTO matches (created, updated, rules, rules_json, players, human_seat, seed, frontend, "
-                "status, score_ns, score_ew, winner, deals, deal_number, action_number, first_dealer, record) "
-                "VALUES (?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)",
+                "status, score_ns, score_ew, winner, deals, deal_number, action_number, first_dealer, record, scores) "
+                "VALUES (?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)",
                 (now, now, sheet.rules.name, json.dumps(sheet.rules.to_json()), row["players"], SCOREKEEPER,
                  row["status"], row["score_ns"], row["score_ew"], row["winner"], row["deals"], row["deal_number"],
-                 None if first is None else first.name, row["record"]),
+                 None if first is None else first.name, row["record"], row["scores"]),
             )
             match_id = cur.lastrowid
         assert match_id is not None
@@ -582,7 +635,7 @@ class Library:
         return {
             "players": json.dumps({s.name: str(sheet.players[s]) for s in Seat if s in sheet.players}),
             "status": FINISHED if sheet.is_over else IN_PROGRESS,
-            "score_ns": sheet.score[0], "score_ew": sheet.score[1],
+            **_score_columns(sheet.rules.seating, sheet.score),
             "winner": None if sheet.winner is None else sheet.winner.name,
             "deals": len(sheet.deals), "deal_number": len(sheet.deals), "action_number": 0,
             "record": sheet_text(sheet),
@@ -592,9 +645,9 @@ class Library:
         with self._write() as conn:
             done = conn.execute(
                 "UPDATE matches SET updated = ?, players = ?, status = ?, score_ns = ?, score_ew = ?, winner = ?, "
-                "deals = ?, deal_number = ?, action_number = ?, record = ? WHERE id = ?",
+                "deals = ?, deal_number = ?, action_number = ?, record = ?, scores = ? WHERE id = ?",
                 (_now(), row["players"], row["status"], row["score_ns"], row["score_ew"], row["winner"], row["deals"],
-                 row["deal_number"], row["action_number"], row["record"], _id(match_id)),
+                 row["deal_number"], row["action_number"], row["record"], row["scores"], _id(match_id)),
             )
             if done.rowcount == 0:
                 raise UnknownMatch(f"no match {match_id} in the game library {self.path}")
@@ -635,7 +688,7 @@ class Library:
         if self._empty:
             raise UnknownMatch(f"no match {_id(match_id)} in the game library {self.path}")
         with self._read() as conn:
-            row = conn.execute(f"SELECT {_COLUMNS} FROM matches WHERE id = ?", (_id(match_id),)).fetchone()
+            row = conn.execute(f"SELECT {self._columns} FROM matches WHERE id = ?", (_id(match_id),)).fetchone()
         if row is None:
             raise UnknownMatch(f"no match {match_id} in the game library {self.path}")
         return _row_to_match(row)
@@ -644,7 +697,7 @@ class Library:
         """Matches, the most recently played first; ``status`` keeps only those with that status."""
         if status is not None and status not in STATUSES:
             raise LibraryError(f"unknown status {status!r}; the statuses are {', '.join(STATUSES)}")
-        sql = f"SELECT {_COLUMNS} FROM matches"
+        sql = f"SELECT {self._columns} FROM matches"
         args: list[Any] = []
         if status is not None:
             sql += " WHERE status = ?"
@@ -702,8 +755,10 @@ class Library:
         match = self._replayed(stored)
         if match.is_over:
             assert match.winner is not None
-            raise LibraryError(f"match {match_id} is over: {match.winner} won, {match.score[0]} to "
-                               f"{match.score[1]}; `cinch replay {match_id}` shows it")
+            score = (f"{match.score[0]} to {match.score[1]}" if match.table.partnership
+                     else match.table.score_text(match.score))
+            raise LibraryError(f"match {match_id} is over: {match.winner} won, {score}; "
+                               f"`cinch replay {match_id}` shows it")
         match.rng = random.Random(resume_seed(stored.seed, stored.id, position_of(match)))
         match.resolve_chance()
         if stored.status != IN_PROGRESS:

@@ -41,6 +41,7 @@ from cinch.table.narrate import (
     suit_text,
     tables_of,
 )
+from cinch.table.session import default_seat, seat_at
 from cinch.view import Phase, SeatView
 
 if TYPE_CHECKING:
@@ -243,7 +244,7 @@ class PlainGame:
     def __init__(self, table: Table, seat: Seat, *, inp: TextIO, out: TextIO, echo: bool | None = None,
                  symbols: bool | None = None, intro: Sequence[str] = ()):
         self.table = table
-        self.seat = Seat(seat)
+        self.seat = seat
         if table.people != (self.seat,):
             raise ValueError(f"a table for one person at {self.seat}, not {', '.join(map(str, table.people))}")
         self.inp = inp
@@ -326,16 +327,16 @@ class PlainGame:
         m = self.match
         winner = m.winner
         assert winner is not None
-        ns, ew = m.score
         mine = winner == self.seat.team
-        self.say(
-            "",
-            f"*** {winner} win the match, NS {ns} to EW {ew}. "
-            + (f"You and your partner {self.seat.partner} win!" if mine
-               else f"You ({self.seat}) and your partner {self.seat.partner} lose.")
-            + " ***",
-            *self.saved_lines(),
-        )
+        if m.table.partnership:
+            ns, ew = m.score
+            text = (f"{winner} win the match, NS {ns} to EW {ew}. "
+                    + (f"You and your partner {self.seat.partner} win!" if mine
+                       else f"You ({self.seat}) and your partner {self.seat.partner} lose."))
+        else:
+            text = (f"{winner} wins the match: {m.table.score_text(m.score)}. "
+                    + ("You win!" if mine else f"You ({self.seat}) lose."))
+        self.say("", f"*** {text} ***", *self.saved_lines())
 
     def stopped(self, why: str) -> None:
         text = "You quit." if why == "quit" else "End of input."
@@ -476,7 +477,8 @@ class PlainGame:
             if view.rules.honour_rule:
                 self.say(HONOUR_HELP)
         elif name == "hand":
-            lines = [f"Your hand ({self.seat}, partner {self.seat.partner}; dealer {view.dealer}):"
+            partner = f", partner {self.seat.partner}" if self.table.rules.seating.partnership else ""
+            lines = [f"Your hand ({self.seat}{partner}; dealer {view.dealer}):"
                      f" {hand_text(view.hand, trump, self.symbols)}"]
             if trump is not None and view.maker is not None:
                 lines.append(self.narrator.contract(view))
@@ -485,7 +487,8 @@ class PlainGame:
             self.say(*lines)
         elif name == "score":
             score = view.score or self.match.score
-            self.say(f"Score: NS {score[0]}, EW {score[1]}; target {view.target}; this is deal {view.deal_number}."
+            table = self.table.rules.seating
+            self.say(f"Score: {table.score_text(score)}; target {view.target}; this is deal {view.deal_number}."
                      f" You are {self.seat.team}."
                      + (" Bidder goes out applies this deal." if view.bidder_goes_out else ""))
         elif name == "rules":
@@ -569,7 +572,7 @@ def _stdout():
 def new_game(
     rules: Rules,
     *,
-    seat: Seat = Seat.S,
+    seat: Seat | None = None,
     bots: str | Mapping[Seat, str] = DEFAULT_BOT,
     seed: int | None = None,
     inp: TextIO,
@@ -579,16 +582,17 @@ def new_game(
     library: Library | None = None,
     hints: str | None = None,
 ) -> PlainGame:
-    """A fresh match with ``bots`` in the three other seats (one name, or one per seat), deterministic
-    for ``seed``.
+    """A fresh match with ``bots`` in the other seats (one name, or one per seat), deterministic
+    for ``seed``.  ``seat`` is the person's: S at four by default, 1 at a cut-throat table.
 
     With a ``library`` the match is stored in it at once and saved after every action.
     """
-    seat = Seat(seat)
+    seat = default_seat(rules) if seat is None else seat_at(rules, seat)
     saver = Saver(library, save_path=save_path, frontend="plain")
     table = Table.new(rules, people={seat: "you"}, bots=bots, seed=seed, saver=saver, hints=hints)
     intro = [
-        f"Cinch, {rules.name} rules: first side to {rules.target} wins.  Seed {table.seed}.",
+        f"Cinch, {rules.name} rules: first {'side' if rules.seating.partnership else 'player'} to {rules.target}"
+        f" wins.  Seed {table.seed}.",
         _seating_line(seat, table.bot_names),
         "Type help at any prompt for the input forms and commands.",
     ]
@@ -621,8 +625,8 @@ def resume_game(
     where = (f"deal {len(match.deals)}, action {len(deal.history) + 1}" if deal is not None
              else f"before deal {len(match.deals) + 1}")
     intro = [
-        f"Resuming match {match_id}: {rules.name} rules, first side to {rules.target} wins; {where}."
-        f"  Score NS {match.score[0]}, EW {match.score[1]}.",
+        f"Resuming match {match_id}: {rules.name} rules, first {'side' if match.table.partnership else 'player'}"
+        f" to {rules.target} wins; {where}.  Score {match.table.score_text(match.score)}.",
         _seating_line(seat, table.bot_names),
         "Type help at any prompt for the input forms and commands.",
     ]
@@ -631,7 +635,18 @@ def resume_game(
 
 
 def _seating_line(seat: Seat, bots: Mapping[Seat, str]) -> str:
-    """``You sit S; your partner N and the opponents W and E are played by the heuristic bot.``"""
+    """``You sit S; your partner N and the opponents W and E are played by the heuristic bot.``
+
+    Cut-throat: ``You are 1, each for himself; 2 and 3 are played by the basic bot.``
+    """
+    if seat.partner == seat:  # a cut-throat seat: no partner, every other seat an opponent
+        others = sorted(bots)
+        names = " and ".join(map(str, others)) if len(others) < 3 else (
+            ", ".join(map(str, others[:-1])) + f" and {others[-1]}")
+        kinds = sorted(set(bots.values()))
+        played = f"the {kinds[0]} bot" if len(kinds) == 1 else "the " + ", ".join(
+            f"{bots[s]} ({s})" for s in others) + " bots"
+        return f"You are {seat}, each for himself; {names} {'is' if len(others) == 1 else 'are'} played by {played}."
     partner, left, right = seat.partner, seat.left, seat.partner.left
     if bots[partner] == bots[left] == bots[right]:
         return (f"You sit {seat}; your partner {partner} and the opponents {left} and {right}"

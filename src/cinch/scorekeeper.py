@@ -642,6 +642,10 @@ class ScoreSheet:
     """
 
     def __init__(self, rules: Rules, players: Mapping[Seat, str] | None = None, first_dealer: Seat | None = None):
+        if rules.cut_throat:  # the sheet's entries and words are those of two sides, NS and EW
+            option = "heasly" if rules.heasly else f"players={rules.players}"
+            raise CinchError(f"these rules seat {rules.players} players, each for himself: the scorekeeper keeps "
+                             f"partnership (four-player) games for now (leave out {option})")
         self.rules = rules
         self.players = dict(players or {})
         self.first_dealer = first_dealer

@@ -149,8 +149,8 @@ def hidden_cards_named(rows, deals) -> int:
                 if "vector" not in row:
                     continue
                 for name, (start, shape) in pieces.items():
-                    if name == "shown_trumps" or shape[-1] != 52:
-                        continue
+                    if name in ("shown_trumps", "trump_cards") or shape[-1] != 52:
+                        continue  # shown trumps are public; trump_cards marks the trump suit's cards, no holder
                     for r in range(shape[0] if len(shape) == 2 else 1):
                         for card in hidden:
                             assert row["vector"][start + 52 * r + Card.parse(card)] == 0, (game, number, k, name)
@@ -171,7 +171,7 @@ def test_nor_in_recorded_games_with_shown_trumps_face_up_discards_and_new_stocks
         if path.name.endswith(".expected.json"):
             continue
         match = replay(loads(path.read_text(encoding="utf-8"))).match
-        if match.rules.honour_rule:  # not exported (test_honour_rule_games_are_refused_in_one_line)
+        if match.rules.honour_rule or match.rules.cut_throat:  # not exported (refused in one line)
             continue
         rows += list(match_rows(match, source="record", game=path.name, vector=False))
         deals.update({(path.name, n): d for n, d in enumerate(match.deals, start=1) if d.is_over})

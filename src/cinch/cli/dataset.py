@@ -45,7 +45,7 @@ SELF_PLAY_OPTIONS = {"matches": "--matches", "bots": "--bots", "bot_options": "-
               help="jsonl (one JSON object a line; gzipped if OUT ends with .gz) or parquet (needs pyarrow)  "
                    "[default: parquet if OUT ends with .parquet, else jsonl]")
 @click.option("--skip-forced", is_flag=True, help="Leave out the decisions with only one legal action.")
-@click.option("--no-vector", is_flag=True, help="Leave out the flat observation vector (1428 numbers a row).")
+@click.option("--no-vector", is_flag=True, help="Leave out the flat observation vector (1480 numbers a row).")
 @click.pass_context
 def dataset_command(ctx: click.Context, out: str, self_play: int | None, matches: bool, bots: str,
                     bot_options: tuple[str, ...], preset: str, options: tuple[str, ...], seed: int | None,

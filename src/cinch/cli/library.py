@@ -13,7 +13,6 @@ from pathlib import Path
 
 import click
 
-from cinch.cards import Seat
 from cinch.cli.options import db_option
 from cinch.errors import CinchError
 from cinch.library import FINISHED, STATUS_WORDS, Library, LibraryError, StoredMatch, parse_match_id
@@ -60,9 +59,10 @@ def read_record(name: str, db: str | None) -> str:
 
 # ---- cinch history ------------------------------------------------------------------------------------
 def players_text(stored: StoredMatch) -> tuple[str, str]:
-    """(your seat, the others): ``("S", "basic")`` or ``("S", "N expert, E basic, W basic")``."""
+    """(your seat, the others): ``("S", "basic")`` or ``("S", "N expert, E basic, W basic")``; cut-throat
+    seats are numbers: ``("1", "2 expert, 3 basic")``."""
     you = stored.human_seat
-    others = [s for s in Seat if s != you]
+    others = [s for s in stored.table.seats if s != you]
     names = [stored.players.get(s, "?") for s in others]
     if you is not None and len(set(names)) == 1:
         return you.name, names[0]
@@ -81,8 +81,7 @@ def history_lines(matches: list[StoredMatch]) -> list[str]:
     for m in matches:
         you, bots = players_text(m)
         when = m.updated.astimezone().strftime("%Y-%m-%d %H:%M")
-        rows.append((str(m.id), when, m.rules, you, bots, f"NS {m.score[0]} EW {m.score[1]}", status_text(m),
-                     str(m.deals)))
+        rows.append((str(m.id), when, m.rules, you, bots, m.score_text(), status_text(m), str(m.deals)))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     right = {0, 7}
     lines = []

@@ -24,6 +24,7 @@ import click
 from cinch.bots.base import DEFAULT_BOT
 from cinch.cards import Seat
 from cinch.cli.options import make_rules, rules_options
+from cinch.errors import CinchError
 from cinch.rules import Rules
 
 if TYPE_CHECKING:
@@ -79,8 +80,9 @@ def run_table(setup: PlaySetup) -> int:
     from cinch.tui.screens import Settings
 
     # (a resumed match brings its own bots)
-    bots = tuple(setup.bots.get(s, DEFAULT_BOT) if setup.resume is None else DEFAULT_BOT for s in Seat)
-    table = TableSetup(setup.rules, setup.seat, bots, setup.seed)  # type: ignore[arg-type]
+    seats = setup.rules.seating.seats
+    bots = tuple(setup.bots.get(s, DEFAULT_BOT) if setup.resume is None else DEFAULT_BOT for s in seats)
+    table = TableSetup(setup.rules, setup.seat, bots, setup.seed)
     saver = Saver(setup.library, save_path=setup.save)
     status = run(table, saver=saver, settings=Settings(pause=setup.pause, theme=setup.theme),
                  offer_resume=setup.offer_resume, resume_id=setup.resume)
@@ -108,15 +110,16 @@ DEFAULT_FRONTEND = "table"
               help="Shuffle the decks and drive the bots from this seed (a match is repeatable).")
 @click.option("--save", "save", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
               help="Keep the cinch/1 game record in FILE, saved after every move.")
-@click.option("--seat", type=click.Choice(["N", "E", "S", "W"], case_sensitive=False), default="S", metavar="N|E|S|W",
-              show_default=True, help="Your seat (your partner sits opposite).")
+@click.option("--seat", default=None, metavar="SEAT",
+              help="Your seat: N E S or W at four (default S; your partner sits opposite), 1 to n at a cut-throat "
+                   "table of n players (default 1).")
 @click.option("--bots", "bots", default=DEFAULT_BOT, show_default=True, metavar="NAME",
-              help="The bot that plays the three other seats: random, basic, heuristic or expert (searches, about "
+              help="The bot that plays the other seats: random, basic, heuristic or expert (searches, about "
                    "a quarter second a decision).")
 @click.option("--partner", "partner", default=None, metavar="NAME",
               help="The bot that plays your partner (default: the --bots one).")
 @click.option("--opponents", "opponents", default=None, metavar="NAME",
-              help="The bot that plays both opponents (default: the --bots one).")
+              help="The bot that plays the opponents (every other seat at a cut-throat table; default: --bots).")
 @click.option("--plain", "plain", is_flag=True, help="A plain line prompt: for screen readers and scripts.")
 @click.option("--db", "db", type=click.Path(dir_okay=False), default=None, metavar="PATH",
               help="The game library that keeps every match (default: $CINCH_DB, else your data folder).")
@@ -128,19 +131,27 @@ DEFAULT_FRONTEND = "table"
               help="At the table: the pause between two bot plays, so you can follow them.")
 @click.option("--theme", type=click.Choice(["classic", "colour-blind"], case_sensitive=False), default="classic",
               show_default=True, help="At the table: the card colours (colour-blind: four colour-blind-safe suits).")
-def play_command(preset: str, options: tuple[str, ...], seed: int | None, save: str | None, seat: str,
+def play_command(preset: str, options: tuple[str, ...], seed: int | None, save: str | None, seat: str | None,
                  bots: str, partner: str | None, opponents: str | None, plain: bool, db: str | None,
                  no_library: bool, new: bool, table: bool, pause: float, theme: str) -> None:
     """Play a match against the computer: you type bids, trumps and cards."""
     from cinch.bots import make_bot
     from cinch.library import Library, LibraryError
+    from cinch.table.session import default_seat
 
     if plain and table:
         raise click.UsageError("--plain and --table ask for two front ends: choose one")
     frontend = "plain" if plain else "table" if table else DEFAULT_FRONTEND
     rules = make_rules(preset, options)
-    me = Seat.parse(seat)
-    names = {me.partner: partner or bots, me.left: opponents or bots, me.partner.left: opponents or bots}
+    table_seats = rules.seating
+    me = default_seat(rules) if seat is None else _parse_seat(rules, seat)
+    if table_seats.partnership:
+        names = {me.partner: partner or bots, me.left: opponents or bots, me.partner.left: opponents or bots}
+    elif partner is not None:
+        raise click.UsageError(f"--partner: at a table of {table_seats.players} each plays for himself, nobody is "
+                               "your partner (--opponents or --bots names the bot of the other seats)")
+    else:
+        names = {s: opponents or bots for s in table_seats.seats if s != me}
     names = {s: name.strip().lower() for s, name in names.items()}
     for name in set(names.values()):
         make_bot(name)  # an unknown bot name fails here, before the match starts
@@ -165,6 +176,16 @@ def play_command(preset: str, options: tuple[str, ...], seed: int | None, save: 
         if library is not None:
             library.close()
     sys.exit(status)
+
+
+def _parse_seat(rules: Rules, text: str) -> Seat:
+    """``--seat`` as a seat of this table; a usage error naming the table's seats otherwise."""
+    try:
+        return rules.seating.parse_seat(text)
+    except CinchError:
+        raise click.UsageError(f"--seat {text}: the seats at this table are {' '.join(rules.seating.names)}"
+                               + ("" if rules.seating.partnership else
+                                  f" ({rules.seating.players} players, each for himself)")) from None
 
 
 def offer_resume(library: Library, *, sheets: bool = False) -> int | None:

@@ -52,6 +52,7 @@ from cinch.errors import CinchError
 from cinch.match import bidder_goes_out_applies
 from cinch.rules import Rules
 from cinch.scoring import settle
+from cinch.study import partnership_only
 from cinch.view import Phase, SeatView
 from cinch.worlds import sample_weighted
 
@@ -109,7 +110,7 @@ def position(rules: Rules, hand: CardSet | str, seat: Seat, dealer: Seat, calls:
     """The view of ``seat`` holding ``hand`` at its turn to bid, after ``calls`` (from the dealer's left).
 
     The other hands of the deal built here are placeholders: the view hides them, and the
-    advisor sees only the view.
+    advisor sees only the view.  The advisor keeps the partnership game: a cut-throat table is refused.
 
     >>> from cinch import Rules, Seat
     >>> view = position(Rules.preset("difference"), "AS KS QS JS TS 5S 2H 3D 4C", Seat.S, Seat.W, ["bid 2", "pass"])
@@ -119,6 +120,7 @@ def position(rules: Rules, hand: CardSet | str, seat: Seat, dealer: Seat, calls:
     Traceback (most recent call last):
     cinch.study.advise.AdviceError: the calls before S's first turn to bid are those of N, E (2 calls ...); 1 was given
     """
+    partnership_only(rules, "the bid advisor")
     if isinstance(hand, str):
         hand = parse_hand(hand)
     elif len(hand) != DEALT:

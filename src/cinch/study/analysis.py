@@ -61,6 +61,7 @@ from cinch.record import replay
 from cinch.rules import Rules
 from cinch.scoring import settle
 from cinch.solver import Position, solve
+from cinch.study import partnership_only
 from cinch.view import Phase
 
 __all__ = [
@@ -605,6 +606,7 @@ def analyze(match: Match, settings: Settings = Settings(), workers: int = 1, pro
     ``deals``: the numbers (from 1) of the deals to analyse, all by default.  The result is the
     same for any number of workers with a fixed number of worlds.
     """
+    partnership_only(match.rules, "the analysis")
     if workers < 1:
         raise AnalysisError(f"workers must be at least 1, not {workers}")
     count = len(match.deals)

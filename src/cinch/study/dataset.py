@@ -46,6 +46,7 @@ from cinch.library import SCOREKEEPER, Library, LibraryError, parse_match_id
 from cinch.match import Match
 from cinch.record import loads, replay
 from cinch.rules import Rules
+from cinch.study import partnership_only
 from cinch.view import Phase, PlayedCard, SeatView
 
 __all__ = [
@@ -56,7 +57,7 @@ __all__ = [
 ]
 
 FORMATS = ("jsonl", "parquet")
-VECTOR_SIZE = OBS_SIZE  # the adapters' observation: 1428 numbers
+VECTOR_SIZE = OBS_SIZE  # the adapters' observation: 1480 numbers
 MAX_LISTED_KEEPS = 64  # a keep with more legal hands is described by its rule (the "keep" column), not listed
 PARQUET_BATCH = 1024  # rows per Parquet row group: the memory a Parquet export holds at once
 PYARROW_MISSING = "writing Parquet needs pyarrow, which comes with the rl extra: pip install 'cinch[rl]'"
@@ -97,7 +98,7 @@ COLUMNS: dict[str, str] = {
     "score_them": "the other side's",
     "target": "the score that wins the match",
     "bidder_goes_out": "this deal is played under bidder goes out",
-    "vector": "the view as the adapters' flat observation (1428 float32)",
+    "vector": "the view as the adapters' flat observation (1480 float32)",
     # what could be done, and what was
     "legal": "every legal action in record notation (null for a keep of more than 64 hands)",
     "legal_count": "how many legal actions (legal hands for a keep)",
@@ -265,6 +266,7 @@ def match_rows(match: Match, *, source: str, game: str, whole_match: bool = True
     of a whole match wait for its end (its winner is in every row); otherwise each deal's rows go as
     soon as it is replayed.
     """
+    partnership_only(match.rules, "the dataset export")
     if match.rules.honour_rule:  # claims and waivers have no action ids in the adapters' numbering
         raise DatasetError(f"{game}: played under the honour rule, whose claims and rulings the dataset's "
                            "action ids cannot number yet; it is not exported")
@@ -316,6 +318,7 @@ class SelfPlay:
     specs: tuple[BotSpec, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        partnership_only(self.rules, "the dataset export")
         if len(self.bots) != 4:
             raise DatasetError(f"self-play needs a bot for each of the four seats, not {len(self.bots)}")
         if self.count < 1:

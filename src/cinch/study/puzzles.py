@@ -50,6 +50,7 @@ from cinch.deal import Deal, DealResult
 from cinch.errors import CinchError, NotationError
 from cinch.rules import Follow, Rules
 from cinch.solver import Position, solve
+from cinch.study import partnership_only
 from cinch.view import Phase, PlayedCard, SeatView, Trick
 from cinch.worlds import Sample, sample_weighted
 
@@ -150,7 +151,7 @@ def view_cards(view: SeatView) -> CardSet:
 
 
 # ---- judging a position ----------------------------------------------------------------------------
-def _every_world(view: SeatView, dealt: tuple[int, int, int, int]) -> float:
+def _every_world(view: SeatView, dealt: tuple[int, ...]) -> float:
     """The uniform bid weight: every consistent world counts (and no bid inference installed elsewhere
     in the process is used)."""
     return 1.0
@@ -509,6 +510,7 @@ def mine_deals(rules: Rules, *, deals: int, seed: int, worlds: int = WORLDS, mar
                lines: int = LINES) -> Iterator[tuple[Puzzle, Deal]]:
     """Self-play ``deals`` deals under ``rules`` (the dealer passing left) and yield their puzzles, with ids
     ``preset-001`` ...  The same seed gives the same puzzles."""
+    partnership_only(rules, "the puzzle miner")
     levels = tuple(levels)
     judges = {name: make_bot(name, seed=seed) for name in JUDGES}
     count = 0

@@ -40,6 +40,7 @@ from cinch.errors import CinchError
 from cinch.match import Match
 from cinch.rules import Rules
 from cinch.scoring import Award, PointTable
+from cinch.study import partnership_only
 
 __all__ = [
     "POSITIONS", "DealFacts", "MatchFacts", "StudyResult", "VariantFigures", "award_seat", "check_study",
@@ -511,6 +512,8 @@ def check_study(rule_sets: Sequence[Rules | str], deals: int | None, matches: in
                 bot_options: Mapping[str, Any] | None = None) -> tuple[list[Rules], BotSpec]:
     """Refuse a study that cannot run (CinchError), before any match is played; the rules and the bot to use."""
     rules_list = [Rules.preset(r) if isinstance(r, str) else r for r in rule_sets]
+    for rules in rules_list:
+        partnership_only(rules, "the variant study")
     if not rules_list:
         raise CinchError("give at least one rule set, as in --rules pagat")
     labels = [rule_set_label(r) for r in rules_list]

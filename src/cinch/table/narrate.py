@@ -9,6 +9,10 @@ view only.
 ('10♥*', '5♦*', 'A♠')
 >>> seat_name(Seat.N, me=Seat.S), team_name(Seat.E.team, me=Seat.S)
 ('N (partner)', 'EW')
+>>> from cinch.seating import seating
+>>> three = seating(3).seats  # cut-throat: seats 1 to 3, each his own side
+>>> seat_name(three[0], me=three[0]), seat_name(three[2], me=three[0]), team_name(three[0].team, me=three[0])
+('1 (you)', '3', '1 (you)')
 >>> [str(c) for c in hand_order(CardSet.parse("AS 5D 2H KH"), Suit.HEARTS)]
 ['KH', '5D', '2H', 'AS']
 """
@@ -20,31 +24,43 @@ from collections.abc import Sequence
 
 from cinch.actions import Action, Claim, Keep, NameTrump, OutOfTurn, Pass, Play, Waive
 from cinch.cards import TRUMP_TABLES, Card, CardSet, Seat, Suit, Team, TrumpTables
-from cinch.constants import HAND, STOCK
+from cinch.constants import HAND
 from cinch.deal import DealResult
 from cinch.irregularities import penalty_text
 from cinch.keep import KeepOptions
 from cinch.match import DealSummary
 from cinch.rules import Rules, StockOut
 from cinch.scoring import PointTable
+from cinch.seating import MAX_PLAYERS, Seating
 from cinch.view import Phase, PlayedCard, SeatView
 
 
 # ---- who -------------------------------------------------------------------------------------------
 def seat_name(seat: Seat, me: Seat | None) -> str:
-    """``S (you)``, ``N (partner)``, ``E`` (``me`` None: a spectator's words)."""
+    """``S (you)``, ``N (partner)``, ``E`` (``me`` None: a spectator's words); cut-throat ``1 (you)``, ``3``."""
     if me is None:
         return str(seat)
     if seat == me:
         return f"{seat} (you)"
-    if seat == me.partner:
+    if seat == me.partner:  # (a cut-throat seat is its own partner: caught just above)
         return f"{seat} (partner)"
     return str(seat)
 
 
 def team_name(team: Team, me: Seat | None) -> str:
-    """``NS (you)`` or ``EW``."""
+    """``NS (you)`` or ``EW``; cut-throat each player is a side: ``2 (you)`` or ``3``."""
     return f"{team} (you)" if me is not None and team == me.team else str(team)
+
+
+def counts_text(table: Seating, counts: Sequence[tuple[str, int]]) -> str:
+    """A number per seat: ``E 3, S (you) 2`` at four; ``2: 3, 1 (you): 2`` where seats are numbers.
+
+    >>> from cinch.seating import seating
+    >>> counts_text(seating(3), [("2", 3), ("1 (you)", 2)])
+    '2: 3, 1 (you): 2'
+    """
+    sep = " " if table.partnership else ": "  # "2 3" would read as two seats
+    return ", ".join(f"{who}{sep}{n}" for who, n in counts)
 
 
 Trump = Suit | TrumpTables
@@ -223,8 +239,8 @@ class Narrator:
         self.auction = 0
         self.contract_told = False
         self.own_discards = 0
-        self.face_up = [0, 0, 0, 0]
-        self.shown = [0, 0, 0, 0]
+        self.face_up = [0] * MAX_PLAYERS  # by seat
+        self.shown = [0] * MAX_PLAYERS
         self.draws_told = False
         self.rob_told = False
         self.play_told = False
@@ -263,9 +279,10 @@ class Narrator:
                 lines += self.draws(v, tables)
         if v.phase in (Phase.PLAY, Phase.DONE) and not self.play_told and v.maker is not None:
             self.play_told = True
-            sizes = [n + self._count_played(v, Seat(s)) for s, n in enumerate(v.hand_sizes)]
+            sizes = [n + self._count_played(v, v.seats[s]) for s, n in enumerate(v.hand_sizes)]
             if len(set(sizes)) > 1:
-                lines.append("Cards held: " + ", ".join(f"{self.who(Seat(s))} {n}" for s, n in enumerate(sizes)))
+                lines.append("Cards held: " + counts_text(v.rules.seating, [(self.who(v.seats[s]), n)
+                                                                            for s, n in enumerate(sizes)]))
             lines.append(f"The play: {self.who(v.maker)} leads to trick 1.")
         lines += self.plays_since(v, tables)
         lines += self.irregularities(v, tables)
@@ -282,12 +299,15 @@ class Narrator:
         return lines
 
     def deal_header(self, v: SeatView) -> list[str]:
-        score = v.score or (0, 0)
+        table = v.rules.seating
+        score = v.score or (0,) * table.sides
         lines = [
             "",
-            f"=== Deal {v.deal_number}: {self.who(v.dealer)} deals.  Score NS {score[0]}, EW {score[1]};"
+            f"=== Deal {v.deal_number}: {self.who(v.dealer)} deals.  Score {table.score_text(score)};"
             f" target {v.target}. ===",
         ]
+        if not table.partnership and v.deal_number == 1:
+            lines.append(f"{table.players} players, each for himself: the maker plays alone against all the others.")
         if v.bidder_goes_out:
             lines.append("Bidder goes out: makers who make their bid this deal win the match.")
         lo, hi = v.rules.min_bid, v.rules.highest_bid
@@ -297,6 +317,9 @@ class Narrator:
 
     def contract(self, v: SeatView) -> str:
         assert v.maker is not None and v.trump is not None
+        if not v.rules.seating.partnership:  # the maker plays alone against all the others
+            return (f"Contract: {self.who(v.maker)} alone against all the others, bid {v.bid},"
+                    f" trumps {suit_text(v.trump, self.symbols)}.")
         return (f"Contract: {self.who(v.maker)} for {team_name(v.maker.team, self.seat)}, bid {v.bid},"
                 f" trumps {suit_text(v.trump, self.symbols)}.")
 
@@ -315,7 +338,7 @@ class Narrator:
         if new and self.seat is not None:  # (trumps thrown out are told below, as shown)
             self.own_discards |= new
             lines.append(f"{self.who(self.seat)} throws {self.cards(new, trump)}.")
-        for s in Seat:
+        for s in v.seats:
             up = int(v.face_up_discards[s]) & ~self.face_up[s]
             if up and s != self.seat:
                 lines.append(f"{self.who(s)} throws face up: {self.cards(up, trump)}.")
@@ -329,21 +352,23 @@ class Narrator:
     def draws(self, v: SeatView, trump: Trump) -> list[str]:
         lines = []
         dealer = v.dealer
+        table = v.rules.seating
         if v.phase in (Phase.ROB, Phase.PLAY, Phase.DONE) and not self.draws_told:
             self.draws_told = True
-            order = [dealer.left, dealer.partner, dealer.left.partner]
-            counts = ", ".join(f"{self.who(s)} {v.drawn_counts[s]}" for s in order)
+            # From the dealer's left round; the dealer robs the pack after (at two or three he draws last).
+            order = [s for s in table.turns(dealer) if s != dealer or not table.dealer_robs]
+            counts = counts_text(table, [(self.who(s), v.drawn_counts[s]) for s in order])
             lines.append(f"The draw from the stock: {counts}.")
-            if self.seat is not None and self.seat != dealer:
+            if self.seat is not None and (self.seat != dealer or not table.dealer_robs):
                 mine = v.own_drawn
                 lines.append(f"{self.who(self.seat)} drew {self.cards(mine, trump)}." if mine else
                              f"{self.who(self.seat)} drew nothing.")
             drawn = sum(v.drawn_counts[s] for s in order)
-            if drawn > STOCK:
+            if drawn > table.stock:
                 lines.append("The stock ran out: the non-trump discards were shuffled into a new stock.")
             elif v.rules.stock_out is StockOut.SHARE and any(v.hand_sizes[s] < HAND for s in order):
                 lines.append("The stock ran out: what was left was shared out one card at a time.")
-        if v.phase in (Phase.PLAY, Phase.DONE) and not self.rob_told:
+        if v.phase in (Phase.PLAY, Phase.DONE) and not self.rob_told and table.dealer_robs:
             self.rob_told = True
             taken = v.drawn_counts[dealer]
             lines.append(f"The dealer, {self.who(dealer)}, robs the pack, taking {taken} card{'s' * (taken != 1)}.")
@@ -403,9 +428,9 @@ def result_lines(summary: DealSummary, me: Seat | None, rules: Rules, score: tup
         missing = _unscored(r, rules, symbols)
         if missing:
             lines.append(f"  Not in play, scoring for nobody: {missing}")
-        lines.append(f"Points taken: NS {r.points[0]}, EW {r.points[1]}.")
+        lines.append(f"Points taken: {rules.seating.score_text(r.points)}.")
         lines.append(r.describe() + ".")
-    lines.append(f"Score: NS {score[0]}, EW {score[1]}; target {rules.target}.")
+    lines.append(f"Score: {rules.seating.score_text(score)}; target {rules.target}.")
     return lines
 
 

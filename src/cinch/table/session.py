@@ -117,8 +117,12 @@ class Table:
         or a name per seat); repeatable for ``seed`` (a random seed if None)."""
         if seed is None:
             seed = random.SystemRandom().randrange(1_000_000)
-        names = {s: (bots if isinstance(bots, str) else bots[s]) for s in Seat if s not in people}
-        players = {s: (people[s] if s in people else names[s]) for s in Seat}
+        seats = rules.seating.seats  # N E S W, or 1 to n at a cut-throat table
+        people = {seat_at(rules, s): name for s, name in people.items()}
+        if not isinstance(bots, str):
+            bots = {seat_at(rules, s): name for s, name in bots.items()}
+        names = {s: (bots if isinstance(bots, str) else bots[s]) for s in seats if s not in people}
+        players = {s: (people[s] if s in people else names[s]) for s in seats}
         match = Match(rules, players=players, rng=seed)
         robots = {s: bot_factory(names[s], _bot_seed(seed, s, 0)) for s in names}
         table = cls(match, robots, names=names, seed=seed, seed_known=True, saver=saver, bot_factory=bot_factory,
@@ -140,7 +144,7 @@ class Table:
         match = library.resume(match_id)
         position = position_of(match)
         names = {s: n for s, n in stored.players.items() if s != stored.human_seat}
-        missing = [str(s) for s in Seat if s != stored.human_seat and s not in names]
+        missing = [str(s) for s in match.table.seats if s != stored.human_seat and s not in names]
         if missing:
             raise CinchError(f"match {match_id}: no player is stored for seat {', '.join(missing)}")
         bots = {}
@@ -166,7 +170,7 @@ class Table:
     @property
     def people(self) -> tuple[Seat, ...]:
         """The seats people play (every seat without a bot)."""
-        return tuple(s for s in Seat if s not in self.bots)
+        return tuple(s for s in self.match.table.seats if s not in self.bots)
 
     @property
     def human(self) -> Seat | None:
@@ -421,6 +425,32 @@ class Table:
         m = replay(record).match
         m.rng = random.Random(f"{self.seed}:{len(record['deals'])}:{self.undos}")
         return m
+
+
+def default_seat(rules: Rules) -> Seat:
+    """The person's seat unless chosen: S (South) at four, 1 at a cut-throat table."""
+    table = rules.seating
+    return Seat.S if table.partnership else table.seats[0]
+
+
+def seat_at(rules: Rules, seat: Seat | int) -> Seat:
+    """``seat`` as a seat of the rules' table (an index is taken as the seat with that number);
+    :class:`CinchError` if it sits elsewhere (S at a table of three).
+
+    >>> three = Rules.preset("official").with_options(players=3)
+    >>> str(seat_at(three, 2)), str(seat_at(Rules.preset("official"), 2))
+    ('3', 'S')
+    >>> seat_at(three, Seat.S)
+    Traceback (most recent call last):
+    ...
+    cinch.errors.CinchError: seat S is not at this table; the seats are 1 2 3
+    """
+    table = rules.seating
+    if isinstance(seat, Enum) and type(seat) is not type(table.seats[0]):
+        raise CinchError(f"seat {seat} is not at this table; the seats are {' '.join(table.names)}")
+    if not 0 <= int(seat) < table.players:
+        raise CinchError(f"seat {int(seat) + 1} is not at this table; the seats are {' '.join(table.names)}")
+    return table.seats[int(seat)]
 
 
 def _bot_seed(seed: int, seat: Seat, undos: int) -> int:

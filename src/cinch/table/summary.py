@@ -20,9 +20,10 @@ from cinch.view import Phase, SeatView
 
 @dataclass
 class PointsSoFar:
-    """The points each side has surely taken so far in a deal, card by card, from one seat's view."""
+    """The points each side has surely taken so far in a deal, card by card, from one seat's view
+    (sides NS and EW at four; cut-throat each player is a side)."""
 
-    awards: tuple[list[tuple[str, Card, int]], list[tuple[str, Card, int]]] = field(default_factory=lambda: ([], []))
+    awards: tuple[list[tuple[str, Card, int]], ...] = field(default_factory=lambda: ([], []))
     pending: list[str] = field(default_factory=list)  # what is decided only at the end, in words
 
     def total(self, team: Team) -> int:
@@ -40,20 +41,21 @@ def points_so_far(view: SeatView) -> PointsSoFar | None:
     if view.trump is None or view.maker is None:
         return None
     table = PointTable.of(view.rules, view.trump)
-    makers = view.maker.team
+    seating = view.rules.seating
+    makers = seating.side_of[view.maker]
     claims = []
     for trick in view.tricks:  # trick by trick, in the order they were taken
-        taken = [0, 0]
-        taken[trick.winner & 1] = int(trick.cards)
+        taken = [0] * seating.sides
+        taken[seating.side_of[trick.winner]] = int(trick.cards)
         in_play = mask_of(p.card for p in trick.plays)
-        claims += table.claims((taken[0], taken[1]), in_play, None, 0, makers, relative=False)
+        claims += table.claims(taken, in_play, None, 0, makers, relative=False)
     plays = [p for t in view.tricks for p in t.plays] + list(view.current_trick)
-    holder = next((p.seat & 1 for p in plays if p.card == table.two), None)  # who played the 2 held it
+    holder = next((seating.side_of[p.seat] for p in plays if p.card == table.two), None)  # who played the 2 held it
     thrown = 0
-    for s in makers.other.seats:
+    for s in seating.defenders(view.maker):
         thrown |= int(view.shown_trumps[s])
-    claims += table.claims((0, 0), 0, holder, thrown, makers, relative=False)
-    out = PointsSoFar()
+    claims += table.claims([0] * seating.sides, 0, holder, thrown, makers, relative=False)
+    out = PointsSoFar(tuple([] for _ in range(seating.sides)))
     for name, card, side, points, _ in claims:
         out.awards[side].append((name, Card(card), points))
     if table.relative_high:
@@ -94,14 +96,13 @@ def par_of(start: Deal | None) -> Par | None:
         result = solve(Position.from_deal(start), card_values=False)
     except Exception:
         return None
-    return Par((result.points[0], result.points[1]), result.made, result.score_change)
+    return Par(tuple(result.points), result.made, result.score_change)
 
 
 def describe_par(par: Par, summary: DealSummary, me: Seat) -> str:
     """The par in words, next to what the table took."""
     r = summary.result
-    ns, ew = par.points
-    text = f"Par with every card open, from the first lead: NS {ns}, EW {ew}"
+    text = f"Par with every card open, from the first lead: {r.seating.score_text(par.points)}"
     if r.maker is not None and par.made is not None:
         text += f" (the bid {'is made' if par.made else 'is set'})"
     if r.points is not None:

@@ -1,6 +1,9 @@
 """``cinch play``: the match at a card table drawn in the terminal (Textual).
 
-You sit at the bottom, your partner at the top and the opponents left and right.
+You sit at the bottom, your partner at the top and the opponents left and right.  At a
+cut-throat table (two, three, five or six players, each for himself) the others sit round
+you clockwise: across at two, left and right at three, two on each side at five and six
+(and one across at six).
 The match is a :class:`~cinch.table.Table`; this screen shows only your seat's view,
 turns keys into the :class:`~cinch.tui.decision.Decision` in front of you, lets the
 bots think in worker threads (so the table stays responsive), and pauses between
@@ -50,7 +53,7 @@ from cinch.view import Phase, SeatView
 
 
 class TableScreen(Screen):
-    """The card table: four seats, the trick, your hand, the decision in front of you."""
+    """The card table: the seats round it (two to six), the trick, your hand, the decision in front of you."""
 
     BINDINGS = [
         Binding("enter", "confirm", "OK"),
@@ -162,13 +165,14 @@ class TableScreen(Screen):
             self.new_game(app.setup)
             self.say(f"Match {match_id} could not be resumed (it has no seat for you to play); a new match begins.")
             return
-        bots = (game.bot_names.get(Seat.N, ""), game.bot_names.get(Seat.E, ""), game.bot_names.get(Seat.S, ""),
-                game.bot_names.get(Seat.W, ""))
+        bots = tuple(game.bot_names.get(s, "") for s in game.match.table.seats)
         app.setup = TableSetup(game.rules, game.human, bots, None)
         self.start_game(game)
         # Told from the table as it now stands: a match saved between deals resumes with the next one.
-        ns, ew = game.match.score
-        self.say(f"Resumed match {match_id} ({game.rules.name}, deal {len(game.match.deals)}, NS {ns} EW {ew}).")
+        table = game.match.table
+        score = (f"NS {game.match.score[0]} EW {game.match.score[1]}" if table.partnership
+                 else table.score_text(game.match.score))
+        self.say(f"Resumed match {match_id} ({game.rules.name}, deal {len(game.match.deals)}, {score}).")
 
     def new_game(self, setup: TableSetup) -> None:
         self.cinch.setup = setup
@@ -186,9 +190,11 @@ class TableScreen(Screen):
         log = self.query_one(EventLog)
         log.clear()
         rules = game.rules
-        others = ", ".join(f"{s} {game.bot_names[s]}" for s in Seat if s != self.seat)
-        log.write(f"Cinch, {rules.name} rules, first to {rules.target}. Seed {game.seed}. You sit {self.seat},"
-                  f" partner {self.seat.partner}. Bots: {others}.")
+        others = ", ".join(f"{s} {game.bot_names[s]}" for s in game.match.table.seats if s != self.seat)
+        partner = (f", partner {self.seat.partner}" if rules.seating.partnership
+                   else f", each for himself ({rules.seating.players} players)")
+        log.write(f"Cinch, {rules.name} rules, first to {rules.target}. Seed {game.seed}. You sit {self.seat}"
+                  f"{partner}. Bots: {others}.")
         self.status_text = Text()
         self.narrate()  # a resumed match: the deal so far, told again
         self.advance()
@@ -698,10 +704,16 @@ class TableScreen(Screen):
             self.decision.view = view
         look = self.look()
         self._update("#topbar", look.topbar(view))
-        for seat in Seat:
-            pos = Position.of(seat, self.seat)
-            panel = self._update(f"#seat-{pos}", look.seat_text(view, seat, pos))
-            to_act = look.is_to_act(view, seat)
+        at: dict[str, list[Seat]] = {name: [] for name in PANELS}  # the seats each panel shows, upper first
+        for seat in sorted(view.seats, key=lambda s: not look.where(view, s).endswith("-upper")):
+            at[Position.panel(look.where(view, seat))].append(seat)
+        for name, seats in at.items():
+            # Five or six: two seats share a side panel, the one further round the table above.
+            text = Text("\n\n").join(look.seat_text(view, seat, name) for seat in seats)
+            panel = self._update(f"#seat-{name}", text)
+            if panel.display != bool(seats):
+                panel.display = bool(seats)  # two or three players leave a place empty
+            to_act = any(look.is_to_act(view, seat) for seat in seats)
             if panel.has_class("to-act") != to_act:
                 panel.set_class(to_act, "to-act")
         self.query_one(TrickView).show(look.center(view))
@@ -732,6 +744,10 @@ class TableScreen(Screen):
         if self.is_mounted:
             for widget in (self.query_one(HandView), self.query_one(PromptBar), self.query_one(TrickView)):
                 widget.refresh()
+
+
+PANELS = ("top", "left", "right", "bottom")
+"""The seat panels round the felt (:class:`Position` says which seat goes where)."""
 
 
 def _lines(text: Text, width: int) -> int:

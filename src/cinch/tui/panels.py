@@ -15,7 +15,7 @@ from cinch.actions import Bid, Claim, NameTrump, Pass, Waive
 from cinch.cards import Card, Seat, Team
 from cinch.keep import KeepOptions
 from cinch.match import Match
-from cinch.table.narrate import answer_words, asked_words, card_text, hand_order, keep_words
+from cinch.table.narrate import answer_words, asked_words, card_text, counts_text, hand_order, keep_words
 from cinch.table.narrate import seat_name as seat_label
 from cinch.table.narrate import team_name as team_label
 from cinch.table.summary import points_so_far
@@ -40,14 +40,16 @@ class TableLook:
 
     def topbar(self, view: SeatView) -> Text:
         rules = view.rules
-        score = view.score or (0, 0)
+        table = rules.seating
+        score = view.score or (0,) * table.sides
         me = self.me
         out = Text()
         out.append("Cinch ", style="bold")
         out.append(f"{rules.name} · deal {view.deal_number} · dealer {view.dealer} · ")
-        out.append(f"{team_label(Team.NS, me)} {score[0]}", style=f"bold {self._team_colour(Team.NS)}")
-        out.append(" – ")
-        out.append(f"{team_label(Team.EW, me)} {score[1]}", style=f"bold {self._team_colour(Team.EW)}")
+        for i, side in enumerate(table.side_list):  # NS – EW, or each player's score: 1 (you) 4 – 2 7 – 3 0
+            if i:
+                out.append(" – ")
+            out.append(f"{team_label(side, me)} {score[i]}", style=f"bold {self._team_colour(side)}")
         out.append(f" · to {rules.target}")
         if view.bidder_goes_out:
             out.append(" · bidder goes out", style="bold")
@@ -84,7 +86,7 @@ class TableLook:
             else:
                 items.append(Text("▶ thinking" if self.thinking == seat else "▶ to play",
                                   style=f"bold {self.palette.cursor}"))
-        sep = " · " if pos in ("top", "bottom") else "\n"
+        sep = " · " if pos in ("top", "bottom") else "\n"  # the side panels are narrow
         out = Text()
         for i, item in enumerate(items):
             if i:
@@ -92,9 +94,14 @@ class TableLook:
             out.append_text(item if isinstance(item, Text) else Text(item))
         return out
 
+    def where(self, view: SeatView, seat: Seat) -> str:
+        """The seat's place on the screen (a :class:`Position`)."""
+        return Position.of(seat, self.me, view.players_count)
+
     def center(self, view: SeatView) -> CenterModel:
         me = self.me
         palette = self.palette
+        two_a_side = view.players_count >= 5
         trump = None if view.trump is None else view.rules.trump_tables[view.trump]
         slots: dict[str, Text] = {}
         title: str | Text
@@ -102,11 +109,11 @@ class TableLook:
         leader: Seat | None
         phase = view.phase
         if phase in (Phase.BIDDING, Phase.TRUMP) or (phase is Phase.DONE and view.trump is None):
-            for seat in Seat:
+            for seat in view.seats:
                 last = next((a for s, a in reversed(view.auction) if s == seat), None)
                 if last is not None:
                     word = "pass" if isinstance(last, Pass) else str(last.amount)
-                    slots[Position.of(seat, me)] = Text(f"{seat} {word}", style=f"bold {palette.felt_text}")
+                    slots[self.where(view, seat)] = Text(f"{seat} {word}", style=f"bold {palette.felt_text}")
             high = max((a.amount for _, a in view.auction if isinstance(a, Bid)), default=None)
             title = f"Bidding, {view.rules.min_bid} to {view.rules.highest_bid}"
             if phase is Phase.TRUMP:
@@ -115,14 +122,14 @@ class TableLook:
                 footer = "all passed: thrown in"
             else:
                 footer = f"high bid {high}" if high else "no bid yet"
-            return CenterModel(title, slots, footer)
+            return CenterModel(title, slots, footer, two_a_side)
         if phase in (Phase.DISCARD, Phase.ROB, Phase.RESTOCK):
-            for seat in Seat:
+            for seat in view.seats:
                 if view.drawn_counts[seat]:
-                    slots[Position.of(seat, me)] = Text(f"{seat} drew {view.drawn_counts[seat]}",
-                                                        style=palette.felt_text)
+                    slots[self.where(view, seat)] = Text(f"{seat} drew {view.drawn_counts[seat]}",
+                                                         style=palette.felt_text)
             footer = f"{seat_label(view.dealer, me)} robs the pack" if phase is Phase.ROB else "discarding"
-            return CenterModel("Discard and draw", slots, footer)
+            return CenterModel("Discard and draw", slots, footer, two_a_side)
         # the play (or its end)
         total = view.rules.tricks
         if view.current_trick:
@@ -158,8 +165,8 @@ class TableLook:
                 slot.append(f" +{len(p.buried)} buried", style=palette.muted)
             if p.seat == winner:
                 slot.append(" ◆", style=f"bold {palette.cursor}")
-            slots[Position.of(p.seat, me)] = slot
-        return CenterModel(title, slots, footer)
+            slots[self.where(view, p.seat)] = slot
+        return CenterModel(title, slots, footer, two_a_side)
 
     def info(self, view: SeatView) -> Text:
         """The side panel: the contract, the points surely taken, the tricks, the bids, the draw."""
@@ -185,7 +192,8 @@ class TableLook:
         if pts is not None:
             out.append("Points so far", style="bold")
             out.append(" (sure ones)\n", style=palette.muted)
-            for team in (me.team, me.team.other):
+            sides = view.rules.seating.side_list
+            for team in (me.team, *(t for t in sides if t != me.team)):
                 out.append(f" {team_label(team, me)} {pts.total(team)}", style=f"bold {self._team_colour(team)}")
                 for name, card, _ in pts.awards[team]:
                     out.append(f" {name} ")
@@ -194,9 +202,10 @@ class TableLook:
             if pts.pending:
                 out.append(" " + " and ".join(pts.pending) + ": known at the end\n", style=palette.muted)
         if view.tricks:
-            won = [sum(1 for t in view.tricks if t.winner.team == team) for team in Team]
+            sides = view.rules.seating.side_list
+            won = [sum(1 for t in view.tricks if t.winner.team == team) for team in sides]
             out.append("Tricks ", style="bold")
-            out.append(f"{team_label(Team.NS, me)} {won[0]}, {team_label(Team.EW, me)} {won[1]}\n")
+            out.append(", ".join(f"{team_label(team, me)} {n}" for team, n in zip(sides, won, strict=True)) + "\n")
         if view.auction:
             out.append("Bids ", style="bold")
             out.append(", ".join(f"{s} {'pass' if isinstance(a, Pass) else a.amount}"
@@ -208,21 +217,23 @@ class TableLook:
                 out.append_text(chips(hand_order(thrown, trump_t), trump_t, palette))
                 out.append("\n")
             if view.own_drawn:
-                out.append("You took " if me == view.dealer else "You drew ")
+                robbed = me == view.dealer and view.rules.seating.dealer_robs  # at two or three he draws
+                out.append("You took " if robbed else "You drew ")
                 out.append_text(chips(hand_order(view.own_drawn, trump_t), trump_t, palette))
                 out.append("\n")
             if view.phase in (Phase.ROB, Phase.PLAY, Phase.DONE):
-                order = [view.dealer.left, view.dealer.partner, view.dealer.left.partner]
-                out.append("Drew " + ", ".join(f"{s} {view.drawn_counts[s]}" for s in order))
-                if view.phase is not Phase.ROB:
+                table = view.rules.seating
+                order = [s for s in table.turns(view.dealer) if s != view.dealer or not table.dealer_robs]
+                out.append("Drew " + counts_text(table, [(str(s), view.drawn_counts[s]) for s in order]))
+                if view.phase is not Phase.ROB and table.dealer_robs:
                     out.append(f"; dealer {view.dealer} took {view.drawn_counts[view.dealer]}")
                 out.append("\n")
-            for s in Seat:
+            for s in view.seats:
                 if view.shown_trumps[s]:
                     out.append(f"{s} showed, dead ")
                     out.append_text(chips(hand_order(view.shown_trumps[s], trump_t), trump_t, palette))
                     out.append("\n")
-            for s in Seat:
+            for s in view.seats:
                 if view.face_up_discards[s] and s != me:
                     out.append(f"{s} threw face up ")
                     out.append_text(chips(hand_order(view.face_up_discards[s], trump_t), trump_t, palette))
@@ -299,8 +310,11 @@ class TableLook:
         if self.match.is_over:
             winner = self.match.winner
             assert winner is not None
-            return PromptModel(Text(f"The match is over: {winner} won, NS {self.match.score[0]} to EW "
-                                    f"{self.match.score[1]}. n starts a new match, q quits.", style=key_style))
+            table = self.match.table
+            score = (f"NS {self.match.score[0]} to EW {self.match.score[1]}" if table.partnership
+                     else table.score_text(self.match.score))
+            return PromptModel(Text(f"The match is over: {winner} won, {score}. n starts a new match, q quits.",
+                                    style=key_style))
         if self.thinking is not None:
             return PromptModel(Text(f"{seat_label(self.thinking, me)} is thinking…", style=palette.muted))
         if view.phase is Phase.DONE:

@@ -105,18 +105,26 @@ def deal_over_text(summary: DealSummary, me: Seat, rules: Rules, palette: Palett
                 out.append(f"{name} ")
                 out.append_text(chip(card, tables, palette))
             out.append("\n")
-        ns, ew = r.points
-        out.append(f"Points taken: {team_label(Team.NS, me)} {ns}, {team_label(Team.EW, me)} {ew}.\n")
+        out.append(f"Points taken: {_by_side(rules, r.points, me)}.\n")
         out.append(r.describe() + ".\n", style="bold")
-    out.append(f"Score: {team_label(Team.NS, me)} {summary.score[0]}, {team_label(Team.EW, me)} {summary.score[1]};"
-               f" target {rules.target}.")
+    out.append(f"Score: {_by_side(rules, summary.score, me)}; target {rules.target}.")
     if winner is not None:
         mine = winner == me.team
-        out.append(f"\n\n*** {winner} win the match, NS {final[0]} to EW {final[1]}. "
-                   + (f"You and your partner {me.partner} win! ***" if mine
-                      else f"You ({me}) and your partner {me.partner} lose. ***"),
-                   style=f"bold {palette.mine if mine else palette.theirs}")
+        if rules.seating.partnership:
+            words = (f"{winner} win the match, NS {final[0]} to EW {final[1]}. "
+                     + (f"You and your partner {me.partner} win!" if mine
+                        else f"You ({me}) and your partner {me.partner} lose."))
+        else:
+            words = (f"{winner} wins the match: {rules.seating.score_text(final)}. "
+                     + ("You win!" if mine else f"You ({me}) lose."))
+        out.append(f"\n\n*** {words} ***", style=f"bold {palette.mine if mine else palette.theirs}")
     return out
+
+
+def _by_side(rules: Rules, values: tuple[int, ...], me: Seat) -> str:
+    """``NS (you) 8, EW 6``; cut-throat ``1 (you) 4, 2 0, 3 5``."""
+    sides = rules.seating.side_list
+    return ", ".join(f"{team_label(side, me)} {v}" for side, v in zip(sides, values, strict=True))
 
 
 def _unscored(summary: DealSummary, rules: Rules) -> list[tuple[str, int]]:
@@ -146,7 +154,8 @@ class DealOverScreen(Dialog):
                  match: Match | None = None, analysis_settings: AnalysisSettings | None = None) -> None:
         super().__init__()
         # The deal as the analysis takes it, built now: the match moves on to the next deal meanwhile.
-        self.spec = DealSpec.of(match, summary.number - 1) if match is not None else None
+        # (the analysis keeps the partnership game: a cut-throat table offers none)
+        self.spec = DealSpec.of(match, summary.number - 1) if match is not None and match.table.partnership else None
         self.analysis_settings = analysis_settings or ANALYSIS_SETTINGS
         self.analysis: DealAnalysis | None = None
         self.analysing = False
@@ -261,13 +270,22 @@ def analysis_summary(analysis: DealAnalysis, me: Seat, palette: Palette) -> Text
     mine = [j for j in analysis.judgements if j.seat == me]
     out = Text("Analysis: ", style="bold")
     out.append(f"your decisions: {_marks_words(mine)}. Accuracy ")
-    for i, seat in enumerate((me, me.partner, me.left, me.partner.left)):
+    seats = rules_seats(analysis, me)
+    for i, seat in enumerate(seats):
         summary = summarise(seat, "", analysis.judgements)
         out.append(", " if i else "")
         out.append(seat_label(seat, me), style=f"bold {palette.mine if seat.team == me.team else palette.theirs}")
         out.append(" -" if summary.accuracy is None else f" {summary.accuracy:.0f}%")
     out.append(". a: each decision as judged")
     return out
+
+
+def rules_seats(analysis: DealAnalysis, me: Seat) -> tuple[Seat, ...]:
+    """The seats as the accuracy line names them: you, your partner, then the others clockwise."""
+    seats = tuple(sorted({j.seat for j in analysis.judgements} | {me}, key=lambda s: (s - me) % 6))
+    if me.partner != me and me.partner in seats:  # at four, the partner right after you
+        seats = (me, me.partner, *(s for s in seats if s not in (me, me.partner)))
+    return seats
 
 
 def analysis_text(analysis: DealAnalysis, me: Seat) -> Text:
@@ -515,6 +533,7 @@ class NewMatchScreen(Screen):
     def compose(self) -> ComposeResult:
         d = self.defaults
         rules = d.rules
+        me = d.seat if rules.seating.partnership else Seat.S  # the form's rows are the four seats' (see setup())
         bots = available_bots()
         overrides = []
         spec = rules.to_json()
@@ -532,16 +551,17 @@ class NewMatchScreen(Screen):
                 yield Input(" ".join(overrides), placeholder="follow=strict sancho=true (cinch rules lists them)",
                             compact=True, id="nm-options")
             with Horizontal(classes="row"):
-                yield Label("Your seat", classes="label")
+                yield Label("Your seat", classes="label")  # (cut-throat, players=N: you are 1; see setup())
                 yield Select([(f"{s} ({'NS' if s in (Seat.N, Seat.S) else 'EW'})", s.name) for s in Seat],
-                             value=d.seat.name, allow_blank=False, compact=True, id="nm-seat")
+                             value=me.name, allow_blank=False, compact=True, id="nm-seat")
             for s in Seat:
                 with Horizontal(classes="row"):
-                    yield Label(self._bot_label(s, d.seat), classes="label", id=f"nm-label-{s.name}")
-                    name = d.bots[s] if d.bots[s] in bots else (DEFAULT_BOT if DEFAULT_BOT in bots else bots[0])
+                    yield Label(self._bot_label(s, me), classes="label", id=f"nm-label-{s.name}")
+                    given = d.bots[s] if s < len(d.bots) else DEFAULT_BOT
+                    name = given if given in bots else (DEFAULT_BOT if DEFAULT_BOT in bots else bots[0])
                     choice = Select([(b, b) for b in bots], value=name, allow_blank=False, compact=True,
                                     id=f"nm-bot-{s.name}")
-                    choice.display = s != d.seat  # your own seat has no bot
+                    choice.display = s != me  # your own seat has no bot
                     yield choice
             with Horizontal(classes="row"):
                 yield Label("Seed (blank: random)", classes="label")
@@ -553,7 +573,9 @@ class NewMatchScreen(Screen):
                 if self.can_cancel:
                     yield Button("Back", id="nm-cancel", compact=True)
                 yield Button("Start", id="nm-start", variant="primary", compact=True)
-            yield Static("Tab moves; Enter in a text box or on Start begins; Escape goes back", classes="keys")
+            yield Static("Tab moves; Enter in a text box or on Start begins; Escape goes back.\n"
+                         "With players=2, 3, 5 or 6 (each for himself) you sit at 1 and the bots above take "
+                         "seats 2 on, in turn.", classes="keys")
 
     @staticmethod
     def _bot_label(seat: Seat, me: Seat) -> str:
@@ -588,11 +610,21 @@ class NewMatchScreen(Screen):
         rules = Rules.from_text(preset, words)
         seat = Seat.parse(str(self.query_one("#nm-seat", Select).value))
         bots = tuple(str(self.query_one(f"#nm-bot-{s.name}", Select).value) for s in Seat)
+        table = rules.seating
+        if not table.partnership:
+            # The form names the four seats of the partnership game: at a cut-throat table you sit at 1 and
+            # the bots chosen for the other three rows take seats 2 to n in turn.
+            others = [bots[s] for s in (seat.left, seat.partner, seat.partner.left)]
+            chairs = table.seats
+            return TableSetup(rules, chairs[0], (others[0], *(others[(i - 1) % 3] for i in range(1, table.players))),
+                              self._seed())
+        return TableSetup(rules, seat, bots, self._seed())
+
+    def _seed(self) -> int | None:
         seed_text = self.query_one("#nm-seed", Input).value.strip()
         if seed_text and not seed_text.lstrip("-").isdigit():
             raise ValueError(f"the seed must be a whole number, not {seed_text!r}")
-        seed = int(seed_text) if seed_text else None
-        return TableSetup(rules, seat, bots, seed)  # type: ignore[arg-type]
+        return int(seed_text) if seed_text else None
 
     def action_start(self) -> None:
         try:

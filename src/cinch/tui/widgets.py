@@ -243,8 +243,9 @@ class PromptBar(Widget):
 @dataclass
 class CenterModel:
     title: Text | str = ""
-    slots: dict[str, Text] = field(default_factory=dict)  # "top", "left", "right", "bottom"
+    slots: dict[str, Text] = field(default_factory=dict)  # by Position: "top", "left", "left-upper", ...
     footer: Text | str = ""
+    two_a_side: bool = False  # five or six players: two seats on the left and two on the right
 
 
 class TrickView(Widget):
@@ -285,14 +286,20 @@ class TrickView(Widget):
         mid = h // 2
         spread = 2 if h >= 8 else 1
         slots = model.slots
-        if "top" in slots:
-            put(mid - spread, (w - slots["top"].cell_len) // 2, slots["top"])
-        if "bottom" in slots:
-            put(mid + spread, (w - slots["bottom"].cell_len) // 2, slots["bottom"])
-        if "left" in slots:
-            put(mid, 1, slots["left"])
-        if "right" in slots:
-            put(mid, w - slots["right"].cell_len - 1, slots["right"])
+        # With two seats a side, the upper one a row above the middle and the lower one a row below.
+        side_rows = {"upper": mid - 1, "": mid + 1} if model.two_a_side else {"upper": mid, "": mid}
+        places: list[tuple[int, int, Text]] = []
+        for where, text in slots.items():
+            panel, _, level = where.partition("-")
+            if panel == "left":
+                y, x = side_rows[level], 1
+            elif panel == "right":
+                y, x = side_rows[level], w - text.cell_len - 1
+            else:
+                y, x = (mid - spread if panel == "top" else mid + spread), (w - text.cell_len) // 2
+            places.append((y, x, text))
+        for y, x, text in sorted(places, key=lambda p: (p[0], p[1])):  # left to right: a put cuts what follows
+            put(y, x, text)
         if model.footer and h > 2:
             rows[h - 1] = centered(model.footer)
         out = Text("\n").join(rows)
@@ -319,8 +326,31 @@ class EventLog(RichLog, can_focus=False):
 
 
 class Position:
-    """Where a seat sits on the screen, seen from ``me``: partner on top, opponents left and right."""
+    """Where a seat sits on the screen, seen from ``me`` (at the bottom), clockwise round the table.
+
+    At four the partner sits on top and the opponents left and right.  Two sit across; three
+    left and right; five two on each side; six two on each side and one across.  A position's
+    first word is the panel that shows the seat: ``left-upper`` is drawn in the left panel, above
+    ``left``.
+
+    >>> from cinch.seating import seating
+    >>> [Position.of(s, seating(6).seats[0], 6) for s in seating(6).seats]
+    ['bottom', 'left', 'left-upper', 'top', 'right-upper', 'right']
+    """
+
+    BY_PLAYERS: dict[int, tuple[str, ...]] = {
+        2: ("bottom", "top"),
+        3: ("bottom", "left", "right"),
+        4: ("bottom", "left", "top", "right"),
+        5: ("bottom", "left", "left-upper", "right-upper", "right"),
+        6: ("bottom", "left", "left-upper", "top", "right-upper", "right"),
+    }
 
     @staticmethod
-    def of(seat: Seat, me: Seat) -> str:
-        return ("bottom", "left", "top", "right")[(seat - me) % 4]
+    def of(seat: Seat, me: Seat, players: int = 4) -> str:
+        return Position.BY_PLAYERS[players][(seat - me) % players]
+
+    @staticmethod
+    def panel(position: str) -> str:
+        """The panel a position is drawn in: ``left`` for ``left-upper``."""
+        return position.split("-")[0]
