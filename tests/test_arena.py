@@ -781,3 +781,62 @@ def test_the_arena_counts_every_five_point_card_under_bowers(tmp_path):
                 lost += award.team != a_team
     assert result.to_json()["pedros"] == {"captured_by_a": captured, "lost_by_a": lost}
     assert bowers > 0  # (the count would differ if the left bower were left out)
+
+
+# ---------------------------------------------------------------------------
+# Cut-throat tables: A in one seat, B in all the others, the deck replayed with A in every seat
+# ---------------------------------------------------------------------------
+def cut_throat(players: int, preset: str = "difference") -> Rules:
+    return Rules.preset(preset).with_options(players=players)
+
+
+def test_the_rotation_gives_each_bot_each_seat_at_a_cut_throat_table(tmp_path):
+    result = run_duplicate("basic", "random", cut_throat(3), deals=3, seed=4, workers=1, out_dir=tmp_path)
+    for p in result.pairs:
+        assert [leg.a_seats for leg in p.legs] == ["1", "2", "3"]
+        records = [loads((tmp_path / leg.record).read_text(encoding="utf-8")) for leg in p.legs]
+        assert len({rec["deals"][0]["deck"] for rec in records}) == 1  # one deck, played three times
+        assert {rec["deals"][0]["dealer"] for rec in records} == {str(p.index % 3 + 1)}
+        for seat, rec in zip("123", records):
+            # A sits in the leg's seat, B in both others: over the set each bot sits in every seat.
+            assert rec["players"] == {s: "basic (A)" if s == seat else "random (B)" for s in "123"}
+    assert result.deals == 9
+
+
+def test_the_cut_throat_net_is_a_against_the_mean_of_the_others(tmp_path):
+    result = run_duplicate("heuristic", "random", cut_throat(3), deals=2, seed=7, workers=1, out_dir=tmp_path)
+    net = 0.0
+    for p in result.pairs:
+        for leg in p.legs:
+            rec = loads((tmp_path / leg.record).read_text(encoding="utf-8"))
+            change = replay(rec).match.deals[0].result.score_change
+            a = int(leg.a_seats) - 1
+            net += change[a] - sum(c for s, c in enumerate(change) if s != a) / 2
+    assert result.net_points_per_deal == pytest.approx(net / 6)
+
+
+@pytest.mark.parametrize("players", [2, 3, 5, 6])
+def test_a_bot_against_itself_nets_exactly_zero_at_every_table(players):
+    result = run_duplicate("heuristic", "heuristic", cut_throat(players, "pagat"), deals=3, seed=5, workers=1)
+    assert result.net_points_per_deal == 0.0 and all(p.net == 0 for p in result.pairs)
+    assert all(len(p.legs) == players for p in result.pairs)
+
+
+def test_cut_throat_matches_are_played_in_every_seat():
+    result = run_matches("heuristic", "random", cut_throat(3, "pagat"), matches=1, seed=2, workers=1)
+    m = result.match_figures()
+    assert m is not None and m["played"] == 3 and m["a_wins"] + m["b_wins"] + m["unfinished"] == 3
+    assert m["effective_matches"] <= 3
+    assert "fair share of 33.3%" in result.to_markdown()
+
+
+def test_cli_plays_a_cut_throat_table_and_refuses_a_start_score_there(tmp_path):
+    res = run_cli("heuristic", "basic", "-o", "players=3", "--deals", "2", "--seed", "3", "--workers", "1",
+                  "--out", str(tmp_path), "--json")
+    assert res.exit_code == 0, res.stderr
+    data = json.loads(res.stdout)
+    assert data["deals"] == 6 and data["pairs"] == 2
+    assert "-o players=3" in data["command"]
+    res = run_cli("heuristic", "basic", "-o", "players=5", "--score", "10-3", "--deals", "2", "--out", str(tmp_path))
+    assert res.exit_code == 2 and res.stderr.count("\n") == 1
+    assert "start score is for two sides" in res.stderr

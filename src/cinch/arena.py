@@ -14,6 +14,19 @@ score: A's side has 48 in the pair's first deal (A in N and S), and the score st
 with the seats in the twin (B in N and S has the 48), so both bots meet the same
 cards at the same score.  The deal may end the match; who won it is counted.
 
+At a cut-throat table (``players`` 2, 3, 5 or 6: each plays for himself) a "pair" is a
+set of as many deals as there are seats: one deck played with bot A in one seat and bot B
+in every other, once with A in each seat in turn (seats ``1`` to ``n``), the dealer, the new
+stock and each seat's bot seed the same in every leg.  A's net on a deal is A's score
+change minus the mean of the other players' (B's), so that every seat, the dealer's and
+the maker's included, is played by A once on every deck and a bot against itself nets
+exactly 0 (the means are summed as fractions).  At two players this is the four-player
+format's pair: A's change minus B's, the seats swapped.  One B in the seats around A
+measures A against a table of B's, which is what a player sitting down with B's meets;
+a start score (``score``) is for two sides only.  Matches are played the same way, a
+match set per sequence of decks, and A's match win rate is to be read against its fair
+share, 1 in n.
+
 :func:`run_matches` (``matches=True``) plays whole matches to the target instead,
 each twice from the same sequence of decks with the teams swapped, and reports the
 match wins with a 95% Wilson interval (:func:`match_win_interval`).
@@ -42,13 +55,14 @@ import typing
 from array import array
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from cinch.actions import Action
 from cinch.backends import Backend, backend_for
 from cinch.bots.base import BOT_MODULES, BOTS, Bot, make_bot
-from cinch.cards import CARDS, Card, Seat, Team
+from cinch.cards import CARDS, Card, Team
 from cinch.deal import DealResult
 from cinch.errors import CinchError
 from cinch.match import Match, teams_json
@@ -308,8 +322,12 @@ def parse_score(text: str) -> tuple[int, int]:
 
 
 def check_start_score(rules: Rules, score: tuple[int, int]) -> None:
-    """Refuse a score at which the match is already over under ``rules`` (CinchError)."""
+    """Refuse a score at which the match is already over under ``rules`` (CinchError), or a table
+    of more than two sides, where two numbers cannot say everyone's score."""
     a, b = score
+    if rules.seating.sides != 2:
+        raise CinchError(f"a start score is for two sides (four players in partnerships, or two); at {rules.players} "
+                         "players each plays for himself: leave out the score")
     for side, value in (("A", a), ("B", b)):
         if value >= rules.target:
             raise CinchError(f"score {a}-{b}: {side}'s side has reached the target ({rules.target}), so the match "
@@ -327,57 +345,77 @@ class DealStat:
     """One deal seen from side A."""
 
     a_change: int  # A's side's score change
-    b_change: int
+    b_total: int  # B's side's; cut-throat at three to six, the sum of the other players' (every other is a B)
     thrown_in: bool
     maker_side: str | None  # "a" or "b"
     bid: int | None
     made: bool | None
     pedros_a: int  # Pedros (the 5-point cards: under bowers the right Pedro and the left bower) awarded to A's side
     pedros_b: int
+    others: int = 1  # the B sides: 1, or cut-throat at three to six the other players
 
     @property
-    def net(self) -> int:
-        return self.a_change - self.b_change
+    def b_change(self) -> float:
+        """B's side's score change; cut-throat, the mean of the other players'."""
+        return self.b_total if self.others == 1 else self.b_total / self.others
+
+    @property
+    def exact_net(self) -> Fraction:
+        """A's change less B's, exactly (a mean of the others' need not be whole), so that sums cancel exactly."""
+        return Fraction(self.a_change * self.others - self.b_total, self.others)
+
+    @property
+    def net(self) -> float:
+        return float(self.exact_net)
 
     @classmethod
     def of(cls, r: DealResult, a_team: Team) -> DealStat:
-        a, b = r.score_change[a_team], r.score_change[a_team.other]
+        """The deal from side A's view; ``a_team`` is A's side (a team at four, A's own seat cut-throat).
+
+        With more than two sides, B's change is the mean of the other players' (each a B).
+        """
+        a = r.score_change[a_team]
+        others = [c for side, c in enumerate(r.score_change) if side != a_team]
+        b, n = sum(others), len(others)
         if r.thrown_in:
-            return cls(a, b, True, None, None, None, 0, 0)
+            return cls(a, b, True, None, None, None, 0, 0, n)
         pa = sum(1 for w in r.awards if w.name in PEDROS and w.team == a_team)
         pb = sum(1 for w in r.awards if w.name in PEDROS and w.team != a_team)
         side = "a" if r.makers == a_team else "b"
-        return cls(a, b, False, side, r.bid, r.made, pa, pb)
+        return cls(a, b, False, side, r.bid, r.made, pa, pb, n)
 
 
 @dataclass(frozen=True)
 class LegOutcome:
     """One of a pair's two plays: a deal (or a match) with A's side in ``a_seats``."""
 
-    a_seats: str  # "NS" or "EW"
+    a_seats: str  # where A sat: "NS" or "EW" at four; cut-throat, A's seat ("1" to "n")
     deals: tuple[DealStat, ...]
     winner: str | None = None  # who won the match: "a", "b", or None (unfinished, or a deal that did not end it)
     record: str | None = None  # the record's path, relative to the output folder
 
     @property
-    def net(self) -> int:
-        return sum(d.net for d in self.deals)
+    def net(self) -> float:
+        return float(sum(d.exact_net for d in self.deals))
 
 
 @dataclass(frozen=True)
 class PairOutcome:
+    """One deck (or one sequence of decks) played with A on every side in turn: two legs at four
+    (A in N and S, then in E and W), one leg per seat cut-throat (A in seat 1, then 2, ...)."""
+
     index: int
-    dealer: str  # the (first) dealer of both legs
-    legs: tuple[LegOutcome, LegOutcome]
+    dealer: str  # the (first) dealer of every leg
+    legs: tuple[LegOutcome, ...]
 
     @property
-    def net(self) -> int:
-        """A's score change minus B's, summed over every deal of both legs."""
-        return self.legs[0].net + self.legs[1].net
+    def net(self) -> float:
+        """A's score change minus B's, summed over every deal of every leg."""
+        return float(sum(d.exact_net for leg in self.legs for d in leg.deals))
 
     @property
     def deals(self) -> int:
-        return len(self.legs[0].deals) + len(self.legs[1].deals)
+        return sum(len(leg.deals) for leg in self.legs)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -397,7 +435,7 @@ class Problem:
     """A decision a bot got wrong: it raised (``crashed``) or returned an action not legal there."""
 
     pair: int
-    leg: str  # "A-NS" or "A-EW"
+    leg: str  # "A-NS" or "A-EW"; cut-throat "A-1", "A-2", ...
     deal: int  # deal number within the leg (1 for single deals)
     action: int  # action number within the deal
     seat: str
@@ -421,7 +459,7 @@ class _Job:
     seed: int
     matches: bool
     out_dir: str | None
-    score: tuple[int, int] | None = None  # NS, EW at the start of every single deal (deal mode)
+    score: tuple[int, int] | None = None  # by side at the start of every single deal (deal mode; two sides)
 
 
 @dataclass
@@ -442,22 +480,24 @@ class _Player:
         self.out = out
 
     def pair(self, index: int) -> PairOutcome:
-        legs = (self.leg(index, Team.NS), self.leg(index, Team.EW))
-        return PairOutcome(index, Seat(index % 4).name, legs)
+        table = self.rules.seating
+        legs = tuple(self.leg(index, side) for side in table.side_list)  # A on each side in turn
+        return PairOutcome(index, table.seats[index % table.players].name, legs)
 
     def leg(self, index: int, a_team: Team) -> LegOutcome:
         job, seed = self.job, self.job.seed
         kind = "match" if job.matches else "deal"
-        first = Seat(index % 4)
+        table = self.rules.seating
+        first = table.seats[index % table.players]
         bots, fallbacks = {}, {}
-        for seat in Seat:
+        for seat in table.seats:
             spec = job.a if seat.team == a_team else job.b
             bots[seat] = spec.make(derive_seed(seed, kind, "bot", index, int(seat)))
             fallbacks[seat] = random.Random(derive_seed(seed, kind, "fallback", index, int(seat)))
         leg_name = f"A-{a_team.name}"
         # No player names: views are the same in both legs.  A start score belongs to the seats, not
         # to the bots: both legs start NS-EW the same, so in the twin B holds the cards and the score A held.
-        start = job.score if job.score is not None and not job.matches else (0, 0)
+        start = job.score if job.score is not None and not job.matches else None  # None: 0 for every side
         match = Match(self.rules, first_dealer=first, rng=0, score=start)
         stats = []
         if not job.matches:
@@ -516,12 +556,12 @@ class _Player:
     def save(self, match: Match, index: int, a_team: Team) -> str:
         job = self.job
         match.players = {s: f"{job.a.name if s.team == a_team else job.b.name} ({'A' if s.team == a_team else 'B'})"
-                         for s in Seat}
+                         for s in self.rules.seating.seats}
         meta: dict[str, Any] = {"pair": index, "a_seats": a_team.name, "bot_a": job.a.name, "bot_b": job.b.name,
                                 "seed": job.seed, "mode": "matches" if job.matches else "deals"}
         if job.score is not None:
             # A record replays from 0 to 0; the score the deal was played at is kept here.
-            meta["start_score"] = teams_json(job.score)
+            meta["start_score"] = teams_json(job.score, self.rules.seating)
         rel = record_path(index, a_team.name)
         path = Path(job.out_dir) / rel  # type: ignore[arg-type]
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -734,7 +774,7 @@ class ArenaResult:
         legs = [leg for p in self.pairs for leg in p.legs]
         scores = [sum(1.0 if leg.winner == "a" else 0.5 if leg.winner is None else 0.0 for leg in p.legs) / len(p.legs)
                   for p in self.pairs]
-        rate, ci, effective = match_win_interval(scores)
+        rate, ci, effective = match_win_interval(scores, per_pair=len(self.pairs[0].legs) if self.pairs else 2)
         return {
             "pairs": len(self.pairs),
             "played": len(legs),
@@ -846,7 +886,9 @@ class ArenaResult:
         a, b = self.bot_a, self.bot_b
         label_a, label_b = f"{a} (A)", f"{b} (B)"
         unit = "match" if self.mode == "matches" else "deal"
-        title = f"### {a} vs {b}: {self.rules.name}, {len(self.pairs)} duplicate {unit} pairs"
+        table = self.rules.seating
+        sets = "pairs" if table.sides == 2 else f"sets ({a} in each of the {table.players} seats in turn)"
+        title = f"### {a} vs {b}: {self.rules.name}, {len(self.pairs)} duplicate {unit} {sets}"
         sf = self.score_figures()
         if sf is not None:
             title += f" at {_score_text(self.score)}"
@@ -854,17 +896,20 @@ class ArenaResult:
         m = self.match_figures()
         if m is not None:  # the match wins first: they are what --matches is for
             low, high = m["ci95"]
+            group, every = ("pairs", "both matches of a pair") if table.sides == 2 else ("sets", "every match of a set")
             lines.append(f"Matches won: {label_a} **{m['a_wins']}**, {label_b} **{m['b_wins']}**, unfinished "
-                         f"{m['unfinished']}, of {m['played']} matches ({m['pairs']} duplicate pairs; both matches "
-                         f"of a pair won by {a} in {m['pairs_swept']['a']}, by {b} in {m['pairs_swept']['b']}).")
+                         f"{m['unfinished']}, of {m['played']} matches ({m['pairs']} duplicate {group}; {every} "
+                         f"won by {a} in {m['pairs_swept']['a']}, by {b} in {m['pairs_swept']['b']}).")
             lines.append("")
+            fair = "" if table.sides == 2 else f", against a fair share of {100 / table.players:.1f}%"
             lines.append(f"Match win rate for {a}: **{100 * m['win_rate_a']:.1f}%** (95% Wilson interval "
                          f"{100 * low:.1f}% to {100 * high:.1f}%, over {m['effective_matches']:.1f} effective "
-                         f"matches); {m['average_deals']:.1f} deals a match on average.")
+                         f"matches{fair}); {m['average_deals']:.1f} deals a match on average.")
             lines.append("")
         interval = ("no interval from one pair" if ci[0] is None
                     else f"95% CI {_signed(ci[0])} to {_signed(ci[1])}")
-        lines.append(f"Net points per deal for {a} (A) against {b} (B): **{_signed(net)}** ({interval}), "
+        against = f"{b} (B)" if table.sides == 2 else f"the mean of the {table.players - 1} {b}s (B) at the table"
+        lines.append(f"Net points per deal for {a} (A) against {against}: **{_signed(net)}** ({interval}), "
                      f"over {self.deals} deals.")
         if sf is not None:
             bgo = ", under bidder goes out" if sf["bidder_goes_out"] else ""
@@ -911,6 +956,9 @@ class ArenaResult:
         ]
         lines += ["", f"| | {label_a} | {label_b} |", "| --- | ---: | ---: |"]
         lines += [f"| {name} | {x} | {y} |" for name, x, y in rows]
+        if table.sides != 2:
+            lines += ["", f"{label_b}'s score change is a player's (the mean of the {table.players - 1}); its "
+                      "contracts, Pedros and decisions are all of theirs together."]
         lines += ["", f"Thrown-in deals: {self.thrown_in()} of {len(deals)}. "
                   f"{self.where or self.workers_text()}, {self.elapsed_s:.1f} s.",
                   "", f"Run: `{self.command}`"]
@@ -947,7 +995,7 @@ def _ms(x: float) -> str:
 # ---------------------------------------------------------------------------
 # Running
 # ---------------------------------------------------------------------------
-ProgressFn = Callable[[int, int, int, int], None]
+ProgressFn = Callable[[int, int, int, float], None]
 """``progress(pairs_done, pairs_total, deals_played, net_so_far)``: net_so_far is A's minus B's score change."""
 
 
@@ -1002,18 +1050,18 @@ def run_duplicate(
     records_dir = str(out_dir) if out_dir is not None and save_records else None
     job = _Job(spec_a, spec_b, rules.to_json(), seed, matches, records_dir, score)
     started = time.perf_counter()
-    tally = [0, 0, 0]  # pairs done, deals played, net
+    tally: list[float] = [0, 0, 0.0]  # pairs done, deals played, net
 
     def done(_: int, res: _ChunkResult) -> None:
         tally[0] += len(res.pairs)
         tally[1] += sum(p.deals for p in res.pairs)
         tally[2] += sum(p.net for p in res.pairs)
         if progress is not None:
-            progress(tally[0], deals, tally[1], tally[2])
+            progress(int(tally[0]), deals, int(tally[1]), tally[2])
 
     def tick() -> None:
         if progress is not None:
-            progress(tally[0], deals, tally[1], tally[2])  # the first call comes once the workers exist
+            progress(int(tally[0]), deals, int(tally[1]), tally[2])  # the first call comes once the workers exist
 
     with backend_for(backend, workers, address) as runner:
         workers = runner.workers  # on a Ray cluster: its CPUs, unless told

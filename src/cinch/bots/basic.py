@@ -5,6 +5,9 @@ value (so it opens at the minimum and overcalls one step at a time, never past i
 value), keeps trumps, draws trumps when it holds the top one, feeds points to a
 partner who holds the trick, wins a trick worth taking as cheaply as it can, and
 never throws a point card under an opponent's winning card when it has anything else.
+
+At a cut-throat table (two, three, five or six players) it plays each for himself: no partner
+brings anything to its bid, and every other player is an opponent in the play.
 """
 
 from __future__ import annotations
@@ -30,7 +33,8 @@ def point_values(rules: Rules, trump: Suit) -> list[int]:
 
 
 def hand_value(hand: int, suit: Suit, rules: Rules, dealer: bool) -> float:
-    """A rough count of the points a partnership takes with ``suit`` as trumps."""
+    """A rough count of the points the makers take with ``suit`` as trumps (a partnership at four,
+    a lone maker cut-throat)."""
     t = rules.trump_tables[suit]
     trumps = hand & t.trumps
     ranks = {t.power[c]: c for c in bits(trumps)}
@@ -46,8 +50,9 @@ def hand_value(hand: int, suit: Suit, rules: Rules, dealer: bool) -> float:
     if 1 in ranks:
         value += 1.0 if rules.low is Low.TWO_HOLDER else 0.4
     value += 0.5 * max(0, trumps.bit_count() - 2)
-    value += 2.0  # what a partner brings on average
-    if dealer:
+    if rules.seating.partnership:
+        value += 2.0  # what a partner brings on average
+    if dealer and rules.seating.dealer_robs:
         value += 1.0  # robbing the pack
     return value * rules.total_points / 14
 
@@ -89,12 +94,13 @@ class TableReading:
         self.values = point_values(view.rules, view.trump)
         self.hand = int(view.hand)
         seen = int(view.played) | self.hand
-        for s in range(4):
+        for s in range(len(view.hand_sizes)):
             seen |= view.shown_trumps[s]
         self.outstanding_trumps = self.t.trumps & ~seen & ~int(view.stock_seen) & ~int(view.own_discards)
         self.trick = view.current_trick
         self.points_in_trick = sum(self.values[p.card] for p in self.trick)
-        self.players_left = sum(1 for s, n in enumerate(view.hand_sizes) if n) - 1 if self.trick else 3
+        others = len(view.hand_sizes) - 1
+        self.players_left = sum(1 for n in view.hand_sizes if n) - 1 if self.trick else others
         self.strength: tuple[int, ...] | None  # the cards' strength in the suit led (no trick: None)
         self.winner: Seat | None
         if self.trick:

@@ -35,6 +35,14 @@ under an opponent's winning card when it has anything else, wins a trick holding
 as cheaply as it safely can, brings the Low home where it scores for its capturer, and
 does not spend an ace or a high trump on an empty trick.
 
+Cut-throat tables (two, three, five, six players, each for himself).  A lone maker's hand is
+valued by a fit per table size (:data:`TABLE_COEFFICIENTS`), and a contract by the maker's
+score change less the mean of the others'.  At three to six the bids go by points alone (no
+match equity for several scores).  In the play the maker has no ally; the defenders hold the
+tricks together against him: a trick another defender takes counts as kept from the maker, but
+its points count for ``ally_share`` (0) of their worth, so a defender feeds no Pedro to a fellow
+defender and keeps his point cards for his own tricks (docs/strength.md, "Cut-throat tables").
+
 The tuning constants (:data:`PARAMS`) were set by duplicate deals (each deck played twice with
 the teams swapped), against the basic bot and against this bot itself.  Measured with
 ``benchmarks/heuristic_calibration.py duplicate --pairs 2000``: about +5.5 points a deal against
@@ -89,12 +97,31 @@ VARIANT_COEFFICIENTS: dict[str, tuple[float, ...]] = {
 }
 
 
+# Cut-throat tables, fitted on "difference" at each size by ``benchmarks/cut_throat_strength.py fit``:
+# the points a lone maker takes against all the others (FEATURES as above; "partner_deals" is
+# always 0, and "dealer" only counts at five and six, where the dealer robs: at six he robs last,
+# after five players have drawn, and often finds the stock spent).  A lone maker takes far fewer
+# points than a partnership: in the fitting playouts 3.9 of 14 on average at two, 3.5 at three
+# (many point cards stay in the stock there), 2.7 at five, 2.8 at six (more hands hold trumps).
+# The fits serve every preset and option at that size, scaled to the points held.
+TABLE_COEFFICIENTS: dict[int, tuple[float, ...]] = {
+    2: (0.43, 1.32, 0.27, 0.28, 0.79, 0.51, 1.31, 2.90, 3.79, 0.23, 0.34, 0.09, 0.00, 0.00, 0.00, 0.00, 2.08),
+    3: (-1.36, 2.27, 1.19, 0.59, 0.95, 0.54, 0.95, 2.01, 2.09, 0.52, -0.06, 0.13, 0.00, 0.00, 0.00, 0.00, 2.62),
+    5: (-1.01, 3.35, 1.48, 0.82, 0.54, 0.21, 0.66, 0.31, 1.06, 0.52, -0.06, 0.25, 0.09, 0.00, 0.00, 0.00, 2.97),
+    6: (-1.85, 4.36, 1.81, 1.00, 0.86, 0.48, 0.77, 0.67, 0.46, 0.76, -0.12, -0.67, -1.11, 0.00, 0.00, 0.00,
+        2.94),
+}
+
+
 def _model(rules: Rules) -> tuple[tuple[float, ...], int]:
     """The fitted weights that serve these rules, and the points per deal they were fitted on.
 
     The presets have their own fits; nine tricks without the draw and the extra point cards
-    (Sancho, Dom) were fitted as variants of "difference" and serve every preset.
+    (Sancho, Dom) were fitted as variants of "difference" and serve every preset.  A cut-throat
+    table has one fit per size (:data:`TABLE_COEFFICIENTS`).
     """
+    if not rules.seating.partnership:
+        return TABLE_COEFFICIENTS[rules.players], 14
     if rules.no_draw:
         return VARIANT_COEFFICIENTS["no-draw"], 14
     if rules.sancho and rules.dom_pedro:
@@ -108,7 +135,10 @@ def _model(rules: Rules) -> tuple[tuple[float, ...], int]:
 
 def hand_features(hand: int, suit: int, rules: Rules, position: int) -> tuple[float, ...]:
     """The evaluation features of ``hand`` with ``suit`` as trumps; ``position`` is the seat's
-    place after the dealer (0 the dealer, 1 his left, 2 his partner, 3 his right)."""
+    place after the dealer (0 the dealer, 1 his left, 2 his partner at four, ...).
+
+    The dealer's feature counts only where the dealer robs the pack (not at two or three
+    players), and the partner's deal only at four, where there are partners."""
     t = rules.trump_tables[suit]
     trumps = hand & t.trumps
     base = suit * 13
@@ -147,12 +177,13 @@ def hand_features(hand: int, suit: int, rules: Rules, position: int) -> tuple[fl
     else:
         low = 1.0 if powers and powers[-1] <= 2 else 0.0  # the 2 or the 3: likely lowest in play
     side_aces = sum(1 for s in range(4) if s != suit and hand >> (s * 13) & 1)
-    no_rob = rules.no_draw
+    table = rules.seating
+    no_rob = rules.no_draw or not table.dealer_robs
     top = t.order  # the five highest trumps: A K Q J T, or under bowers the two bowers, A K Q
     return (
         1.0, has(top[0]), has(top[1]), has(top[2]), has(top[3]), has(top[4]),
         bare, g1, g2, float(len(powers)), low, float(side_aces),
-        0.0 if no_rob else float(position == 0), 0.0 if no_rob else float(position == 2),
+        0.0 if no_rob else float(position == 0), float(not no_rob and table.partnership and position == 2),
         extra_bare, extra_guarded,
     )
 
@@ -199,11 +230,21 @@ def point_distribution(mean: float, sd: float, total: int) -> list[float]:
     return probs
 
 
-def bid_value(probs: list[float], bid: int, total: int) -> float:
-    """Expected (makers - defenders) score change of a contract at ``bid``."""
+def bid_value(probs: list[float], bid: int, total: int, others: int = 1) -> float:
+    """Expected score change of the makers less the defenders' of a contract at ``bid``.
+
+    ``others``: the sides against the makers.  With one (four players, or two) it is the makers'
+    change less the defenders'; cut-throat with more, the maker's change less the mean of the
+    others' (each adds what he took, a maker who is set loses his bid).
+
+    >>> probs = [0.0] * 14 + [1.0]  # sure to take all 14 points
+    >>> bid_value(probs, 7, 14), bid_value(probs, 7, 14, others=2)
+    (14.0, 14.0)
+    """
     v = 0.0
     for k, p in enumerate(probs):
-        v += p * ((2 * k - total) if k >= bid else (k - bid - total))
+        theirs = (total - k) / others
+        v += p * ((k if k >= bid else -bid) - theirs)
     return v
 
 
@@ -299,6 +340,11 @@ PARAMS: dict[str, float] = {
     # trick's points count).  Measured against 0 by duplicate deals (1000 pairs): 0.5 is even
     # (+0.02 pagat, -0.05 difference, within the noise); 1.0 costs about 0.08 a deal.
     "later_points": 0.5,
+    # Cut-throat: the worth to a defender of points another defender takes, against the maker
+    # (1: as his own; 0: nothing, the maker's loss balancing a rival's gain).  Measured by duplicate
+    # deals (one bot among others at 0.3, difference): 0 is +0.05 a deal at three, +0.12 at six;
+    # 1 costs 0.23 and 0.76; -0.5 is even with 0.
+    "ally_share": 0.0,
     "ace_over_draw": 0.1,  # choose-concealed: keep a side ace when a draw is a trump less often than this
     "pass_partner": 2.0,  # bidding: the value of passing when the partner holds the bid
     "pass_opponent": -1.0,  # ... when an opponent holds it
@@ -342,7 +388,7 @@ class HeuristicBot(Bot):
 
     @staticmethod
     def _position(view: SeatView) -> int:
-        return (view.seat - view.dealer) & 3
+        return (view.seat - view.dealer) % view.players_count
 
     # ---- bidding ---------------------------------------------------------------------------
     def _bid(self, view: SeatView) -> Action:
@@ -364,7 +410,7 @@ class HeuristicBot(Bot):
         for s, a in view.auction:
             if isinstance(a, Bid):
                 high_bid, high_seat = a.amount, s
-                if s == seat.partner:
+                if s == seat.partner and s != seat:  # cut-throat, a seat is its own "partner"
                     partner_bid = max(partner_bid, a.amount)
         if partner_bid and high_seat is not None and high_seat.team != seat.team:
             mean += p["partner_bid"]  # competing over an opponent: the partner's bid shows strength
@@ -392,7 +438,8 @@ class HeuristicBot(Bot):
         if p["score_aware"] and self._endgame(view):
             return self._bid_to_the_score(view, bids, probs, high_bid, high_seat, later_opps > 0 and not auction)
 
-        worth = [(b, bid_value(probs, b.amount, total)) for b in bids]
+        others = view.players_count - 1 if rules.cut_throat else 1  # one other side at four and at two
+        worth = [(b, bid_value(probs, b.amount, total, others)) for b in bids]
         ok = [(b, v) for b, v in worth if v > v_pass]
         if not ok:
             return next(a for a in legal if isinstance(a, Pass))
@@ -410,6 +457,8 @@ class HeuristicBot(Bot):
         """Whether the match score should steer the bidding: bidder goes out, or a side near the target."""
         if view.score is None or view.target is None:
             return False
+        if len(view.score) != 2:
+            return False  # cut-throat at three to six: the bids go by points alone (no match equity for many)
         if view.bidder_goes_out:
             return True
         need = min(view.target - view.score[0], view.target - view.score[1])
@@ -476,7 +525,7 @@ class HeuristicBot(Bot):
         unseen_trumps = (unseen & t.trumps).bit_count()
         p_trump = unseen_trumps / max(1, unseen.bit_count())
         draw_worth = 10.0 if p_trump >= self.params["ace_over_draw"] else 5.0  # a side ace (10) beats a poor draw
-        if view.phase is Phase.ROB or view.seat == view.dealer:
+        if view.phase is Phase.ROB or (view.seat == view.dealer and rules.seating.dealer_robs):
             draw_worth = 0.0  # robbing: the hand is filled from what is there
         return choose_keep(options, worth, draw_worth)
 
@@ -511,12 +560,25 @@ class _Table:
         self.values = values
         self.hand = int(view.hand)
         self.seat = view.seat
-        self.team = view.seat & 1
-        self.partner = view.seat.partner
         self.trick = view.current_trick
         self.later = seat_order_after(view)
-        self.opps = [s for s in k.others if s != self.partner]
         self.makers = view.maker is not None and view.maker.team == view.seat.team
+        # Allies: the seats whose tricks count as this seat's.  At four, the partner.  Cut-throat, the
+        # maker has none, and the defenders hold the tricks together against him: a trick another
+        # defender takes is one the maker does not (the maker is short of his bid more often, and then
+        # loses it), but its points go to a rival, so they count for ``ally_share`` of their worth.
+        partnership = view.rules.seating.partnership
+        self.allies: list[int]
+        if partnership:
+            self.allies = [int(view.seat.partner)]
+        elif self.makers or view.maker is None:
+            self.allies = []
+        else:
+            self.allies = [s for s in k.others if s != view.maker]
+        self.share = 1.0 if partnership else params["ally_share"]
+        self.opps = [s for s in k.others if s not in self.allies]
+        # Who may take a point card kept in hand: the opponents, and cut-throat the allies too (a rival's gain).
+        self.threats = self.opps if partnership else list(k.others)
         if self.trick:
             led = t.effective_suit[self.trick[0].card]
             self.led = led
@@ -567,7 +629,7 @@ class _Table:
         higher = k.higher_trumps(card)
         if not higher:
             return 1.0
-        p_opp = 1 - math.prod(1 - k.p_holds_any(o, higher) for o in self.opps)
+        p_opp = 1 - math.prod(1 - k.p_holds_any(o, higher) for o in self.threats)
         my_higher = sum(1 for c in bit_list(self.hand & t.trumps) if t.power[c] > t.power[card])
         cover = self.p["cover_base"] + self.p["cover_step"] * min(my_higher, 3)
         return max(0.05, 1 - p_opp * (1 - min(cover, 0.95)))
@@ -591,7 +653,7 @@ class _Table:
         trumps.sort(key=lambda c: -power[c])
         outstanding = k.unseen_trumps
         p_opp_trump = 1 - math.prod(1 - k.p_has_trump(o) for o in self.opps)
-        p_partner_trump = k.p_has_trump(self.partner)
+        p_partner_trump = 1 - math.prod(1 - k.p_has_trump(a) for a in self.allies)
         bosses = [c for c in trumps if k.is_boss(c)]
         if bosses and outstanding and (p_opp_trump > 0.1 or (self.points_out and p_partner_trump > 0.3)):
             return bosses[0]  # draw trumps with the top one
@@ -622,28 +684,34 @@ class _Table:
         strength = self.strength
         led = self.led
         best = strength[self.best_card]
-        partner_wins = self.winner == self.partner
+        ally_wins = self.winner in self.allies
         values = self.values
-        later_opps = [s for s in self.later if (s - self.seat) & 1]
-        partner_later = self.partner in self.later
+        later_opps = [s for s in self.later if s in self.opps]
+        later_allies = [s for s in self.later if s in self.allies]
         # The points the later players must add, whoever wins (a partner's only trump a Pedro).
         weight = self.p["later_points"]
         forced = weight * sum(self.forced_points(s) for s in self.later) if weight else 0.0
         scored = []
         for c in cards:
+            # The chances that this seat takes the trick, and that an ally does.
+            p_mine = p_ally = 0.0
             if strength[c] > best:
-                p_ours = 1 - k.p_any_beats(later_opps, c, led)
-            elif partner_wins:
-                p_ours = 1 - k.p_any_beats(later_opps, self.best_card, led)
-            elif partner_later:
-                p_ours = self.p["partner_rescue"] * k.p_beats(self.partner, self.best_card, led)
-                others = [s for s in later_opps if self.later.index(s) > self.later.index(self.partner)]
-                if others and p_ours:
-                    p_ours *= 0.8
-            else:
-                p_ours = 0.0
+                p_mine = 1 - k.p_any_beats(later_opps, c, led)
+            elif ally_wins:
+                p_ally = 1 - k.p_any_beats(later_opps, self.best_card, led)
+            elif later_allies:
+                first = later_allies[0]
+                p_beats = (k.p_beats(first, self.best_card, led) if len(later_allies) == 1
+                           else k.p_any_beats(later_allies, self.best_card, led))
+                p_ally = self.p["partner_rescue"] * p_beats
+                others = [s for s in later_opps if self.later.index(s) > self.later.index(first)]
+                if others and p_ally:
+                    p_ally *= 0.8
+            p_ours = p_mine + p_ally
             v = values[c]
-            ev = (2 * p_ours - 1) * (self.pts + v + forced) - self.future(c)
+            # The trick's worth to this seat: all of it taken, an ally's share of it (all at four), lost to
+            # the opponents.  At four this is (2 p_ours - 1) x the points.
+            ev = (p_mine + self.share * p_ally - (1 - p_ours)) * (self.pts + v + forced) - self.future(c)
             scored.append((ev, -v, c, p_ours))
         scored.sort(reverse=True)
         choice = scored[0]

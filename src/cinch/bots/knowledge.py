@@ -5,6 +5,9 @@ and keeps, for the other three players:
 
 - the cards nobody has shown this seat (``unseen``): in another hand, or dead (left in
   the stock, thrown face down);
+The other players are two, three, five at a table of six: every count below is by seat, for
+however many sit at the table.
+
 - suits each player is known to be void in, from the play: on a trump lead a non-trump
   means no trumps; on a plain lead a card of a third suit means none of the suit led (not
   "no trumps" too: a player void in the suit led may play anything, trumps in hand, as
@@ -89,8 +92,10 @@ class Knowledge:
         eff = t.effective_suit
         strict = rules.follow.value == "strict"
 
-        by_seat = [0, 0, 0, 0]
-        void = [0, 0, 0, 0]  # bit per effective suit (the trump suit's bit: no trumps)
+        n = len(view.hand_sizes)
+        self.players = n
+        by_seat = [0] * n
+        void = [0] * n  # bit per effective suit (the trump suit's bit: no trumps)
         in_play = 0
         for plays in [tr.plays for tr in view.tricks] + [view.current_trick]:
             if not plays:
@@ -109,11 +114,13 @@ class Knowledge:
                     void[p.seat] |= 1 << led
         self.by_seat = by_seat
         self.in_play = in_play
-        played = by_seat[0] | by_seat[1] | by_seat[2] | by_seat[3]
+        played = 0
+        for m in by_seat:
+            played |= m
         self.played = played
 
         seen = self.hand | played | int(view.own_discards) | int(view.stock_seen)
-        for s in range(4):
+        for s in range(n):
             seen |= int(view.face_up_discards[s]) | int(view.shown_trumps[s])
         self.seen = seen
         self.unseen = FULL_DECK_MASK & ~seen
@@ -121,15 +128,16 @@ class Knowledge:
 
         # The fewest trumps each other player still holds.
         sizes = view.hand_sizes
-        start = [sizes[s] + by_seat[s].bit_count() for s in range(4)]
-        min_trumps = [0, 0, 0, 0]
+        start = [sizes[s] + by_seat[s].bit_count() for s in range(n)]
+        min_trumps = [0] * n
+        robs = rules.seating.dealer_robs  # at two or three the dealer discards and draws like the others
         if not rules.no_draw and rules.discard is not Discard.CHOOSE_CONCEALED:
-            for s in range(4):
-                if s == self.seat or (s == view.dealer and not rules.dealer_discards):
+            for s in range(n):
+                if s == self.seat or (s == view.dealer and robs and not rules.dealer_discards):
                     continue
                 kept = start[s] - view.drawn_counts[s]
                 min_trumps[s] = max(0, kept - (by_seat[s] & trumps).bit_count())
-        for s in range(4):
+        for s in range(n):
             if void[s] >> t.suit & 1:
                 min_trumps[s] = 0
             min_trumps[s] = min(min_trumps[s], sizes[s])
@@ -137,14 +145,15 @@ class Knowledge:
         self.min_trumps = min_trumps
 
         # Where the unseen cards may be: the other hands, or dead.
-        others = [s for s in range(4) if s != self.seat]
+        others = [s for s in range(n) if s != self.seat]
         self.others = others
         n_ut = self.unseen_trumps.bit_count()
         n_unseen = self.unseen.bit_count()
         in_hands = sum(sizes[s] for s in others)
         dead = max(0, n_unseen - in_hands)
         dead_trump_room = 0.0
-        if rules.no_draw:
+        if rules.no_draw or not robs:
+            # Nobody robbed: the cards left in the stock are as likely trumps as any unseen card.
             dead_trump_room = float(dead)
         elif view.seat != view.dealer and rules.rob is not Rob.ALL_TRUMPS:
             dead_trump_room = 0.05 * dead  # a dealer rarely leaves a trump in the stock
@@ -152,14 +161,14 @@ class Knowledge:
         extra = max(0, n_ut - sure)
         room = {s: (0 if void[s] >> t.suit & 1 else sizes[s] - min_trumps[s]) for s in others}
         total_room = sum(room.values()) + dead_trump_room
-        exp_t = [0.0, 0.0, 0.0, 0.0]
+        exp_t = [0.0] * n
         for s in others:
             share = extra * room[s] / total_room if total_room > 0 else 0.0
             exp_t[s] = min(float(sizes[s]), min_trumps[s] + share)
         self.exp_trumps = exp_t
         self.n_unseen_trumps = n_ut
         exp_dead_t = max(0.0, n_ut - sum(exp_t))
-        exp_n = [max(0.0, sizes[s] - exp_t[s]) if s in others else 0.0 for s in range(4)]
+        exp_n = [max(0.0, sizes[s] - exp_t[s]) if s in others else 0.0 for s in range(n)]
         self.exp_plain = exp_n
         self.dead_plain = max(0.0, dead - exp_dead_t)
         self.sizes = sizes

@@ -56,7 +56,7 @@ class RichProgress:
         self.progress: Progress | Literal[False] | None = None  # False: not a terminal, nothing to show
         self.task: TaskID | None = None
 
-    def __call__(self, done: int, total: int, deals: int, net: int) -> None:
+    def __call__(self, done: int, total: int, deals: int, net: float) -> None:
         from rich.console import Console
         from rich.progress import (
             BarColumn,
