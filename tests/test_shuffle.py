@@ -131,8 +131,8 @@ def test_new_draws_a_fresh_128_bit_salt():
     a, b = Shuffle.new(NONE, 1), Shuffle.new(("01", "", "", ""), 4)
     assert len(a.salt) == 32 and int(a.salt, 16) >= 0 and a.salt == a.salt.lower()
     assert a.salt != b.salt and b.number == 4 and b.entropy == ("01", "", "", "")
-    with pytest.raises(ValueError, match="four in all"):
-        Shuffle.new(("", ""), 1)
+    with pytest.raises(ValueError, match="one string per seat"):
+        Shuffle.new(("",), 1)
 
 
 @pytest.mark.parametrize("salt, entropy, number, words", [
@@ -141,7 +141,7 @@ def test_new_draws_a_fresh_128_bit_salt():
     (SALT, ("", "xyz", "", ""), 1, '"entropy" of E must be lower-case hex digits'),
     (SALT, ("", "", "", "a" * 65), 1, "at most 64"),
     (SALT, NONE, 0, "counts from 1"),
-    (SALT, ("", ""), 1, "four in all"),
+    (SALT, ("",), 1, "one string per seat"),
 ])
 def test_a_bad_field_is_refused_when_a_shuffle_is_made(salt, entropy, number, words):
     with pytest.raises(ValueError, match=words):

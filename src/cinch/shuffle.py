@@ -9,7 +9,8 @@ the deck and the entropy he sent all agree (:meth:`Shuffle.verify`).  The deriva
 
 1. ``seed = SHA-256(UTF-8 of "cinch/1 shuffle\\n" + salt + "\\n" + N + "\\n" + E + "\\n" + S + "\\n"
    + W + "\\n" + str(number))``, 32 bytes; N E S W are the seats' entropy strings, ``number`` the
-   deal's number in its match (1 for the first deal) in decimal.
+   deal's number in its match (1 for the first deal) in decimal.  A cut-throat table (2, 3, 5 or 6
+   players) writes its seats' entropy in the same way, seat ``1`` to seat ``n`` in that order.
 2. The stream of a label L (the ASCII string ``deck`` or ``restock``) is the concatenation of the
    blocks ``SHA-256(seed + L + i)``, i = 0, 1, 2, ... as an 8-byte big-endian integer, read 4 bytes
    at a time as unsigned 32-bit big-endian integers.
@@ -53,6 +54,19 @@ SALT_DIGITS = 32  # 128 bits
 ENTROPY_DIGITS = 64  # at most, per seat
 COMMITMENT_DIGITS = 64  # a SHA-256 digest in hex
 SEAT_NAMES = ("N", "E", "S", "W")
+CUT_THROAT_SIZES = (2, 3, 5, 6)  # the other table sizes: seats named 1 to n
+
+
+def seat_names(count: int) -> tuple[str, ...]:
+    """The seats whose entropy a shuffle holds, in the seed's order: N E S W, or 1 to n cut-throat."""
+    return SEAT_NAMES if count == len(SEAT_NAMES) else tuple(str(i + 1) for i in range(count))
+
+
+def _count_problem(count: int) -> str | None:
+    if count == len(SEAT_NAMES) or count in CUT_THROAT_SIZES:
+        return None
+    return (f'"entropy" holds one string per seat: N E S W at four players, 1 to n at 2, 3, 5 or 6; '
+            f"not {count}")
 _WORDS = struct.Struct(">8I")  # a 32-byte block as eight unsigned 32-bit big-endian integers
 _TWO_32 = 1 << 32
 _HEX = re.compile(r"[0-9a-f]*")
@@ -137,15 +151,15 @@ def _number_problem(number: object) -> str | None:
 
 @dataclass(frozen=True)
 class Shuffle:
-    """The makings of one deal's deck: the server's secret ``salt``, each seat's ``entropy`` (N E S W)
-    and the deal's ``number`` in its match (from 1).
+    """The makings of one deal's deck: the server's secret ``salt``, each seat's ``entropy`` (N E S W, or
+    1 to n at a cut-throat table) and the deal's ``number`` in its match (from 1).
 
     ``written_commitment`` is the commitment a record wrote (:meth:`from_json`); :meth:`verify`
     checks it.  A bad field raises ``ValueError`` (:class:`RecordError` from :meth:`from_json`).
     """
 
     salt: str
-    entropy: tuple[str, str, str, str]
+    entropy: tuple[str, ...]
     number: int
     written_commitment: str | None = field(default=None, compare=False, repr=False)
 
@@ -153,11 +167,12 @@ class Shuffle:
         if isinstance(self.entropy, str):
             raise ValueError('"entropy" holds one string per seat (N E S W), four in all, not one string')
         entropy = tuple(self.entropy)
-        if len(entropy) != len(SEAT_NAMES):
-            raise ValueError(f'"entropy" holds one string per seat (N E S W), four in all, not {len(entropy)}')
+        problem = _count_problem(len(entropy))
+        if problem:
+            raise ValueError(problem)
         object.__setattr__(self, "entropy", entropy)
         problem = _salt_problem(self.salt) or _number_problem(self.number) or next(
-            (p for seat, v in zip(SEAT_NAMES, entropy) if (p := _entropy_problem(seat, v))), None)
+            (p for seat, v in zip(seat_names(len(entropy)), entropy) if (p := _entropy_problem(seat, v))), None)
         if problem:
             raise ValueError(problem)
         object.__setattr__(self, "_seed", derive_seed(self.salt, entropy, self.number))
@@ -166,10 +181,7 @@ class Shuffle:
     @classmethod
     def new(cls, entropy: Iterable[str], number: int) -> Shuffle:
         """A shuffle with a fresh secret salt (``secrets.token_hex``) for deal ``number``."""
-        seats = tuple(entropy)
-        if len(seats) != len(SEAT_NAMES):
-            raise ValueError(f'"entropy" holds one string per seat (N E S W), four in all, not {len(seats)}')
-        return cls(secrets.token_hex(SALT_DIGITS // 2), (seats[0], seats[1], seats[2], seats[3]), number)
+        return cls(secrets.token_hex(SALT_DIGITS // 2), tuple(entropy), number)
 
     @property
     def seed(self) -> bytes:
@@ -199,11 +211,12 @@ class Shuffle:
         return done
 
     def to_json(self) -> dict[str, Any]:
-        """``{"commitment", "salt", "entropy": {"N", "E", "S", "W"}}``, the record's deal key ``shuffle``."""
+        """``{"commitment", "salt", "entropy": {"N", "E", "S", "W"}}`` (``{"1", ..., "n"}`` cut-throat), the
+        record's deal key ``shuffle``."""
         return {
             "commitment": self.commitment,
             "salt": self.salt,
-            "entropy": dict(zip(SEAT_NAMES, self.entropy)),
+            "entropy": dict(zip(seat_names(len(self.entropy)), self.entropy, strict=True)),
         }
 
     @classmethod
@@ -229,20 +242,26 @@ class Shuffle:
         if not isinstance(entropy, Mapping):
             raise RecordError('"entropy" must be an object with one string per seat, as '
                               f'{{"N": "", "E": "9f0c", "S": "", "W": ""}}, not {json_kind(entropy)}')
-        odd = sorted(str(k) for k in entropy if k not in SEAT_NAMES)
-        if odd:
-            raise RecordError(f'"entropy" has {odd[0]!r}, which is not a seat; it has N, E, S and W, each a '
-                              "string of hex digits (empty for none)")
-        missing = [s for s in SEAT_NAMES if s not in entropy]
-        if missing:
-            raise RecordError(f'"entropy" has nothing for {", ".join(missing)}; it has N, E, S and W, each a '
-                              "string of hex digits (empty for none)")
-        problem = _salt_problem(obj["salt"]) or _number_problem(number) or next(
-            (p for s in SEAT_NAMES if (p := _entropy_problem(s, entropy[s]))), None)
+        # The seats it names say the table: N E S W, or 1 to n at a cut-throat one.
+        four = len(entropy) == len(SEAT_NAMES) or any(k in SEAT_NAMES for k in entropy)
+        names = SEAT_NAMES if four else seat_names(len(entropy))
+        problem = None if four else _count_problem(len(names))
         if problem:
             raise RecordError(problem)
-        seats = (entropy["N"], entropy["E"], entropy["S"], entropy["W"])
-        return cls(obj["salt"], seats, number, written_commitment=written)
+        said = "N, E, S and W" if four else f"1 to {len(names)}"
+        odd = sorted(str(k) for k in entropy if k not in names)
+        if odd:
+            raise RecordError(f'"entropy" has {odd[0]!r}, which is not a seat; it has {said}, each a '
+                              "string of hex digits (empty for none)")
+        missing = [s for s in names if s not in entropy]
+        if missing:
+            raise RecordError(f'"entropy" has nothing for {", ".join(missing)}; it has {said}, each a '
+                              "string of hex digits (empty for none)")
+        problem = _salt_problem(obj["salt"]) or _number_problem(number) or next(
+            (p for s in names if (p := _entropy_problem(s, entropy[s]))), None)
+        if problem:
+            raise RecordError(problem)
+        return cls(obj["salt"], tuple(entropy[s] for s in names), number, written_commitment=written)
 
     def verify(self, deck: Iterable[int] | str, restock: Iterable[int] | str | None = None) -> None:
         """Check a deal against this shuffle; raises :class:`RecordError` naming what does not match.

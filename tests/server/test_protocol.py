@@ -149,6 +149,9 @@ def test_an_unknown_type_is_refused_and_the_types_are_listed(data, shown):
     assert "x" * 41 not in e.message  # a long type is not echoed back
 
 
+SEAT_CHOICES = "seat: Input should be 'N', 'E', 'S', 'W', '1', '2', '3', '4', '5' or '6'"  # (every table size's)
+
+
 @pytest.mark.parametrize(("data", "problems"), [
     # missing fields
     ({"type": "act"}, ["seq: Field required", "action: Field required"]),
@@ -165,8 +168,9 @@ def test_an_unknown_type_is_refused_and_the_types_are_listed(data, shown):
     ({"type": "act", "seq": 1, "action": 5}, ["action: Input should be a valid string"]),
     ({"type": "act", "seq": 1, "action": ""}, ["action: String should have at least 1 character"]),
     ({"type": "act", "seq": 1, "action": "x" * 201}, ["action: String should have at most 200 characters"]),
-    ({"type": "join", "seat": "X", "name": "Ann"}, ["seat: Input should be 'N', 'E', 'S' or 'W'"]),
-    ({"type": "join", "seat": "n", "name": "Ann"}, ["seat: Input should be 'N', 'E', 'S' or 'W'"]),
+    ({"type": "join", "seat": "X", "name": "Ann"}, [SEAT_CHOICES]),
+    ({"type": "join", "seat": "n", "name": "Ann"}, [SEAT_CHOICES]),
+    ({"type": "join", "seat": "7", "name": "Ann"}, [SEAT_CHOICES]),
     ({"type": "join", "seat": "N", "name": ""}, ["name: String should have at least 1 character"]),
     ({"type": "join", "seat": "N", "name": "   "}, ["name: String should have at least 1 character"]),
     ({"type": "join", "seat": "N", "name": "a" * 41}, ["name: String should have at most 40 characters"]),

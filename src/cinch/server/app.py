@@ -38,7 +38,6 @@ from cinch.server.puzzles import add_puzzle_routes
 from cinch.server.replays import add_replay_routes
 from cinch.server.rooms import (
     OVER,
-    SEATS,
     WAITING,
     Place,
     Room,
@@ -48,6 +47,7 @@ from cinch.server.rooms import (
     new_token,
     rules_from,
     seat_info,
+    table_json,
     token_hash,
 )
 from cinch.server.scoresheet import add_scoresheet_routes
@@ -316,16 +316,18 @@ class Server:
         settings = Settings.from_json(data["settings"])
         if not settings.listed:
             return None
-        places = {p.seat: p for p in (Place.from_json(e) for e in data["places"])}
+        rules = settings.rules
+        table = rules.seating
+        places = {p.seat: p for p in (Place.from_json(e, table) for e in data["places"])}
         here: set[Any] = set()
         spectators = 0
         for presence in self.store.elsewhere(row["code"]).values():
-            here |= presence.seats
+            here |= {seat for seat in table.seats if seat.name in presence.seats}
             spectators += presence.spectators
-        seats = [seat_info(places[seat], here) for seat in SEATS]
-        rules = settings.rules
+        seats = [seat_info(places[seat], here) for seat in table.seats]
         return {"code": row["code"], "link": self.link(row["code"]), "status": row["status"] or WAITING,
-                "rules": rules.to_json(), "rules_name": rules.name, "target": rules.target, "seats": seats,
+                "rules": rules.to_json(), "rules_name": rules.name, "target": rules.target, **table_json(table),
+                "seats": seats,
                 "spectators": spectators, "grace": settings.grace, "between_deals": settings.between_deals,
                 "hints": settings.hints, "match_id": row["match_id"]}
 
@@ -395,10 +397,15 @@ class Server:
         if room is not None and not room.stale:
             room.presence_moved()
 
-    def relay_in(self, code: str, message: dict[str, Any], seat: Seat | None) -> None:
+    def relay_in(self, code: str, message: dict[str, Any], seat_name: str | None) -> None:
+        """A chat line (``seat_name`` None) or a hint for the seat of that name, from another process."""
         room = self.rooms.get(code)
-        if room is not None:
-            room.deliver(message, seat)
+        if room is None:
+            return
+        if seat_name is None:
+            room.deliver(message)
+        elif seat_name in room.seating.names:
+            room.deliver(message, room.seating.seats[room.seating.names.index(seat_name)])
 
     # ---- a client's message ---------------------------------------------------------------------------------
     def handle(self, conn: Connection, text: str | bytes) -> None:

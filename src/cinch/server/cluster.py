@@ -84,7 +84,7 @@ class Rooms(Protocol):
 
     def presence_moved(self, code: str) -> None: ...
 
-    def relay_in(self, code: str, message: dict[str, Any], seat: Seat | None) -> None: ...
+    def relay_in(self, code: str, message: dict[str, Any], seat_name: str | None) -> None: ...
 
     def forget_idle(self) -> None: ...
 
@@ -254,7 +254,7 @@ class ClusterStore:
             server.presence_moved(code)
         elif kind == "relay" and isinstance(code, str) and isinstance(event.get("msg"), dict):
             seat = event.get("seat")
-            server.relay_in(code, event["msg"], Seat[seat] if seat in ("N", "E", "S", "W") else None)
+            server.relay_in(code, event["msg"], seat if isinstance(seat, str) else None)  # (the room reads the name)
         elif kind == "bye":  # a process stopped: its connections are gone, its rooms free to claim
             for room_code in self._forget(sender):
                 server.presence_moved(room_code)

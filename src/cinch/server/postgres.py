@@ -32,7 +32,7 @@ import psycopg
 from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict
 
-from cinch.cards import Seat, Team
+from cinch.cards import Seat
 from cinch.library import (
     _COLUMNS,
     IN_PROGRESS,
@@ -41,7 +41,12 @@ from cinch.library import (
     StoredMatch,
     UnknownMatch,
     _id,
+    _players,
+    _score,
+    _seat_or_none,
+    _side_or_none,
     match_row,
+    table_of,
 )
 from cinch.match import Match
 from cinch.server.store import match_from_record
@@ -347,13 +352,13 @@ class PgLibrary:
         self.wrote = True
         found = self._execute(
             "INSERT INTO matches (rules, rules_json, players, human_seat, seed, frontend, status, score_ns, "
-            "score_ew, winner, deals, deal_number, action_number, first_dealer, record) "
-            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
+            "score_ew, scores, winner, deals, deal_number, action_number, first_dealer, record) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
             (match.rules.name, json.dumps(match.rules.to_json()),
-             json.dumps({s.name: str(names[s]) for s in Seat if s in names}),
-             None if human_seat is None else Seat(human_seat).name, seed, frontend, row["status"], row["score_ns"],
-             row["score_ew"], row["winner"], row["deals"], row["deal_number"], row["action_number"],
-             match.first_dealer.name, row["record"])).fetchone()
+             json.dumps({s.name: str(names[s]) for s in match.table.seats if s in names}),
+             None if human_seat is None else match.table.seats[human_seat].name, seed, frontend, row["status"],
+             row["score_ns"], row["score_ew"], row["scores"], row["winner"], row["deals"], row["deal_number"],
+             row["action_number"], match.first_dealer.name, row["record"])).fetchone()
         assert found is not None
         return int(found[0])
 
@@ -441,9 +446,9 @@ class PgLibrary:
 def _update_match(match_id: int, match: Match) -> tuple[str, tuple[Any, ...]]:
     row = match_row(match)
     return ("UPDATE matches SET updated = now(), players = %s, status = %s, score_ns = %s, score_ew = %s, "
-            "winner = %s, deals = %s, deal_number = %s, action_number = %s, record = %s WHERE id = %s",
-            (row["players"], row["status"], row["score_ns"], row["score_ew"], row["winner"], row["deals"],
-             row["deal_number"], row["action_number"], row["record"], match_id))
+            "scores = %s, winner = %s, deals = %s, deal_number = %s, action_number = %s, record = %s WHERE id = %s",
+            (row["players"], row["status"], row["score_ns"], row["score_ew"], row["scores"], row["winner"],
+             row["deals"], row["deal_number"], row["action_number"], row["record"], match_id))
 
 
 def _room_row(row: tuple[Any, ...]) -> dict[str, Any]:
@@ -463,23 +468,18 @@ def _iso(value: Any) -> str:
 
 def _stored(row: tuple[Any, ...]) -> StoredMatch:
     (id_, created, updated, rules, rules_json, players, human, seed, frontend, status, ns, ew, winner, deals,
-     deal_number, action_number, first_dealer, record) = row
+     deal_number, action_number, first_dealer, record, scores) = row
     try:
         spec = json.loads(rules_json)
     except (TypeError, ValueError):
         spec = rules
-    try:
-        names = json.loads(players)
-    except (TypeError, ValueError):
-        names = {}
-    seats = ("N", "E", "S", "W")
+    table = table_of(spec)  # (seats N E S W, or 1 to n at a cut-throat table; read as the SQLite library reads)
     return StoredMatch(
         id=int(id_), created=created, updated=updated, rules=str(rules), rules_json=spec,
-        players={Seat[k]: str(v) for k, v in names.items() if k in seats} if isinstance(names, dict) else {},
-        human_seat=Seat[human] if human in seats else None, seed=seed, frontend=str(frontend), status=str(status),
-        score=(int(ns), int(ew)), winner=Team[winner] if winner in ("NS", "EW") else None, deals=int(deals),
-        position=(int(deal_number), int(action_number)), first_dealer=Seat[first_dealer] if first_dealer in seats
-        else None, record_text=str(record))
+        players=_players(players, table), human_seat=_seat_or_none(human, table), seed=seed, frontend=str(frontend),
+        status=str(status), score=_score(scores, table, (int(ns), int(ew))), winner=_side_or_none(winner, table),
+        deals=int(deals), position=(int(deal_number), int(action_number)),
+        first_dealer=_seat_or_none(first_dealer, table), record_text=str(record))
 
 
 def _reason(e: psycopg.Error) -> str:

@@ -25,7 +25,10 @@ MAX_MESSAGE_BYTES = 4096
 MAX_CHAT = 300
 """The longest chat line, in characters."""
 
-SeatName = Literal["N", "E", "S", "W"]
+SeatName = Literal["N", "E", "S", "W", "1", "2", "3", "4", "5", "6"]
+"""A seat's name: ``N E S W`` at a four-player table, ``1`` to ``n`` at a cut-throat one (2, 3, 5 or 6
+players).  Which seats a room has, its ``info`` says (``seats``); a seat the room lacks is refused
+(``no-such-seat``)."""
 Hex = Annotated[str, Field(pattern=r"^[0-9a-f]{0,64}$")]
 Token = Annotated[str, Field(min_length=16, max_length=128, pattern=r"^[A-Za-z0-9_-]+$")]
 _INVISIBLE = (r"\x00-\x1f\x7f-\x9f\xad\u061c\u115f\u1160\u200b-\u200f\u2028-\u202e\u2060-\u2069"
@@ -189,6 +192,9 @@ class RoomInfo(_Message):
     rules: Any  # the record's "rules": a preset name or {"preset": ..., options}
     rules_name: str
     target: int
+    players: int  # how many sit at the table: 2 to 6
+    partnership: bool  # four players in two partnerships (NS, EW); else each plays for himself
+    sides: list[str]  # the sides' names, as ``match.score`` keys them: ["NS", "EW"], or the seats' ["1", "2", "3"]
     seats: list[SeatInfo]
     spectators: int
     grace: float  # seconds before a bot plays for a seat whose connection dropped
@@ -222,7 +228,7 @@ class State(_Message):
     seq: int  # send it back with ``act``: a stale one is refused
     room: RoomInfo
     you: dict[str, Any]  # {"seat": "S"} (None for a spectator); ``welcome`` says whether you are the host
-    match: dict[str, Any] | None  # score, target, deal number, winner, finished deals' summaries
+    match: dict[str, Any] | None  # score by side, target, deal number, winner, finished deals' summaries
     deal: dict[str, Any] | None  # the running (or last) deal as this seat may know it
     clocks: dict[str, Any]  # by seat: seconds used, whether running
     narration: list[str]  # the lines new since the last state

@@ -48,6 +48,7 @@ from cinch.library import FINISHED, IN_PROGRESS, LibraryError, StoredMatch, Unkn
 from cinch.match import DealSummary, Match, teams_json
 from cinch.record import FORMAT, dumps, finished_deals, loads, replay
 from cinch.rules import Rules
+from cinch.seating import FOUR, Seating
 from cinch.server.pages import error_json, page_routes
 from cinch.study.analysis import DealAnalysis, DealSpec, Judgement, decision_steps, judge
 from cinch.study.analysis import Settings as AnalysisSettings
@@ -70,7 +71,7 @@ STATIC = Path(__file__).parent / "static" / "replay"
 # A par job: what the solver needs of a deal, in plain (picklable, hashable) values:
 # (rules as the record writes them, dealer, deck, restock or None, the actions up to the first lead).
 ParJob = tuple[Any, str, str, str | None, tuple[str, ...]]
-# A par as the solver gives it: points (NS, EW), made, settlement (NS, EW) or None.
+# A par as the solver gives it: points by side (NS, EW; cut-throat by player), made, settlement by side or None.
 ParValue = tuple[tuple[int, ...], bool | None, tuple[int, ...] | None]
 
 
@@ -96,20 +97,25 @@ def build(record: dict[str, Any]) -> tuple[dict[str, Any], list[ParJob | None]]:
         raise RecordError(f"the record holds {len(deals)} deals; the viewer shows records of at most {MAX_DEALS}")
     match = replay(record).match
     rules = match.rules
-    names = tuple(match.players.get(s, "") for s in Seat) if match.players else None
+    table = match.table
+    names = tuple(match.players.get(s, "") for s in table.seats) if match.players else None
     out: dict[str, Any] = {
         "format": FORMAT,
         "rules": {"name": rules.name, "record": rules.to_json(), "target": rules.target, "bowers": rules.bowers},
-        "players": {s.name: match.players.get(s, "") for s in Seat},
+        # The table: its seats clockwise (N E S W, or 1 to n each for himself) and the sides that score.
+        "seats": list(table.names),
+        "sides": list(table.side_names),
+        "partnership": table.partnership,
+        "players": {s.name: match.players.get(s, "") for s in table.seats},
         "metadata": {k: v for k, v in record.items() if k not in ("format", "rules", "players", "deals")},
-        "score": teams_json(match.score),
+        "score": teams_json(match.score, table),
         "winner": None if match.winner is None else match.winner.name,
         "deals": [],
     }
     jobs: list[ParJob | None] = []
     for index, played in enumerate(match.deals):
         summary = match.summaries[index] if index < len(match.summaries) else None
-        before = match.summaries[index - 1].score if index else (0, 0)
+        before = match.summaries[index - 1].score if index else (0,) * table.sides
         bgo = summary.bidder_goes_out if summary is not None else match.bidder_goes_out_applies()
         context = {"score": before, "target": rules.target, "deal_number": index + 1, "bidder_goes_out": bgo,
                    "players": names}
@@ -122,15 +128,17 @@ def _deal_json(match: Match, played: Deal, summary: DealSummary | None, before: 
                context: dict[str, Any]) -> dict[str, Any]:
     rules = match.rules
     deal = Deal(rules, played.dealer, played.deck, restock=played.restock)
+    table = match.table
+    first = table.seats[0]  # (a spectator's narration: any seat's view gives the public lines)
     narrator = Narrator(None)
-    header = [line.strip("= ") for line in narrator.update(deal.view(Seat.N, **context)) if line]
+    header = [line.strip("= ") for line in narrator.update(deal.view(first, **context)) if line]
     shown = [_frame(deal, 0, None, None, " ".join(header), before)]
     for step, action in enumerate(played.history, start=1):
         seat = deal.to_act
         assert seat is not None
         lead = _keep_words(deal, seat, action)
         deal.apply(action)
-        lines = [line for line in narrator.update(deal.view(Seat.N, **context)) if line]
+        lines = [line for line in narrator.update(deal.view(first, **context)) if line]
         if lead:
             lines = [lead] + [line for line in lines if not line.startswith(f"{seat} throws face up")]
         lines = [line if line.endswith((".", "!", "?", ":")) else line + "." for line in lines]
@@ -141,7 +149,10 @@ def _deal_json(match: Match, played: Deal, summary: DealSummary | None, before: 
             score = summary.score
             if match.winner is not None and summary is match.summaries[-1]:
                 w = match.winner
-                lines.append(f"{w} win the match, {score[w]} to {score[w.other]}.")
+                if table.partnership:
+                    lines.append(f"{w} win the match, {score[w]} to {score[w.other]}.")
+                else:
+                    lines.append(f"{w} wins the match: {table.score_text(score)}.")
         shown.append(_frame(deal, step, seat, action, " ".join(lines), score))
     result = None
     if summary is not None:
@@ -154,6 +165,7 @@ def _deal_json(match: Match, played: Deal, summary: DealSummary | None, before: 
         "dealer": played.dealer.name,
         "bidder_goes_out": context["bidder_goes_out"],
         "restock": None if played.restock is None else [str(c) for c in played.restock],
+        "sides": list(table.side_names),  # (the par's words name them)
         "frames": shown,
         "result": result,
         "par": {"status": "pending", "text": "Par: being worked out."},
@@ -179,33 +191,35 @@ def _frame(deal: Deal, step: int, seat: Seat | None, action: Action | None, narr
            score: tuple[int, ...]) -> dict[str, Any]:
     tables = deal.tables  # (the bowers' under all-hands Pedro: the left bower sorts and stars as a trump)
     trump = deal.trump
+    table = deal.rules.seating
+    seats = table.seats
     last = deal.tricks[-1] if deal.tricks else None
-    won = [0, 0]
+    won = [0] * table.sides  # tricks won by side
     for t in deal.tricks:
-        won[t.winner & 1] += 1
+        won[table.side_of[t.winner]] += 1
     return {
         "step": step,
         "phase": deal.phase.value,
         "to_act": None if deal.to_act is None else deal.to_act.name,
-        "hands": {s.name: [str(c) for c in hand_order(deal.hands[s], tables)] for s in Seat},
+        "hands": {s.name: [str(c) for c in hand_order(deal.hands[s], tables)] for s in seats},
         "auction": [{"seat": s.name, "call": str(c)} for s, c in deal.auction],
         "maker": None if deal.maker is None or deal.phase is Phase.BIDDING else deal.maker.name,
         "bid": deal.high_bid if deal.maker is not None and deal.phase is not Phase.BIDDING else None,
         "trump": None if trump is None else trump.letter,
-        "discards": {s.name: _cards(deal.discards[s] & ~deal.shown[s], tables) for s in Seat},
-        "shown": {s.name: _cards(deal.shown[s], tables) for s in Seat},
+        "discards": {s.name: _cards(deal.discards[s] & ~deal.shown[s], tables) for s in seats},
+        "shown": {s.name: _cards(deal.shown[s], tables) for s in seats},
         "stock": len(deal.stock),
         "trick": {"number": len(deal.tricks) + 1, "leader": None if not deal.trick else deal.trick[0].seat.name,
                   "plays": _plays(deal.trick)},
         "tricks": len(deal.tricks),
-        "won": teams_json((won[0], won[1])),
+        "won": teams_json(won, table),
         "last_trick": None if last is None else _trick(last, len(deal.tricks)),
         "action": None if action is None or seat is None else {
             "seat": seat.name, "text": str(action),
             "words": action_words(action, tables),
         },
         "narration": narration,
-        "score": teams_json(score),
+        "score": teams_json(score, table),
     }
 
 
@@ -254,7 +268,7 @@ def solve_par(job: ParJob) -> ParValue | None:
 
     rules_key, dealer, deck, restock, actions = job
     rules = Rules.from_json(_unkey(rules_key))
-    start = Deal.from_actions(rules, Seat.parse(dealer), deck, actions, restock=restock)
+    start = Deal.from_actions(rules, rules.seating.parse_seat(dealer), deck, actions, restock=restock)
     par = par_of(start)
     if par is None:
         return None
@@ -281,7 +295,12 @@ def par_json(par: ParValue | None, deal: dict[str, Any], status: str = "") -> di
         why = status or "the solver could not solve the deal"
         return {"status": "not computed", "text": f"Par not computed: {why}."}
     points, made, change = par
-    text = f"Par with every card open, from the first lead: NS {points[0]}, EW {points[1]}"
+    sides = tuple(deal.get("sides") or ("NS", "EW"))
+    if len(points) != len(sides):
+        return {"status": "not computed", "text": "Par not computed: the solver's answer does not fit this table."}
+    sep = " " if sides == ("NS", "EW") else ": "  # (cut-throat sides are seat numbers: "2: 5", not "2 5")
+    shown = ", ".join(f"{side}{sep}{p}" for side, p in zip(sides, points, strict=True))
+    text = f"Par with every card open, from the first lead: {shown}"
     if made is not None:
         text += f" (the bid {'is made' if made else 'is set'})"
     text += "."
@@ -290,13 +309,14 @@ def par_json(par: ParValue | None, deal: dict[str, Any], status: str = "") -> di
     if result is not None and result.get("points") is not None:
         took = result["points"]
         parts = []
-        for i, team in enumerate(("NS", "EW")):
+        for i, team in enumerate(sides):
             diff = took[team] - points[i]
             parts.append(f"{team} took {took[team]}" + (" (par)" if diff == 0 else
                                                          f" ({abs(diff)} {'above' if diff > 0 else 'below'} par)"))
         text += " " + "; ".join(parts) + "."
-    return {"status": "solved", "points": teams_json(points), "made": made,
-            "score_change": None if change is None else teams_json(change), "took": took, "text": text}
+    return {"status": "solved", "points": dict(zip(sides, points, strict=True)), "made": made,
+            "score_change": None if change is None else dict(zip(sides, change, strict=True)), "took": took,
+            "text": text}
 
 
 def no_par(deal: dict[str, Any]) -> dict[str, Any]:
@@ -390,6 +410,9 @@ def analysis_spec(record: dict[str, Any], number: Any) -> DealSpec:
         raise RecordError(f"the record holds {len(deals)} deals; the viewer shows records of at most {MAX_DEALS}")
     text = str(number)
     match = replay(record).match
+    if not match.table.partnership:  # (the analysis judges against the expert's partnership search)
+        raise RecordError(f"the analysis judges partnership games of four players for now, not a table of "
+                          f"{match.table.players} each for himself; the replay itself shows every deal")
     count = len(match.deals)
     if not text.isdigit() or not 1 <= int(text) <= count:
         raise RecordError(f"deal must be a deal's number, 1 to {count}, not {text!r}" if count else
@@ -621,15 +644,26 @@ def _without_room_code(record: dict[str, Any]) -> dict[str, Any]:
     return record
 
 
+def _table_of(stored: StoredMatch) -> Seating:
+    """The table a stored match was played at (four, if its rules cannot be read)."""
+    try:
+        return Rules.from_json(stored.rules_json).seating
+    except (CinchError, KeyError, TypeError, ValueError):
+        return FOUR
+
+
 def _listing(server: Any, stored: StoredMatch) -> dict[str, Any]:
     live = _may_be_running(server, stored)
+    table = _table_of(stored)
+    score = tuple(stored.score)
     return {
         "id": stored.id,
         "date": stored.created.isoformat(),
         "updated": stored.updated.isoformat(),
         "rules": stored.rules,
-        "players": {s.name: stored.players[s] for s in Seat if s in stored.players},
-        "score": teams_json(stored.score),
+        "players": {s.name: stored.players[s] for s in table.seats if s in stored.players},
+        # By side ({"NS", "EW"}, or by player at a cut-throat table); None if the library kept no such score.
+        "score": table.side_json(score) if len(score) == table.sides else None,
         "winner": None if stored.winner is None else stored.winner.name,
         "status": stored.status,
         "frontend": stored.frontend,

@@ -1,4 +1,7 @@
-"""Rooms: four seats around a :class:`~cinch.table.Table`, the people and bots in them, and who watches.
+"""Rooms: the seats around a :class:`~cinch.table.Table`, the people and bots in them, and who watches.
+
+A room seats as many as its rules' ``players`` option says (2 to 6, :mod:`cinch.seating`): ``N E S W`` in
+two partnerships at four, ``1`` to ``n`` each for himself at any other size (Heasly is six).
 
 A :class:`Room` takes the clients' checked messages (``join``, ``act``, ...), changes the
 table, saves, and then tells every connection what it may see.  It knows nothing of
@@ -29,12 +32,13 @@ import orjson
 
 from cinch.actions import Action, Claim, OutOfTurn, parse_action
 from cinch.bots.base import Bot
-from cinch.cards import SEATS, Seat
+from cinch.cards import Seat
 from cinch.errors import CinchError, IllegalAction, NotationError, RulesError
 from cinch.library import Library
 from cinch.match import Match
 from cinch.record import finished_deals, to_record
 from cinch.rules import Rules
+from cinch.seating import FOUR, Seating
 from cinch.server.protocol import Refusal
 from cinch.server.store import LocalStore, NotDriver, Presence, StorageFailed, Store, catch_up, match_from_record
 from cinch.server.views import match_json, private_deal_json, public_deal_json, public_view
@@ -123,8 +127,9 @@ class Place:
                 "token_hash": self.token_hash, "entropy": self.entropy}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Place:
-        return cls(Seat[data["seat"]], data["kind"], data["name"], data["bot"], data["token_hash"], data["entropy"])
+    def from_json(cls, data: dict[str, Any], table: Seating = FOUR) -> Place:
+        return cls(table.parse_seat(data["seat"]), data["kind"], data["name"], data["bot"], data["token_hash"],
+                   data["entropy"])
 
 
 @dataclass
@@ -150,6 +155,33 @@ class Clock:
         running = self.since is not None
         return {"used": round(self.used + (now - self.since if self.since is not None else 0.0), 1),
                 "running": running}
+
+
+def seat_named(table: Seating, name: str) -> Seat:
+    """The seat a message names, exactly as the table names it (``N E S W``, or ``1`` to ``n``).
+
+    >>> from cinch.seating import seating
+    >>> str(seat_named(seating(3), "2"))
+    '2'
+    >>> try:
+    ...     seat_named(seating(3), "N")
+    ... except Refusal as e:
+    ...     print(e.code, e.message)
+    no-such-seat this table has no seat 'N': its seats are 1 2 3
+    """
+    if name in table.names:
+        return table.seats[table.names.index(name)]
+    raise Refusal("no-such-seat", f"this table has no seat {name!r}: its seats are {' '.join(table.names)}")
+
+
+def table_json(table: Seating) -> dict[str, Any]:
+    """What a page needs to lay out the table: how many play, in partnerships or not, the sides' names.
+
+    >>> from cinch.seating import seating
+    >>> table_json(seating(3))
+    {'players': 3, 'partnership': False, 'sides': ['1', '2', '3']}
+    """
+    return {"players": table.players, "partnership": table.partnership, "sides": list(table.side_names)}
 
 
 def seat_info(place: Place, here: set[Seat | None]) -> dict[str, Any]:
@@ -191,7 +223,8 @@ class Room:
         self.library = self.store.library
         self.link = link
         self.thinker = thinker
-        self.places = {s: Place(s) for s in Seat}
+        self.seating = settings.rules.seating  # the table's seats and sides (N E S W, or 1..n cut-throat)
+        self.places = {s: Place(s) for s in self.seating.seats}
         self._rules_json = settings.rules.to_json()
         self._rules_name = settings.rules.name
         self.table: Table | None = None
@@ -200,7 +233,7 @@ class Room:
         self.seq_base = 0  # the seq numbers of earlier matches, so that seq only ever grows
         self.substitutes: list[dict[str, Any]] = []  # when a bot played for whom, for the record
         self.clients: set[Client] = set()
-        self.clocks = {s: Clock() for s in Seat}
+        self.clocks = {s: Clock() for s in self.seating.seats}
         self.ready: set[Seat] = set()
         self.audiences: dict[Seat | None, _Audience] = {}
         self._reset_audiences()
@@ -254,18 +287,23 @@ class Room:
     def connected(self, seat: Seat) -> bool:
         """Whether the seat has a connection open, in this process or (a cluster) in another."""
         return any(c.seat == seat for c in self.clients) or any(
-            seat in p.seats for p in self.store.elsewhere(self.code).values())
+            seat.name in p.seats for p in self.store.elsewhere(self.code).values())
 
     def here(self) -> set[Seat | None]:
         """The seats with a connection open anywhere (None: some spectator's)."""
         seats: set[Seat | None] = {c.seat for c in self.clients}
         for presence in self.store.elsewhere(self.code).values():
-            seats |= presence.seats
+            seats |= self._seats_named(presence.seats)
         return seats
+
+    def _seats_named(self, names: Any) -> set[Seat | None]:
+        """The seats of these names at this table (a name the table lacks is left out)."""
+        table = self.seating
+        return {table.seats[table.names.index(n)] for n in names if n in table.names}
 
     def presence(self) -> Presence:
         """This process's connections to the room, as the other processes of a cluster are told them."""
-        return Presence(frozenset(c.seat for c in self.clients if c.seat is not None),
+        return Presence(frozenset(c.seat.name for c in self.clients if c.seat is not None),
                         sum(1 for c in self.clients if c.seat is None))
 
     def info(self) -> dict[str, Any]:
@@ -274,8 +312,8 @@ class Room:
         elsewhere = self.store.elsewhere(self.code)
         return {
             "code": self.code, "link": self.link, "status": self.status, "rules": self._rules_json,
-            "rules_name": self._rules_name, "target": rules.target,
-            "seats": [seat_info(self.places[s], here) for s in SEATS],
+            "rules_name": self._rules_name, "target": rules.target, **table_json(self.seating),
+            "seats": [seat_info(self.places[s], here) for s in self.seating.seats],
             "spectators": sum(1 for c in self.clients if c.seat is None)
             + sum(p.spectators for p in elsewhere.values()),
             "grace": self.settings.grace, "between_deals": self.settings.between_deals,
@@ -286,13 +324,13 @@ class Room:
     def to_json(self) -> dict[str, Any]:
         table = self.table
         return {"settings": self.settings.to_json(), "host_hash": self.host_hash,
-                "places": [self.places[s].to_json() for s in Seat], "matches": self.matches,
+                "places": [self.places[s].to_json() for s in self.seating.seats], "matches": self.matches,
                 "seq_base": self.seq_base, "substitutes": self.substitutes,
-                "clocks": {s.name: self.clocks[s].used for s in Seat},
+                "clocks": {s.name: self.clocks[s].used for s in self.seating.seats},
                 # What a process that takes the room over must know to show the same table (a restart
                 # ignores them: its clocks start paused and it deals the next deal at once).
                 "running": {s.name: c.since for s, c in self.clocks.items() if c.since is not None},
-                "ready": [s.name for s in Seat if s in self.ready],
+                "ready": [s.name for s in self.seating.seats if s in self.ready],
                 "acknowledged": None if table is None else table.acknowledged}
 
     def save(self) -> None:
@@ -308,7 +346,7 @@ class Room:
                    thinker=thinker, store=store)
         room._places_from(data)
         for name, used in data.get("clocks", {}).items():
-            room.clocks[Seat[name]].used = float(used)
+            room.clocks[room.seating.parse_seat(name)].used = float(used)
         room.match_id = row["match_id"]
         room.rev = int(row.get("rev", 0))
         if room.match_id is not None:
@@ -324,7 +362,7 @@ class Room:
 
     def _places_from(self, data: dict[str, Any]) -> None:
         for entry in data["places"]:
-            place = Place.from_json(entry)
+            place = Place.from_json(entry, self.seating)
             self.places[place.seat] = place
         self.matches = list(data["matches"])
         self.seq_base = int(data["seq_base"])
@@ -332,7 +370,7 @@ class Room:
 
     def _adopt_table_state(self, data: dict[str, Any]) -> None:
         """What the stored room says beyond its match: who is ready, which deal's end was shown, the clocks."""
-        self.ready = {Seat[s] for s in data.get("ready", ()) if s in ("N", "E", "S", "W")}
+        self.ready = {s for s in self._seats_named(data.get("ready", ())) if s is not None}
         for seat, clock in self.clocks.items():
             clock.used = float(data.get("clocks", {}).get(seat.name, clock.used))
             since = data.get("running", {}).get(seat.name)
@@ -668,7 +706,7 @@ class Room:
         self.store.presence_changed(self)
 
     def _join(self, client: Client, seat_name: str, name: str, entropy: str, take: bool) -> None:
-        seat = Seat[seat_name]
+        seat = seat_named(self.seating, seat_name)
         place = self.places[seat]
         if client.seat is not None:
             raise Refusal("already-seated", f"you already sit at {client.seat}: leave it first")
@@ -700,7 +738,7 @@ class Room:
         return f"taken by {place.name}"
 
     def _free_seats(self, kind: str) -> str:
-        seats = [s.name for s in Seat if self.places[s].kind == kind]
+        seats = [s.name for s in self.seating.seats if self.places[s].kind == kind]
         what = "empty" if kind == "empty" else "with a bot"
         return f"seats {what}: {' '.join(seats)}" if seats else ""
 
@@ -737,7 +775,7 @@ class Room:
 
     def _fill(self, client: Client, seat_name: str, bot: str) -> None:
         self._host(client)
-        seat = Seat[seat_name]
+        seat = seat_named(self.seating, seat_name)
         place = self.places[seat]
         bots = available_bots()
         if bot not in bots:
@@ -781,7 +819,7 @@ class Room:
         self._host(client)
         if self.table is not None:
             raise Refusal("started", "the match has already started")
-        empty = [s.name for s in Seat if self.places[s].kind == "empty"]
+        empty = [s.name for s in self.seating.seats if self.places[s].kind == "empty"]
         if empty:
             raise Refusal("empty-seats", f"seat {' '.join(empty)} {'is' if len(empty) == 1 else 'are'} empty: "
                                          "a person must join or the host fill it with a bot")
@@ -815,7 +853,7 @@ class Room:
         assert saver.match_id is not None
         self.table, self.match_id = table, saver.match_id
         self.matches.append(saver.match_id)
-        self.clocks = {s: Clock() for s in Seat}
+        self.clocks = {s: Clock() for s in self.seating.seats}
         self.ready.clear()
         self._reset_audiences()
         match.metadata["seating"] = [{"seat": s.name, "name": players[s], "kind": p.kind, "from_deal": 1}
@@ -831,7 +869,7 @@ class Room:
 
     def _shuffle(self, number: int) -> Shuffle:
         """Deal ``number``'s deck: from a fresh secret salt and every seat's entropy (docs/protocol.md)."""
-        entropy = tuple(self.places[s].entropy for s in Seat)
+        entropy = tuple(self.places[s].entropy for s in self.seating.seats)
         return Shuffle.new(entropy, number)
 
     def act(self, client: Client, seq: int, text: str, *, irregular: bool = False) -> None:
@@ -1133,7 +1171,7 @@ class Room:
 
     # ---- telling everyone ----------------------------------------------------------------------------------
     def _reset_audiences(self) -> None:
-        self.audiences = {s: _Audience(s, Narrator(s)) for s in (*Seat, None)}
+        self.audiences = {s: _Audience(s, Narrator(s)) for s in (*self.seating.seats, None)}
         self._summary_cache: dict[tuple[int, Seat | None], dict[str, Any]] = {}
 
     def _views(self) -> dict[Seat | None, SeatView]:
@@ -1142,13 +1180,14 @@ class Room:
         if table is None or not table.match.deals:
             return {}
         m = table.match
-        seats = SEATS
-        if self.store.cluster:  # the seats connected here (and N's, for the public part): the others are elsewhere
+        seats = self.seating.seats
+        first = seats[0]  # (its view gives the public part of the deal: the same from every seat)
+        if self.store.cluster:  # the seats connected here (and the first's): the others are elsewhere
             here = {c.seat for c in self.clients}
-            seats = tuple(s for s in SEATS if s is Seat.N or s in here)
+            seats = tuple(s for s in seats if s is first or s in here)
         views: dict[Seat | None, SeatView] = {s: m.view(s) for s in seats}
         if any(c.seat is None for c in self.clients) or m.deals[-1].is_over:  # (a spectator's view: when needed)
-            views[None] = public_view(views[Seat.N])
+            views[None] = public_view(views[first])
         return views
 
     def _tell(self, views: dict[Seat | None, SeatView]) -> None:
@@ -1176,12 +1215,14 @@ class Room:
         """The parts of a state that every connection gets alike: the room, the clocks, the public deal."""
         now = time.time()
         shared: dict[str, Any] = {"room": info or self.info(),
-                                  "clocks": {s.name: self.clocks[s].to_json(now) for s in Seat}, "deal": None}
+                                  "clocks": {s.name: self.clocks[s].to_json(now) for s in self.seating.seats},
+                                  "deal": None}
         if views:
             assert self.table is not None
             m = self.table.match
             shuffle = m.shuffles.get(len(m.deals) - 1)
-            deal = public_deal_json(views[Seat.N], None if shuffle is None else shuffle.commitment)  # (public part)
+            first = views[self.seating.seats[0]]  # (the public part: the same from every seat's view)
+            deal = public_deal_json(first, None if shuffle is None else shuffle.commitment)
             if m.deals[-1].is_over and shuffle is not None:
                 deal["reveal"] = {"deck": " ".join(map(str, m.deals[-1].deck)), **shuffle.to_json()}
             shared["deal"] = deal

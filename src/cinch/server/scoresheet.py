@@ -161,6 +161,9 @@ def new_sheet(body: Any) -> ScoreSheet:
         rules = rules_from(rules_spec, target, options)
     except Refusal as e:
         raise Refused(400, e.code, e.message) from None
+    if rules.cut_throat:  # (the scorekeeper's sheet has two sides, NS and EW)
+        raise Refused(400, "cut-throat", f"the score sheet keeps partnership games of four players for now, not "
+                                         f"{rules.seating.players} each for himself: leave out players and heasly")
     players = spec.get("players") or {}
     if not isinstance(players, dict):
         raise Refused(400, "bad-request", f'"players" must be an object of names by seat, as {{"N": "Ann"}}, '

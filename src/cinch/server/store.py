@@ -39,12 +39,17 @@ class NotDriver(CinchError):
     """A timer or a bot of a room fired in a process that no longer drives the room (another took it over)."""
 
 
+SEAT_LETTERS = "NESW123456"
+"""Every seat's name at every table size: one character each (N E S W at four, 1 to 6 cut-throat)."""
+
+
 class Presence:
-    """Who one process has in one room: the seats with a connection there, and how many spectators."""
+    """Who one process has in one room: the names of the seats with a connection there (the room knows its
+    table's seats), and how many spectators."""
 
     __slots__ = ("seats", "spectators")
 
-    def __init__(self, seats: frozenset[Seat] = frozenset(), spectators: int = 0):
+    def __init__(self, seats: frozenset[str] = frozenset(), spectators: int = 0):
         self.seats = seats
         self.spectators = spectators
 
@@ -55,16 +60,16 @@ class Presence:
         return hash((self.seats, self.spectators))
 
     def __repr__(self) -> str:
-        return f"Presence({''.join(s.name for s in sorted(self.seats))!r}, {self.spectators})"
+        return f"Presence({''.join(sorted(self.seats))!r}, {self.spectators})"
 
     def to_json(self) -> dict[str, Any]:
-        return {"seats": "".join(s.name for s in sorted(self.seats)), "spectators": self.spectators}
+        return {"seats": "".join(sorted(self.seats)), "spectators": self.spectators}
 
     @classmethod
     def from_json(cls, data: Any) -> Presence:
         seats = data.get("seats", "") if isinstance(data, dict) else ""
         count = data.get("spectators", 0) if isinstance(data, dict) else 0
-        return cls(frozenset(Seat[c] for c in str(seats) if c in "NESW"),
+        return cls(frozenset(c for c in str(seats) if c in SEAT_LETTERS),
                    count if isinstance(count, int) and count >= 0 else 0)
 
 
@@ -174,8 +179,8 @@ def match_from_record(text: str, first_dealer: str | None, match_id: int | None 
         match = replay(loads(text)).match
     except CinchError as e:
         raise StorageFailed(f"match {match_id}: the stored record does not replay: {e}") from None
-    if not match.deals and first_dealer in ("N", "E", "S", "W"):
-        match.first_dealer = Seat[first_dealer]
+    if not match.deals and first_dealer is not None and first_dealer in match.table.names:
+        match.first_dealer = match.table.parse_seat(first_dealer)
     match.rng = random.Random()  # (a server's deals come from its shuffles; the rng only backs a record without)
     return match
 
@@ -192,9 +197,10 @@ def catch_up(match: Match, record: dict[str, Any]) -> bool:
     deals = record.get("deals")
     if not isinstance(deals, list) or len(deals) < len(match.deals):
         return False
+    table = match.table
     try:
         if not match.deals and deals:
-            match.first_dealer = Seat[deals[0]["dealer"]]  # (a match not yet dealt does not say who deals first)
+            match.first_dealer = table.parse_seat(deals[0]["dealer"])  # (a match not dealt yet does not say who deals)
         if match.deals:
             index = len(match.deals) - 1
             if not _same_deal(match, index, deals[index]):
@@ -205,13 +211,13 @@ def catch_up(match: Match, record: dict[str, Any]) -> bool:
             shuffle = Shuffle.from_json(entry["shuffle"], index + 1) if "shuffle" in entry else None
             restock = [Card.parse(c) for c in entry["restock"].split()] if "restock" in entry else None
             match.start_deal([Card.parse(c) for c in entry["deck"].split()], restock=restock,
-                             dealer=Seat[entry["dealer"]], shuffle=shuffle)
+                             dealer=table.parse_seat(entry["dealer"]), shuffle=shuffle)
             _apply(match, index, entry)
     except (CinchError, KeyError, TypeError, ValueError, AttributeError):
         return False
     players = record.get("players")
     if isinstance(players, dict):
-        match.players = {Seat[k]: str(v) for k, v in players.items() if k in ("N", "E", "S", "W")}
+        match.players = {table.parse_seat(k): str(v) for k, v in players.items() if k in table.names}
     match.metadata = {k: v for k, v in record.items() if k not in ("format", "rules", "players", "deals")}
     last = deals[-1] if deals else None
     return last is None or len(match.deals[-1].history) == len(last.get("actions", ()))

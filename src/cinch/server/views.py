@@ -35,13 +35,12 @@ def cards(mask: int) -> tuple[str, ...]:
     return tuple(str(c) for c in CardSet(mask))
 
 
-_SEAT_NAMES = tuple(s.name for s in Seat)
-
-
-def _by_seat(values: tuple[Any, ...], convert: Any = None) -> dict[str, Any]:
+def _by_seat(view: SeatView, values: tuple[Any, ...], convert: Any = None) -> dict[str, Any]:
+    """Values by seat, keyed by the table's seat names (``N E S W``, or ``1`` to ``n``)."""
+    names = view.rules.seating.names
     if convert is None:
-        return dict(zip(_SEAT_NAMES, values))
-    return {name: convert(v) for name, v in zip(_SEAT_NAMES, values)}
+        return dict(zip(names, values, strict=True))
+    return {name: convert(v) for name, v in zip(names, values, strict=True)}
 
 
 def _plays(plays: tuple[PlayedCard, ...]) -> list[dict[str, Any]]:
@@ -67,10 +66,10 @@ def public_deal_json(view: SeatView, commitment: str | None = None) -> dict[str,
         "trump": None if trump is None else trump.letter,
         "bowers": view.rules.bowers,  # all-hands Pedro: the page stars the left bower as a trump, not the 5
         "auction": [{"seat": s.name, "call": str(c)} for s, c in view.auction],
-        "hand_sizes": _by_seat(view.hand_sizes),
-        "drawn": _by_seat(view.drawn_counts),
-        "face_up": _by_seat(view.face_up_discards, cards),
-        "shown_trumps": _by_seat(view.shown_trumps, cards),
+        "hand_sizes": _by_seat(view, view.hand_sizes),
+        "drawn": _by_seat(view, view.drawn_counts),
+        "face_up": _by_seat(view, view.face_up_discards, cards),
+        "shown_trumps": _by_seat(view, view.shown_trumps, cards),
         "tricks": [{"leader": t.leader.name, "plays": _plays(t.plays), "winner": t.winner.name} for t in view.tricks],
         "trick": {"leader": None if view.trick_leader is None else view.trick_leader.name,
                   "plays": _plays(view.current_trick)},
@@ -132,7 +131,7 @@ def match_json(match: Match, me: Seat | None,
             if cache is not None:
                 cache[key] = last
     return {
-        "score": teams_json(score),
+        "score": teams_json(score, match.table),  # by side: {"NS": .., "EW": ..}, or by player {"1": .., ...}
         "target": match.rules.target,
         "deals": len(match.deals),
         "winner": None if match.winner is None else match.winner.name,

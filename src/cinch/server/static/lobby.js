@@ -55,6 +55,20 @@ export async function showLobby(main) {
     el("summary", { text: "Every option" }),
     el("dl", { class: "options" }, ...info.options.flatMap((o) => [
       el("dt", {}, el("code", { text: o.name }), ` ${o.values}`), el("dd", { text: o.help })])));
+  // The table's size: four in two partnerships, or 2, 3, 5 or 6 each for himself; Heasly is six, to 62.
+  const players = el("select", { id: "players", name: "players" },
+    ...[2, 3, 4, 5, 6].map((n) => el("option", { value: String(n), selected: n === 4,
+      text: n === 4 ? "4, in two partnerships" : `${n}, each for himself (cut-throat)` })));
+  const heasly = el("input", { id: "heasly", type: "checkbox" });
+  heasly.addEventListener("change", () => {
+    if (heasly.checked) {
+      players.value = "6";
+      target.value = "62";
+    } else {
+      describe();
+    }
+    players.disabled = heasly.checked;
+  });
   const grace = el("input", { id: "grace", type: "number", min: "0", max: "3600", value: "60", inputmode: "numeric" });
   const hints = el("input", { id: "hints", type: "checkbox", checked: true });
   const status = el("p", { id: "create-status", role: "status" });
@@ -62,6 +76,8 @@ export async function showLobby(main) {
     el("h2", { id: "create-title", text: "New room" }),
     el("label", { for: "preset", text: "Rules (one preset per published rule text)" }), preset, about,
     el("label", { for: "target", text: "Target (points to win)" }), target,
+    el("label", { for: "players", text: "Players" }), players,
+    el("label", { class: "inline" }, heasly, " Heasly (six each for himself, to 62)"),
     el("label", { for: "options", text: "Option overrides (KEY=VALUE, separated by spaces)" }), options, optionList,
     optionHelp,
     el("label", { for: "grace", text: "Seconds before a bot plays for a player who dropped out" }), grace,
@@ -72,7 +88,10 @@ export async function showLobby(main) {
     status.textContent = "";
     let body;
     try {
-      body = { rules: preset.value, options: parseOptions(options.value), target: Number(target.value),
+      const chosen = parseOptions(options.value);
+      if (heasly.checked) chosen.heasly = "true";
+      else if (players.value !== "4") chosen.players = players.value;
+      body = { rules: preset.value, options: chosen, target: Number(target.value),
         grace: Number(grace.value), hints: hints.checked };
     } catch (e) {
       status.textContent = e.message;
@@ -114,9 +133,10 @@ export async function showLobby(main) {
     if (!found.length) list.append(el("li", { text: "No open rooms: create one." }));
     for (const r of found) {
       const seats = r.seats.map((s) => `${s.seat} ${s.kind === "empty" ? "free" : s.name}`).join(", ");
+      const size = r.partnership === false ? `, ${r.players} players each for himself` : "";
       list.append(el("li", {},
         el("a", { href: `/rooms/${r.code}`, text: `Room ${r.code}` }),
-        ` ${r.rules_name} to ${r.target}, ${r.status}: ${seats}`));
+        ` ${r.rules_name} to ${r.target}${size}, ${r.status}: ${seats}`));
     }
   }
   await refresh();

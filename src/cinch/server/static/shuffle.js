@@ -19,9 +19,15 @@ export async function commitment(deckText, salt) {
   return hex(await sha256(enc.encode(`cinch/1 commitment\n${deckText}\n${salt}`)));
 }
 
+/** The seats' entropy in the seed's order: N E S W at four, 1 to n at a cut-throat table. */
+function seatOrder(entropy) {
+  return "N" in entropy ? ["N", "E", "S", "W"] : Object.keys(entropy).sort((a, b) => Number(a) - Number(b));
+}
+
 /** The 52 cards a shuffle deals, top first. */
 export async function deriveDeck(salt, entropy, number) {
-  const seed = await sha256(enc.encode(`cinch/1 shuffle\n${salt}\n${entropy.N}\n${entropy.E}\n${entropy.S}\n${entropy.W}\n${number}`));
+  const seats = seatOrder(entropy).map((s) => `${entropy[s]}\n`).join("");
+  const seed = await sha256(enc.encode(`cinch/1 shuffle\n${salt}\n${seats}${number}`));
   const label = enc.encode("deck");
   let block = 0;
   let words = [];

@@ -12,6 +12,15 @@ import { verify } from "./shuffle.js";
 
 const KIND_WORDS = { human: "player", bot: "bot", substitute: "bot standing in", empty: "empty seat" };
 
+// Where the other seats sit around a cut-throat table, clockwise from yours at the bottom (the play passes
+// to the left): two face each other; three sit left and right of you; five and six fill the top corners too.
+const AROUND = {
+  2: ["top"],
+  3: ["left", "right"],
+  5: ["left", "top-left", "top-right", "right"],
+  6: ["left", "top-left", "top", "top-right", "right"],
+};
+
 export function showTable(main, code) {
   main.dataset.view = "table";
   document.title = `Cinch: room ${code}`;
@@ -141,9 +150,28 @@ class TableView {
   }
 
   // ---- who sits where, as seen from your seat (yours at the bottom)
+  partnership() {
+    const r = this.state && this.state.room;
+    return !r || r.partnership !== false; // (four players in two partnerships; else each for himself)
+  }
+
   places() {
-    const me = this.seat || "S";
-    return { bottom: me, left: leftOf(me), top: partnerOf(me), right: leftOf(partnerOf(me)) };
+    if (this.partnership()) {
+      const me = this.seat || "S";
+      return { bottom: me, left: leftOf(me), top: partnerOf(me), right: leftOf(partnerOf(me)) };
+    }
+    // Cut-throat: the seats clockwise from yours (a spectator looks from seat 1).
+    const seats = this.state.room.seats.map((x) => x.seat);
+    const at = Math.max(0, seats.indexOf(this.seat));
+    const where = { bottom: seats[at] };
+    AROUND[seats.length].forEach((pos, i) => { where[pos] = seats[(at + 1 + i) % seats.length]; });
+    return where;
+  }
+
+  /** The side a seat scores for: NS or EW at four; the seat itself at a cut-throat table. */
+  sideOf(seat) {
+    if (!this.partnership()) return seat;
+    return ["N", "S"].includes(seat) ? "NS" : "EW";
   }
 
   render() {
@@ -175,8 +203,9 @@ class TableView {
       }
     } });
     const who = this.seat ? `You sit ${this.seat}.` : "You are watching.";
+    const size = r.partnership === false ? ` · ${r.players} players, each for himself` : "";
     const bits = [el("h1", { text: `Room ${r.code}` }),
-      el("p", {}, `${r.rules_name} to ${r.target} · ${r.status.replace("-", " ")} · ${who} `),
+      el("p", {}, `${r.rules_name} to ${r.target}${size} · ${r.status.replace("-", " ")} · ${who} `),
       el("p", { class: "invite" }, el("a", { href: link, id: "invite-link", text: link }), " ", copy)];
     if (this.host && r.status === "waiting") {
       const full = r.seats.every((x) => x.kind !== "empty");
@@ -247,7 +276,8 @@ class TableView {
       const info = s.room.seats.find((x) => x.seat === seat);
       const cls = ["seat", pos];
       if (d && d.to_act === seat && s.room.status === "playing") cls.push("to-act");
-      const bits = [el("span", { class: "seat-name", text: `${seat} · ${info.name || "empty"}${seat === this.seat ? " (you)" : seat === partnerOf(this.seat || "S") && this.seat ? " (partner)" : ""}` })];
+      const partner = this.seat && this.partnership() && seat === partnerOf(this.seat);
+      const bits = [el("span", { class: "seat-name", text: `${seat} · ${info.name || "empty"}${seat === this.seat ? " (you)" : partner ? " (partner)" : ""}` })];
       const facts = [];
       if (info.kind !== "human") facts.push(KIND_WORDS[info.kind]);
       if (info.kind === "human" && !info.connected) facts.push("away");
@@ -262,7 +292,7 @@ class TableView {
       if (clock) facts.push(`${Math.round(clock.used)} s`);
       bits.push(el("span", { class: "seat-facts", text: facts.join(" · ") }));
       if (d && d.to_act === seat && s.room.status === "playing") bits.push(el("span", { class: "turn", text: "▶ to play" }));
-      return el("div", { class: cls.join(" "), "data-seat": seat }, ...bits);
+      return el("div", { class: cls.join(" "), "data-seat": seat, "data-place": pos }, ...bits);
     };
     const trick = el("div", { class: "trick", id: "trick", role: "group", "aria-label": "The trick" });
     if (d) {
@@ -285,8 +315,15 @@ class TableView {
       onclick: () => { this.showLast = !this.showLast; this.render(); } }) : "";
     const contract = d && d.trump ? el("p", { class: "contract", text:
       `${d.maker} bid ${d.bid}, trumps ${SUIT_NAMES[d.trump]} ${SUITS[d.trump]} (${trumpNote(d.trump)})` }) : "";
-    this.board.replaceChildren(box("top"), box("left"), trick, box("right"), box("bottom"),
-      el("div", { class: "board-foot" }, contract, lastButton));
+    const foot = el("div", { class: "board-foot" }, contract, lastButton);
+    this.board.classList.toggle("cut-throat", !this.partnership());
+    this.board.dataset.players = String(s.room.seats.length);
+    if (this.partnership()) {
+      this.board.replaceChildren(box("top"), box("left"), trick, box("right"), box("bottom"), foot);
+    } else { // the seats across the top first, then left, the trick, right and you: the reading order
+      const order = ["top-left", "top", "top-right", "left"].filter((pos) => where[pos]);
+      this.board.replaceChildren(...order.map(box), trick, ...(where.right ? [box("right")] : []), box("bottom"), foot);
+    }
   }
 
   // ---- your hand
@@ -469,9 +506,15 @@ class TableView {
   renderSide(s) {
     const score = this.side.querySelector("#score");
     if (s.match) {
-      const me = this.seat ? (["N", "S"].includes(this.seat) ? "NS" : "EW") : null;
-      const line = (team) => el("p", { class: "team", text: `${team}${team === me ? " (you)" : ""}: ${s.match.score[team]}` });
-      score.replaceChildren(line("NS"), line("EW"), el("p", { text: `Target ${s.match.target} · deal ${s.match.deals}` }));
+      const me = this.seat ? this.sideOf(this.seat) : null;
+      const sides = s.room.sides || ["NS", "EW"];
+      const named = (side) => { // a cut-throat side is one player: his name too
+        const info = this.partnership() ? null : s.room.seats.find((x) => x.seat === side);
+        return info && info.name ? `${side} · ${info.name}` : side;
+      };
+      const line = (side) => el("p", { class: "team", "data-side": side,
+        text: `${named(side)}${side === me ? " (you)" : ""}: ${s.match.score[side]}` });
+      score.replaceChildren(...sides.map(line), el("p", { text: `Target ${s.match.target} · deal ${s.match.deals}` }));
     } else {
       score.replaceChildren(el("p", { text: "The match has not started." }));
     }
@@ -490,10 +533,13 @@ class TableView {
       el("td", { text: String(a.points) }), el("td", { text: a.how === "captured" ? "" : a.how })));
     const table = last.awards.length ? el("table", { class: "awards" },
       el("caption", { text: "Who took each point card" }),
-      el("thead", {}, el("tr", {}, ...["Point", "Card", "Side", "Points", "How"].map((h) => el("th", { scope: "col", text: h })))),
+      el("thead", {}, el("tr", {}, ...["Point", "Card", this.partnership() ? "Side" : "Player", "Points", "How"].map((h) => el("th", { scope: "col", text: h })))),
       el("tbody", {}, ...rows)) : "";
     const words = el("div", { class: "words" }, ...last.words.filter(Boolean).map((w) => el("p", { text: w })));
-    const bits = [el("h2", { text: s.match.winner ? `${s.match.winner} win the match` : `Deal ${last.number} is over` }),
+    const winner = s.match.winner;
+    const won = !winner ? `Deal ${last.number} is over`
+      : this.partnership() ? `${winner} win the match` : `${winner === this.seat ? "You win" : `${winner} wins`} the match`;
+    const bits = [el("h2", { text: won }),
       table, words];
     if (s.deal.reveal) {
       bits.push(el("p", { class: "fair", id: "fairness", text: "Checking the shuffle…" }));

@@ -14,6 +14,16 @@ import {
 const MAX_UPLOAD = 2 * 1024 * 1024;
 const SEAT_NAMES = { N: "North", E: "East", S: "South", W: "West" };
 
+/** A seat in words: North ... at four; "Seat 3" at a cut-throat table, whose seats are numbered. */
+function seatWord(seat) {
+  return SEAT_NAMES[seat] || `Seat ${seat}`;
+}
+
+/** The seats of the game shown, clockwise: N E S W, or 1 to n at a cut-throat table (2, 3, 5 or 6). */
+function seats() {
+  return (game && game.seats) || SEATS;
+}
+
 const $ = (id) => document.getElementById(id);
 const main = $("main");
 
@@ -148,12 +158,13 @@ async function loadLibrary() {
       button.className = "library-item";
       button.dataset.testid = "library-item";
       button.dataset.id = m.id;
-      const players = SEATS.filter((s) => m.players[s]).map((s) => `${s} ${m.players[s]}`).join(", ");
+      const players = Object.keys(m.players).filter((s) => m.players[s]).map((s) => `${s} ${m.players[s]}`).join(", ");
       const date = new Date(m.date);
       const when = isNaN(date) ? m.date : date.toLocaleString();
       const status = m.status === "finished" ? `${m.winner || "nobody"} won` : m.status.replace("_", " ");
       const deals = `${m.deals} deal${m.deals === 1 ? "" : "s"}`;
-      button.textContent = `Game ${m.id}: ${m.rules}, ${status}, NS ${m.score.NS} EW ${m.score.EW}, ${deals}`;
+      const score = m.score ? `${byside(m.score, " ")}, ` : "";
+      button.textContent = `Game ${m.id}: ${m.rules}, ${status}, ${score}${deals}`;
       const detail = document.createElement("span");
       detail.className = "library-detail";
       detail.textContent = `${when}${players ? " · " + players : ""}`;
@@ -282,9 +293,62 @@ function go(move) {
 }
 
 // ---- drawing ----------------------------------------------------------------------------------------
+/** Numbers by side in words: "NS 3, EW 5"; by player at a cut-throat table, "1: 3, 2: 5, 3: 0". */
+function byside(values, sep = ", ") {
+  return Object.entries(values).map(([side, v]) => `${side}${/^[0-9]$/.test(side) ? ":" : ""} ${v}`).join(sep);
+}
+
+function seatSection(seat) {
+  const section = document.createElement("section");
+  section.className = "seat";
+  section.dataset.seat = seat;
+  section.dataset.testid = `seat-${seat}`;
+  section.setAttribute("aria-labelledby", `seat-${seat}-name`);
+  const title = document.createElement("h3");
+  title.id = `seat-${seat}-name`;
+  title.className = "seat-name";
+  const hand = document.createElement("ul");
+  hand.className = "hand";
+  hand.dataset.testid = `hand-${seat}`;
+  const thrown = document.createElement("p");
+  thrown.className = "thrown";
+  thrown.dataset.testid = `discards-${seat}`;
+  section.append(title, hand, thrown);
+  return section;
+}
+
+let laidOut = "N E S W"; // the seats the board holds now (the page is written for four)
+
+/** The board's seats and trick slots for this game's table: N W (trick) E S at four, as the page is
+ * written; at a cut-throat table the seats 1 to n in order, then the trick across the whole board. */
+function layoutSeats(list) {
+  const key = list.join(" ");
+  if (key === laidOut) return;
+  laidOut = key;
+  const board = document.querySelector(".board");
+  const centre = board.querySelector(".centre");
+  const slots = centre.querySelector(".trick-cards");
+  for (const old of board.querySelectorAll(".seat")) old.remove();
+  slots.replaceChildren();
+  const four = key === "N E S W";
+  board.classList.toggle("cut-throat", !four);
+  board.dataset.players = String(list.length);
+  const before = four ? ["N", "W"] : list;
+  const after = four ? ["E", "S"] : [];
+  for (const seat of before) centre.before(seatSection(seat));
+  for (const seat of after.reverse()) centre.after(seatSection(seat));
+  for (const seat of four ? ["N", "W", "E", "S"] : list) {
+    const slot = document.createElement("div");
+    slot.className = "slot";
+    slot.dataset.slot = seat;
+    slot.dataset.testid = `trick-${seat}`;
+    slots.append(slot);
+  }
+}
+
 function playerName(seat) {
   const name = game.players && game.players[seat];
-  return name ? `${SEAT_NAMES[seat]} · ${name}` : SEAT_NAMES[seat];
+  return name ? `${seatWord(seat)} · ${name}` : seatWord(seat);
 }
 
 function badge(text, cls) {
@@ -317,7 +381,7 @@ function drawSeat(seat, deal, frame) {
     li.textContent = "No cards left.";
     hand.append(li);
   }
-  hand.setAttribute("aria-label", `${SEAT_NAMES[seat]}'s hand: ${cards.length} card${cards.length === 1 ? "" : "s"}`);
+  hand.setAttribute("aria-label", `${seatWord(seat)}'s hand: ${cards.length} card${cards.length === 1 ? "" : "s"}`);
   hand.dataset.count = String(cards.length);
   const thrown = section.querySelector(".thrown");
   const parts = [];
@@ -338,7 +402,7 @@ function drawTrick(deal, frame) {
   }
   const byseat = {};
   for (const p of trick.plays) byseat[p.seat] = p;
-  for (const seat of SEATS) {
+  for (const seat of seats()) {
     const slot = document.querySelector(`.slot[data-slot="${seat}"]`);
     slot.replaceChildren();
     slot.classList.toggle("winner", winner === seat);
@@ -360,19 +424,19 @@ function drawTrick(deal, frame) {
   if (frame.phase === "play" || frame.phase === "done" || frame.tricks > 0) {
     const number = finished ? trick.number : frame.trick.number;
     title.textContent = frame.phase === "done" && !finished ? "The play is over" : `Trick ${number}`;
-    if (finished) caption.textContent = `${SEAT_NAMES[winner]} wins trick ${trick.number}.`;
-    else if (trick.plays.length) caption.textContent = `${SEAT_NAMES[trick.plays[0].seat]} led.`;
-    else if (frame.to_act) caption.textContent = `${SEAT_NAMES[frame.to_act]} to lead.`;
+    if (finished) caption.textContent = `${seatWord(winner)} wins trick ${trick.number}.`;
+    else if (trick.plays.length) caption.textContent = `${seatWord(trick.plays[0].seat)} led.`;
+    else if (frame.to_act) caption.textContent = `${seatWord(frame.to_act)} to lead.`;
     else caption.textContent = "";
   } else {
     title.textContent = { bidding: "The bidding", trump: "Naming trumps", discard: "The discard", rob: "The rob" }[
       frame.phase] || "";
-    caption.textContent = frame.to_act ? `${SEAT_NAMES[frame.to_act]} to act.` : "";
+    caption.textContent = frame.to_act ? `${seatWord(frame.to_act)} to act.` : "";
   }
   const contract = $("contract");
   if (frame.trump) {
     contract.textContent = `${frame.maker} bid ${frame.bid}, trumps ${SUITS[frame.trump]} ${SUIT_NAMES[frame.trump]}` +
-      ` (${trumpNote(frame.trump)}). Tricks NS ${frame.won.NS}, EW ${frame.won.EW}.`;
+      ` (${trumpNote(frame.trump)}). Tricks ${byside(frame.won)}.`;
   } else if (frame.auction.length) {
     const bids = frame.auction.filter((a) => a.call !== "pass");
     contract.textContent = bids.length ? `High bid: ${bids[bids.length - 1].seat} ${bids[bids.length - 1].call}.` :
@@ -403,7 +467,7 @@ function drawResult(deal, frame, last) {
   } else {
     $("result-title").textContent = `Deal ${deal.number}: the record stops here`;
     const li = document.createElement("li");
-    li.textContent = frame.to_act ? `${SEAT_NAMES[frame.to_act]} was to act (${frame.phase}).` : "The deal is unfinished.";
+    li.textContent = frame.to_act ? `${seatWord(frame.to_act)} was to act (${frame.phase}).` : "The deal is unfinished.";
     lines.append(li);
   }
   const par = $("par");
@@ -416,7 +480,7 @@ function drawAuction(frame) {
   list.replaceChildren();
   for (const a of frame.auction) {
     const li = document.createElement("li");
-    li.textContent = `${SEAT_NAMES[a.seat]}: ${a.call}`;
+    li.textContent = `${seatWord(a.seat)}: ${a.call}`;
     list.append(li);
   }
   if (!frame.auction.length) {
@@ -486,12 +550,14 @@ function drawAnalysis(deal, frame) {
     status.textContent = deal.analysisError;
   } else if (a) {
     status.textContent = `Deal ${deal.number}: ${a.text}`;
+  } else if (game.partnership === false) {
+    status.textContent = "The analysis judges partnership games of four players for now, not a cut-throat table.";
   } else {
     status.textContent = "Every decision judged by the expert from the player's own view, marked by the points " +
       "it cost.";
   }
   const finished = a && a.status === "done";
-  button.hidden = Boolean(finished);
+  button.hidden = Boolean(finished) || game.partnership === false;
   button.setAttribute("aria-disabled", String(Boolean(deal.analysisPending)));
   button.textContent = a ? "Analyse this deal again" : "Analyse this deal";
   const list = $("analysis-list");
@@ -539,16 +605,17 @@ function render() {
     (deal.result ? "" : " (unfinished)");
   $("counter").dataset.deal = String(deal.number);
   $("counter").dataset.step = String(pos.s);
-  for (const seat of SEATS) drawSeat(seat, deal, frame);
+  layoutSeats(seats());
+  for (const seat of seats()) drawSeat(seat, deal, frame);
   drawTrick(deal, frame);
   drawAuction(frame);
   drawResult(deal, frame, last);
   drawAnalysis(deal, frame);
-  const said = frame.action ? `${SEAT_NAMES[frame.action.seat]}: ${frame.action.words}. ` : "";
+  const said = frame.action ? `${seatWord(frame.action.seat)}: ${frame.action.words}. ` : "";
   $("narration").textContent = frame.narration || said;
   $("narration").dataset.action = frame.action ? frame.action.text : "";
   const s = frame.score;
-  let score = `Score: NS ${s.NS}, EW ${s.EW}; target ${game.rules.target}.`;
+  let score = `Score: ${byside(s)}; target ${game.rules.target}.`;
   if (last && pos.d === game.deals.length - 1 && game.winner) score += ` ${game.winner} won the match.`;
   $("score").textContent = score;
   const atStart = pos.d === 0 && pos.s === 0;
