@@ -431,3 +431,146 @@ def test_cli_solve_bad_records(tmp_path, content, words):
 def test_cli_solve_missing_file(tmp_path):
     out = CliRunner().invoke(main, ["solve", str(tmp_path / "none.json")])
     assert out.exit_code == 2 and "cannot read the file" in out.output
+
+
+# ---- cut-throat tables: the maker against all the others ----------------------------------------
+
+def _maker_margin(deal: Deal) -> int:
+    """A finished cut-throat deal: the maker's points less the others' together."""
+    points = deal.result.points
+    maker = int(deal.maker)
+    return points[maker] - (sum(points) - points[maker])
+
+
+def _minimax(deal: Deal) -> int:
+    """Brute force over every legal card: the maker maximises his margin, every other player minimises it."""
+    if deal.phase is Phase.DONE:
+        return _maker_margin(deal)
+    values = []
+    for action in deal.legal_actions():
+        child = deal.copy()
+        child.apply(action)
+        values.append(_minimax(child))
+    return max(values) if deal.to_act == deal.maker else min(values)
+
+
+def _cut_throat_play(players: int, preset: str, seed: int, cards_left: int) -> Deal | None:
+    """A deal at a cut-throat table played at random until each hand holds at most ``cards_left``."""
+    rules = Rules.preset(preset).with_options(players=players)
+    rng = random.Random(seed)
+    d = Deal.shuffled(rules, seed % players, rng=seed)
+    while d.phase is not Phase.PLAY and d.phase is not Phase.DONE:
+        if d.phase is Phase.RESTOCK:
+            order = list(d.restock_pool)
+            rng.shuffle(order)
+            d.apply_restock(order)
+            continue
+        d.apply(rng.choice(d.legal_actions()))
+    while d.phase is Phase.PLAY and (max(h.bit_count() for h in d.hands) > cards_left or rng.random() < 0.3):
+        d.apply(rng.choice(d.legal_actions()))
+    return d if d.phase is Phase.PLAY else None
+
+
+@pytest.mark.parametrize("players,cards_left", [(2, 4), (3, 3), (5, 2), (6, 2)])
+@pytest.mark.parametrize("preset", ["official", "pagat", "additive"])
+def test_cut_throat_endings_match_brute_force(players, cards_left, preset):
+    """Every card's value and the par equal a brute-force minimax of the maker against the
+    others together, and the par's points by player add up to it."""
+    solved = 0
+    for seed in range(6):
+        d = _cut_throat_play(players, preset, seed, cards_left)
+        if d is None:
+            continue
+        res = solve(Position.from_deal(d))
+        expected = {}
+        for action in d.legal_actions():
+            child = d.copy()
+            child.apply(action)
+            expected[action.card] = _minimax(child)
+        assert res.card_values == dict(sorted(expected.items())), d
+        assert res.value == (max if d.to_act == d.maker else min)(expected.values())
+        maker = int(d.maker)
+        assert len(res.points) == players
+        assert res.points[maker] - (sum(res.points) - res.points[maker]) == res.value
+        assert res.made == (res.points[maker] >= d.high_bid)
+        solved += 1
+    assert solved >= 3
+
+
+@pytest.mark.parametrize("players", [2, 3, 5, 6])
+def test_the_solver_plays_a_cut_throat_deal_to_its_par(players):
+    """Best cards all round give the par's points by player, and a legal card at every turn
+    (at five or six the last four tricks: a whole deal of thirty cards is for the expert's playouts)."""
+    d = _cut_throat_play(players, "official", 4, 9 if players < 5 else 4)
+    assert d is not None
+    res = solve(Position.from_deal(d))
+    while d.phase is Phase.PLAY:
+        best = solve(Position.from_deal(d)).best_cards[0]
+        assert Play(best) in d.legal_actions()
+        d.apply(Play(best))
+    assert _maker_margin(d) == res.value
+
+
+def test_cut_throat_thresholds_agree_with_the_par():
+    d = _cut_throat_play(3, "official", 2, 4)
+    assert d is not None
+    pos = Position.from_deal(d)
+    res = solve(pos, card_values=False)
+    maker = int(d.maker)
+    mine = res.points[maker]
+    assert can_reach(pos, maker, mine) and not can_reach(pos, maker, mine + 1)
+    others = sum(res.points) - mine
+    defender = (maker + 1) % 3
+    assert can_reach(pos, defender, others) and not can_reach(pos, defender, others + 1)
+    assert par(pos) == res.value
+
+
+def test_position_from_a_cut_throat_view_matches_from_deal():
+    d = _cut_throat_play(5, "official", 1, 4)
+    assert d is not None
+    view = d.view(d.maker)
+    built = Position.from_view(view, d.hands)
+    assert solve(built).value == solve(Position.from_deal(d)).value
+    assert built.makers == d.maker.team
+
+
+def test_cli_solve_at_a_three_player_table(tmp_path):
+    """``cinch solve`` on a three-player record: the par by player, the maker against the others."""
+    from cinch.match import Match
+    from cinch.record import to_record
+
+    rng = random.Random(5)
+    m = Match(Rules.preset("official").with_options(players=3), first_dealer=0, rng=rng)
+    d = m.start_deal()
+    while not (d.phase is Phase.PLAY and len(d.tricks) == 3):
+        m.apply(rng.choice(d.legal_actions()))
+        assert not d.is_over
+    path = _write(tmp_path, to_record(m))
+    result = CliRunner().invoke(main, ["solve", path, "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert set(data["par"]) == {"1", "2", "3"} and data["players"] == 3
+    assert all(set(c["points"]) == {"maker", "others"} for c in data["cards"])
+    assert data["difference"] == solve(Position.from_deal(d)).value
+    words = CliRunner().invoke(main, ["solve", path])
+    assert "against the others together" in words.output and "Best for " in words.output
+
+
+def test_cut_throat_burials_on_trick_one():
+    """Pagat at three players: a hand of more than six trumps buries the excess on trick 1; the
+    solver's cards and burials, played out, give its par."""
+    rules = Rules.preset("pagat").with_options(players=3)
+    rng = random.Random(13)
+    d = Deal.shuffled(rules, 13 % 3, rng=13)
+    while d.phase is not Phase.PLAY:
+        d.apply(rng.choice(d.legal_actions()))
+    pos = Position.from_deal(d)
+    assert pos.bury_pending()
+    par_result = solve(pos)
+    while d.phase is Phase.PLAY:
+        res = solve(Position.from_deal(d))
+        card = res.best_cards[0]
+        bury = res.buries.get(card, CardSet(0))
+        d.apply(next(a for a in d.legal_actions() if a.card == card and a.bury == bury))
+    assert _maker_margin(d) == par_result.value
+    assert d.result.points == par_result.points

@@ -237,7 +237,8 @@ class Replay:
             assert r.points is not None and r.trump is not None
             bgo = " [bidder goes out]" if s.bidder_goes_out else ""
             lines.append(
-                f"{head}: {r.maker} bid {r.bid} in {r.trump.name.lower()}{bgo}; took {m.table.score_text(r.points)}; "
+                f"{head}: {r.maker} bid {r.bid} in {r.trump.name.lower()}{bgo}; "
+                f"{'took' if m.table.partnership else 'points'} {m.table.score_text(r.points)}; "
                 f"{r.describe()}.  Score {m.table.score_text(s.score)}"
             )
         if m.current is not None:

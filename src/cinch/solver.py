@@ -31,6 +31,13 @@ How the search is kept small enough for pure Python:
   tricks are a dedicated routine, both without function calls per card; the last trick is
   counted without search.
 
+At a cut-throat table (two, three, five or six players, each for himself) the maker plays
+alone against a coalition of all the others: the value is the maker's points less the others'
+together, which the maker maximises and everyone else minimises (the others' aim in common is
+to hold the maker down; their split among themselves is not searched).  At two players that
+is the two-side game.  That search (:class:`_TableCore`) is a plainer one, chosen once per
+position; the four-player search above is untouched by it.
+
 Trick 1 under the buried-excess rule (a hand above six cards buries the excess under its
 first card) is searched move by move with the Deal's own legality for the burials; the
 search proper takes over at the end of the trick, once it is known which cards are buried
@@ -52,7 +59,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final
 
 from cinch.cards import (
@@ -163,9 +170,11 @@ _BOWER_LAYOUTS: Final = tuple(_Layout(t) for t in BOWER_TABLES)  # all-hands Ped
 # Positions
 # ---------------------------------------------------------------------------------------------
 def _next_seat(hands: Sequence[int], seat: int) -> int:
-    seat = (seat + 1) & 3
+    """The next seat clockwise that still holds cards (at a table of ``len(hands)``)."""
+    n = len(hands)
+    seat = (seat + 1) % n
     while not hands[seat]:
-        seat = (seat + 1) & 3
+        seat = (seat + 1) % n
     return seat
 
 
@@ -173,13 +182,14 @@ def _next_seat(hands: Sequence[int], seat: int) -> int:
 class Position:
     """A play-phase position with every hand open.
 
-    ``hands`` are card masks by seat; ``trick`` the cards of the unfinished trick in the
-    order played, as ``(seat, card)``, and ``trick_buried`` the cards buried under them
-    (trick 1 under the buried-excess rule); ``captured`` the cards each side (NS, EW) took in
-    finished tricks, buried ones included; ``in_play`` every card played to a trick as a
-    competing card (the current trick's too); ``low_holder`` the side that played the 2 of
-    trumps in a finished trick (Low to holder); ``thrown`` the trumps the defenders threw out
-    (shown and dead), which the official preset counts for the makers.
+    ``hands`` are card masks by seat (four, or the table's number of players); ``trick`` the
+    cards of the unfinished trick in the order played, as ``(seat, card)``, and ``trick_buried``
+    the cards buried under them (trick 1 under the buried-excess rule); ``captured`` the cards
+    each side (NS, EW; cut-throat each player) took in finished tricks, buried ones included;
+    ``in_play`` every card played to a trick as a competing card (the current trick's too);
+    ``low_holder`` the side that played the 2 of trumps in a finished trick (Low to holder);
+    ``thrown`` the trumps the defenders threw out (shown and dead), which the official preset
+    counts for the makers.
 
     Build one with :meth:`from_deal`, :meth:`from_view` (a seat's view plus guessed hands for
     everyone, for search bots) or :meth:`build` (explicit hands and tricks).
@@ -188,12 +198,12 @@ class Position:
     rules: Rules
     trump: Suit
     maker: Seat
-    hands: tuple[int, int, int, int]
+    hands: tuple[int, ...]
     leader: Seat
     trick: tuple[tuple[int, int], ...] = ()
     trick_buried: int = 0
     tricks_done: int = 0
-    captured: tuple[int, int] = (0, 0)
+    captured: tuple[int, ...] = (0, 0)
     in_play: int = 0
     low_holder: Team | None = None
     thrown: int = 0
@@ -213,24 +223,22 @@ class Position:
 
         if deal.phase is not Phase.PLAY:
             raise ValueError(f"a position is taken in the play phase, not the {deal.phase.value} phase")
-        makers = deal.maker & 1
-        thrown = deal.shown[1 - makers] | deal.shown[3 - makers]
         buried = 0
         for p in deal.trick:
             buried |= int(p.buried)
         return cls(
             rules=deal.rules,
             trump=Suit(deal.trump),
-            maker=Seat(deal.maker),
-            hands=(deal.hands[0], deal.hands[1], deal.hands[2], deal.hands[3]),
-            leader=Seat(deal.leader),
+            maker=deal.maker,
+            hands=tuple(deal.hands),
+            leader=deal.leader,
             trick=tuple((int(p.seat), int(p.card)) for p in deal.trick),
             trick_buried=buried,
             tricks_done=len(deal.tricks),
-            captured=(deal.captured[0], deal.captured[1]),
+            captured=tuple(deal.captured),
             in_play=deal.in_play,
             low_holder=deal.low_holder,
-            thrown=thrown,
+            thrown=deal.thrown_by_defenders(),
             bid=deal.high_bid,
         )
 
@@ -257,9 +265,10 @@ class Position:
         """
         trump = Suit.parse(trump) if isinstance(trump, str) else Suit(trump)
         table = PointTable.of(rules, trump)
+        seating = rules.seating
         two = table.two
         watch_two = table.holder_low
-        captured = [0, 0]
+        captured = [0] * seating.sides
         in_play = 0
         low_holder = None
         done = 0
@@ -271,8 +280,8 @@ class Position:
                 taken |= 1 << p.card | int(p.buried)
                 in_play |= 1 << p.card
                 if watch_two and p.card == two:
-                    low_holder = Team(p.seat & 1)
-            captured[t.winner & 1] |= taken
+                    low_holder = seating.side(p.seat)
+            captured[seating.side_of[t.winner]] |= taken
             last_winner = t.winner
         cur = []
         buried = 0
@@ -286,8 +295,8 @@ class Position:
             buried |= extra
             in_play |= 1 << card
         hands_t = tuple(int(h) for h in hands)
-        if len(hands_t) != 4:
-            raise ValueError("a position needs four hands, N E S W")
+        if len(hands_t) != seating.players:
+            raise ValueError(f"a position needs {seating.players} hands, {' '.join(seating.names)}")
         if leader is None:
             if cur:
                 leader = cur[0][0]
@@ -295,10 +304,10 @@ class Position:
                 leader = last_winner if last_winner is not None else maker
                 if any(hands_t):
                     while not hands_t[leader]:
-                        leader = (leader + 1) & 3
+                        leader = seating.left[leader]
         return cls(
-            rules=rules, trump=trump, maker=Seat(maker), hands=hands_t, leader=Seat(leader),
-            trick=tuple(cur), trick_buried=buried, tricks_done=done, captured=(captured[0], captured[1]),
+            rules=rules, trump=trump, maker=seating.seats[maker], hands=hands_t, leader=seating.seats[leader],
+            trick=tuple(cur), trick_buried=buried, tricks_done=done, captured=tuple(captured),
             in_play=in_play, low_holder=low_holder, thrown=thrown, bid=bid,
         )
 
@@ -309,8 +318,9 @@ class Position:
         ``hands`` must hold the viewer's own hand and cards consistent with the view.
         """
         assert view.maker is not None and view.trump is not None
-        makers = view.maker & 1
-        thrown = int(view.shown_trumps[1 - makers]) | int(view.shown_trumps[3 - makers])
+        thrown = 0
+        for seat in view.rules.seating.defenders(view.maker):
+            thrown |= int(view.shown_trumps[seat])
         return cls.build(
             view.rules, view.trump, view.maker, hands, tricks=view.tricks, trick=view.current_trick,
             leader=view.trick_leader, thrown=thrown, bid=view.bid,
@@ -323,30 +333,32 @@ class Position:
         hands = self.hands
         if not any(hands):
             return None
+        seats = self.rules.seating.seats
         if not self.trick:
             seat: int = self.leader
             while not hands[seat]:
-                seat = (seat + 1) & 3
-            return Seat(seat)
+                seat = (seat + 1) % len(hands)
+            return seats[seat]
         if not self._yet_to_play():
             return None
-        return Seat(_next_seat(hands, self.trick[-1][0]))
+        return seats[_next_seat(hands, self.trick[-1][0])]
 
     def _yet_to_play(self) -> int:
         played = 0
         for seat, _ in self.trick:
             played |= 1 << seat
-        return sum(1 for s in range(4) if self.hands[s] and not played >> s & 1)
+        return sum(1 for s in range(len(self.hands)) if self.hands[s] and not played >> s & 1)
 
     @property
     def makers(self) -> Team:
-        return Team(self.maker & 1)
+        """The maker's side: NS or EW, or at a cut-throat table the maker himself."""
+        return self.rules.seating.side(self.maker)
 
     @property
     def tricks_left(self) -> int:
         """Tricks still to finish, the current one included."""
         played = {seat for seat, _ in self.trick}
-        sizes = [self.hands[s].bit_count() + (1 if s in played else 0) for s in range(4)]
+        sizes = [self.hands[s].bit_count() + (1 if s in played else 0) for s in range(len(self.hands))]
         return max(sizes)
 
     def legal_mask(self) -> int:
@@ -373,14 +385,15 @@ class Position:
         played = 0
         for seat, _ in self.trick:
             played |= 1 << seat
-        return any(self.excess(s) > 0 for s in range(4) if self.hands[s] and not played >> s & 1)
+        return any(self.excess(s) > 0 for s in range(len(self.hands)) if self.hands[s] and not played >> s & 1)
 
     def describe(self) -> str:
+        seats = self.rules.seating.seats
         lines = [f"trump {self.trump.letter}, maker {self.maker}, trick {self.tricks_done + 1}, leader {self.leader}"]
-        for s in Seat:
+        for s in seats:
             lines.append(f"  {s}: {CardSet(self.hands[s])}")
         if self.trick:
-            lines.append("  trick: " + " ".join(f"{Seat(s)}:{CARDS[c]}" for s, c in self.trick))
+            lines.append("  trick: " + " ".join(f"{seats[s]}:{CARDS[c]}" for s, c in self.trick))
         return "\n".join(lines)
 
 
@@ -390,7 +403,8 @@ class Position:
 @dataclass(frozen=True, slots=True)
 class _PointModel:
     val: tuple[int, ...]  # by real card: points to the side that captures it
-    const: tuple[int, int]  # points already decided (NS, EW)
+    const: tuple[int, int]  # points already decided: NS, EW (cut-throat: the maker, the others together)
+    by_side: tuple[int, ...] = ()  # points already decided, by side (NS, EW; cut-throat by player)
 
 
 def _point_model(pos: Position, table: PointTable, buried_later: int = 0) -> _PointModel:
@@ -401,7 +415,10 @@ def _point_model(pos: Position, table: PointTable, buried_later: int = 0) -> _Po
     now, and a claim still to be captured is a value of its card.
     """
     hands = pos.hands
-    hands_all = hands[0] | hands[1] | hands[2] | hands[3]
+    hands_all = 0
+    for h in hands:
+        hands_all |= h
+    seating = pos.rules.seating
     trick_cards = 0
     for _, c in pos.trick:
         trick_cards |= 1 << c
@@ -411,18 +428,22 @@ def _point_model(pos: Position, table: PointTable, buried_later: int = 0) -> _Po
     if low_holder is None and table.holder_low:  # who will have played the 2 of trumps
         holder = next((s for s, c in pos.trick if c == two), None)
         if holder is None and (hands_all & ~buried_later) >> two & 1:
-            holder = next(s for s in range(4) if hands[s] >> two & 1)
-        low_holder = None if holder is None else holder & 1
+            holder = next(s for s in range(len(hands)) if hands[s] >> two & 1)
+        low_holder = None if holder is None else seating.side_of[holder]
     in_play_final = pos.in_play | (hands_all & ~buried_later)
     val = [0] * 52
-    const = [0, 0]
+    const = [0] * seating.sides
+    makers = seating.side_of[pos.maker]
     for _, card, side, points, _ in table.claims(pos.captured, in_play_final, low_holder, pos.thrown,
-                                                 pos.maker & 1, live):
+                                                 makers, live):
         if side == LIVE:
             val[card] += points
         else:
             const[side] += points
-    return _PointModel(tuple(val), (const[0], const[1]))
+    if seating.partnership:
+        return _PointModel(tuple(val), (const[0], const[1]), tuple(const))
+    # Cut-throat: the maker against the others together.
+    return _PointModel(tuple(val), (const[makers], sum(const) - const[makers]), tuple(const))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1092,6 +1113,219 @@ class _Core:
 
 
 # ---------------------------------------------------------------------------------------------
+# The search at a cut-throat table: the maker against all the others
+# ---------------------------------------------------------------------------------------------
+class _TableCore(_Core):
+    """Alpha-beta at a cut-throat table (two, three, five or six players, each for himself).
+
+    The maker plays alone against a coalition of all the others: every card's points go to
+    whoever captures it, and the value is the maker's points still to be captured less the
+    others' together, which the maker maximises and every other player minimises (the
+    others share the aim of holding the maker down; how they would split their points
+    among themselves is not searched).  At two players that is the two-side game itself.
+
+    Written for clarity rather than the last factor of speed: one method per card
+    (``open`` at a lead, ``answer`` inside a trick), a transposition table at trick
+    boundaries keyed as the four-player search's (the cards left and the leader), the
+    same equivalence pruning, and its best lead first.  The four-player search
+    (:class:`_Core`) is not touched by it: :func:`solve` picks one search per position.
+    """
+
+    def __init__(self, lay: _Layout, val_int: Sequence[int], strict: bool, own: Sequence[int], maker: int,
+                 left: Sequence[int]):
+        self.lay = lay
+        val = self.val = tuple(val_int)
+        self.own = tuple(own)
+        self.tt = {}
+        self.nodes = 0
+        self.block = lay.block
+        fmask = self.fmask = lay.block_mask
+        self.TR = fmask[_TRUMP_BLOCK]
+        rules = lay.follow_rules[strict]
+        self.FOLLOW = tuple(r.follow for r in rules)
+        self.ALLOWED = tuple(r.allowed for r in rules)
+        self.PLAIN = fmask[:_TRUMP_BLOCK]
+        self.ALL = lay.all
+        classes: dict[int, int] = {}
+        PT = 0
+        for i, v in enumerate(val):
+            if lay.to_real[i] >= 0:
+                classes[v] = classes.get(v, 0) | 1 << i
+            if v:
+                PT |= 1 << i
+        self.PT = PT
+        self.NPT = ~PT
+        self.PVM = tuple(m for v, m in classes.items() if v)
+        self.PLAINS = self.ALL & ~self.TR
+        self.maker = maker
+        self.left = tuple(left)
+
+    def holders(self, rem: int) -> int:
+        """How many players still hold cards."""
+        n = 0
+        for o in self.own:
+            if rem & o:
+                n += 1
+        return n
+
+    def after(self, seat: int, rem: int, pts: int, led: int, best: int, winner: int, tval: int, togo: int,
+              alpha: int, beta: int) -> int:
+        """The value of the rest once ``seat`` has played (``togo`` players still to play to this trick)."""
+        if not togo:  # the trick is over: its points go to its winner's side
+            if winner == self.maker:
+                return tval + self.open(winner, rem, pts, alpha - tval, beta - tval)
+            return -tval + self.open(winner, rem, pts, alpha + tval, beta + tval)
+        own = self.own
+        left = self.left
+        nxt = left[seat]
+        while not rem & own[nxt]:
+            nxt = left[nxt]
+        return self.answer(nxt, rem, pts, led, best, winner, tval, togo, alpha, beta)
+
+    def open(self, leader: int, rem: int, pts: int, alpha: int, beta: int) -> int:
+        """The value of the rest of the play from a trick's lead, fail-soft in ``(alpha, beta)``."""
+        if not pts:
+            return 0
+        if pts <= alpha:
+            return pts
+        if -pts >= beta:
+            return -pts
+        own = self.own
+        left = self.left
+        while not rem & own[leader]:
+            leader = left[leader]
+        last = True  # the last trick (one card each at most): all the points go to its winner, no search
+        for o in own:
+            h = rem & o
+            if h & (h - 1):
+                last = False
+                break
+        if last:
+            lead = rem & own[leader]
+            x = rem & self.TR or rem & self.fmask[self.block[lead.bit_length() - 1]]
+            top = 1 << (x.bit_length() - 1)
+            return pts if top & own[self.maker] else -pts
+        key = rem | leader << _KEY_SHIFT
+        tt = self.tt
+        e = tt.get(key)
+        lo, hi, bm = -INF, INF, -1
+        if e is not None:
+            lo, hi, bm, _ = e
+            if lo >= beta or lo == hi:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
+        self.nodes += 1
+        a0, b0 = alpha, beta
+        hand = rem & own[leader]
+        moves = hand & ~self.same(hand, rem)
+        maxi = leader == self.maker
+        togo = self.holders(rem) - 1
+        block = self.block
+        val = self.val
+        vbest = -INF if maxi else INF
+        best_move = -1
+        order = _order(moves)
+        if bm >= 0 and moves >> bm & 1:
+            order.remove(bm)
+            order.insert(0, bm)
+        for c in order:
+            v = self.after(leader, rem ^ 1 << c, pts - val[c], block[c], c, leader, val[c], togo, alpha, beta)
+            if maxi:
+                if v > vbest:
+                    vbest, best_move = v, c
+                    if v > alpha:
+                        alpha = v
+            elif v < vbest:
+                vbest, best_move = v, c
+                if v < beta:
+                    beta = v
+            if alpha >= beta:
+                break
+        if vbest <= a0:
+            hi = min(hi, vbest)
+        elif vbest >= b0:
+            lo = max(lo, vbest)
+        else:
+            lo = hi = vbest
+        tt[key] = (lo, hi, best_move, 0)
+        return vbest
+
+    def answer(self, seat: int, rem: int, pts: int, led: int, best: int, winner: int, tval: int, togo: int,
+               alpha: int, beta: int) -> int:
+        """The value of the rest of the play with ``seat`` to play to a trick led in block ``led``,
+        ``best`` (a label) winning it for ``winner`` so far and ``tval`` points in it."""
+        out = pts + tval
+        if out <= alpha:
+            return out
+        if -out >= beta:
+            return -out
+        self.nodes += 1
+        hand = rem & self.own[seat]
+        moves = hand & self.ALLOWED[led] if hand & self.FOLLOW[led] else hand
+        moves &= ~self.same(moves, rem | 1 << best)
+        maxi = seat == self.maker
+        block = self.block
+        val = self.val
+        TRUMP = _TRUMP_BLOCK
+        # The cheapest card that takes the trick first, then the lowest of the others.
+        wins = []
+        rest = []
+        m = moves
+        while m:
+            low = m & -m
+            m ^= low
+            c = low.bit_length() - 1
+            b = block[c]
+            if b in (led, TRUMP) and c > best:
+                wins.append(c)
+            else:
+                rest.append(c)
+        vbest = -INF if maxi else INF
+        togo -= 1
+        for c in wins + rest:
+            if c > best and block[c] in (led, TRUMP):
+                nb, nw = c, seat
+            else:
+                nb, nw = best, winner
+            v = self.after(seat, rem ^ 1 << c, pts - val[c], led, nb, nw, tval + val[c], togo, alpha, beta)
+            if maxi:
+                if v > vbest:
+                    vbest = v
+                    if v > alpha:
+                        alpha = v
+            elif v < vbest:
+                vbest = v
+                if v < beta:
+                    beta = v
+            if alpha >= beta:
+                break
+        return vbest
+
+    def same(self, h: int, live: int) -> int:
+        """The cards of hand ``h`` not worth searching: each is equivalent to another of them (as
+        :meth:`_Core.equivalents`, for one hand: same points, nothing live between them)."""
+        if not h & (h - 1):
+            return 0
+        dead = self.ALL & ~live
+        red = 0
+        z = h & self.NPT
+        if z & (z - 1):
+            red |= (dead + (z << 1)) & z
+        z = h & self.PT
+        if z & (z - 1):
+            for vm in self.PVM:
+                hv = z & vm
+                if hv & (hv - 1):
+                    red |= (dead + (hv << 1)) & hv
+        return red
+
+
+# ---------------------------------------------------------------------------------------------
 # Solving
 # ---------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
@@ -1103,6 +1337,13 @@ class SolveResult:
     act, the value after playing it (then best play), in the same NS-minus-EW terms (empty
     when the solve was asked for the par only); ``buries``: on trick 1 under the
     buried-excess rule, the best cards to bury with each card.
+
+    At a cut-throat table (two, three, five or six players) the maker plays alone against
+    all the others together: ``value`` is the maker's final points less the others' together
+    (the maker maximises it, everyone else minimises it), and ``points`` are by player, along
+    one line of best play (the others' split among themselves is that line's; the search
+    does not choose between their splits).  ``maximisers`` holds the seats that maximise
+    ``value`` (a mask): N and S at four, the maker cut-throat.
     """
 
     value: int
@@ -1115,23 +1356,25 @@ class SolveResult:
     nodes: int = 0
     rules: Rules | None = None
     totals: dict[Card, int] = field(default_factory=dict, repr=False)
+    maximisers: int = 0b0101
 
     def __reduce__(self) -> tuple[type[SolveResult], tuple[object, ...]]:
         # As Position's (the compiled build).
         return SolveResult, (self.value, self.points, self.to_act, self.makers, self.bid, self.card_values,
-                             self.buries, self.nodes, self.rules, self.totals)
+                             self.buries, self.nodes, self.rules, self.totals, self.maximisers)
 
     @property
     def best_cards(self) -> list[Card]:
         """The legal cards that keep the par for the side to act."""
         if not self.card_values or self.to_act is None:
             return []
-        pick = max if self.to_act & 1 == 0 else min
+        pick = max if self.maximisers >> self.to_act & 1 else min
         best = pick(self.card_values.values())
         return [c for c, v in self.card_values.items() if v == best]
 
     def points_after(self, card: Card | int) -> tuple[int, ...]:
-        """The final points (NS, EW) after ``card`` and best play."""
+        """The final points (NS, EW) after ``card`` and best play; at a cut-throat table the
+        maker's and the others' together (the two sides of the search)."""
         c = CARDS[card]
         v = self.card_values[c]
         total = self.totals[c]
@@ -1142,7 +1385,7 @@ class SolveResult:
         """Whether the makers reach their bid with best play (None without a bid)."""
         if self.bid is None:
             return None
-        return self.points[self.makers] >= self.bid
+        return self.points[self.makers] >= self.bid  # a cut-throat maker's side is his own seat
 
     @property
     def score_change(self) -> tuple[int, ...] | None:
@@ -1163,6 +1406,17 @@ class _Solver:
         self.strict = rules.follow is Follow.STRICT
         self._cores: dict[tuple[int, ...], _Core] = {}
         self._models: dict[int, _PointModel] = {}
+        self.maximisers = 0b0101  # the seats that maximise the value: N and S
+
+    def maximises(self, seat: int) -> bool:
+        return bool(self.maximisers >> seat & 1)
+
+    def lead_value(self, model: _PointModel, leader: int, hands: Sequence[int], tl: int, alpha: int,
+                   beta: int) -> int:
+        """The value of the rest of the play from a lead by ``leader`` (after trick 1's burials)."""
+        core = self.core(model)
+        rem = self.lay.mask_in(hands[0] | hands[1] | hands[2] | hands[3])
+        return core.lead(leader, rem, core.points(rem), tl, alpha, beta)
 
     def model(self, buried_later: int = 0) -> _PointModel:
         m = self._models.get(buried_later)
@@ -1321,10 +1575,11 @@ class _Solver:
         t = rules.trump_tables[pos.trump]
         point_mask = self.scheme.point_mask
         strict = self.strict
-        lay = self.lay
         hands = list(pos.hands)
         trick = list(pos.trick)
-        root_live = hands[0] | hands[1] | hands[2] | hands[3] | pos.trick_buried
+        root_live = pos.trick_buried
+        for h in hands:
+            root_live |= h
         for _, c in trick:
             root_live |= 1 << c
 
@@ -1356,23 +1611,21 @@ class _Solver:
             for c in bits(pos.trick_buried | buried):
                 tval += val[c]
             total = model.const[0] + model.const[1] + sum(val[c] for c in bits(root_live))
-            base = model.const[0] - model.const[1] + (-tval if winner & 1 else tval)
+            base = model.const[0] - model.const[1] + (tval if self.maximises(winner) else -tval)
             tl = max(h.bit_count() for h in hands)
             if not tl:
                 return base, total
-            core = self.core(model)
-            rem = lay.mask_in(hands[0] | hands[1] | hands[2] | hands[3])
-            return base + core.lead(winner, rem, core.points(rem), tl, alpha - base, beta - base), total
+            return base + self.lead_value(model, winner, hands, tl, alpha - base, beta - base), total
 
         def rec(seat: int, buried: int, alpha: int, beta: int, root: bool):
-            maxi = not seat & 1
+            maxi = self.maximises(seat)
             vbest = -INF if maxi else INF
             tbest = 0
             per_card: dict[int, tuple[int, int, int]] = {}
             played = 1 << seat
             for s, _ in trick:
                 played |= 1 << s
-            more = any(hands[s] and not played >> s & 1 for s in range(4))
+            more = any(hands[s] and not played >> s & 1 for s in range(len(hands)))
             for card in bits(legal(seat)):
                 for bury in bury_options(seat, card):
                     hands[seat] &= ~(1 << card | bury)
@@ -1405,6 +1658,168 @@ class _Solver:
         if card_values:
             return rec(int(seat), 0, -INF, INF, True)
         return rec(int(seat), 0, alpha, beta, False)
+
+
+class _CutThroatSolver(_Solver):
+    """:class:`_Solver` at a cut-throat table: the maker (maximising) against all the others
+    together (minimising), searched by :class:`_TableCore`."""
+
+    def __init__(self, pos: Position):
+        super().__init__(pos)
+        self.table = pos.rules.seating
+        self.maker = int(pos.maker)
+        self.maximisers = 1 << self.maker
+        self._table_cores: dict[tuple[int, ...], _TableCore] = {}
+
+    def table_core(self, model: _PointModel) -> _TableCore:
+        core = self._table_cores.get(model.val)
+        if core is None:
+            lay = self.lay
+            val_int = [0] * 56
+            for c in range(52):
+                val_int[lay.to_int[c]] = model.val[c]
+            own = [lay.mask_in(h) for h in self.pos.hands]
+            core = self._table_cores[model.val] = _TableCore(lay, val_int, self.strict, own, self.maker,
+                                                             self.table.left)
+        return core
+
+    def nodes(self) -> int:
+        return sum(c.node_count() for c in self._table_cores.values())
+
+    def lead_value(self, model: _PointModel, leader: int, hands: Sequence[int], tl: int, alpha: int,
+                   beta: int) -> int:
+        core = self.table_core(model)
+        rem = 0
+        for h in hands:
+            rem |= self.lay.mask_in(h)
+        return core.open(leader, rem, core.points(rem), alpha, beta)
+
+    def root(self, core: _TableCore) -> tuple[int, int, int, int, int, int, int, int]:
+        """The root in labels: the seat to act, the cards left, their points, the led block (-1 at a
+        lead), the winning label, its seat, the trick's points and the players still to play to it."""
+        pos = self.pos
+        lay = self.lay
+        to_int = lay.to_int
+        rem = 0
+        for h in pos.hands:
+            rem |= lay.mask_in(h)
+        to_act = pos.to_act
+        assert to_act is not None
+        pts = core.points(rem)
+        if not pos.trick:
+            return int(to_act), rem, pts, -1, -1, int(to_act), 0, core.holders(rem)
+        played = 0
+        led = lay.block[to_int[pos.trick[0][1]]]
+        best, winner, tval = -1, 0, core.points(lay.mask_in(pos.trick_buried))
+        for seat, card in pos.trick:
+            ci = to_int[card]
+            played |= 1 << seat
+            tval += core.val[ci]
+            if ci > best and lay.block[ci] in (led, _TRUMP_BLOCK):
+                best, winner = ci, seat
+        togo = sum(1 for s, h in enumerate(pos.hands) if h and not played >> s & 1)
+        return int(to_act), rem, pts, led, best, winner, tval, togo
+
+    @staticmethod
+    def play(core: _TableCore, state: tuple[int, int, int, int, int, int, int, int],
+             ci: int) -> tuple[int, int, int, int, int, int, int]:
+        """The state after the seat to act plays label ``ci``: (cards left, their points, led block,
+        winning label, its seat, trick points, players still to play)."""
+        seat, rem, pts, led, best, winner, tval, togo = state
+        block = core.block[ci]
+        if led < 0:
+            led, best, winner = block, ci, seat
+        elif ci > best and block in (led, _TRUMP_BLOCK):
+            best, winner = ci, seat
+        return rem ^ 1 << ci, pts - core.val[ci], led, best, winner, tval + core.val[ci], togo - 1
+
+    def moves(self, core: _TableCore, state: tuple[int, int, int, int, int, int, int, int]) -> int:
+        seat, rem, _, led, _, _, _, _ = state
+        hand = rem & core.own[seat]
+        if led < 0:
+            return hand
+        return hand & core.ALLOWED[led] if hand & core.FOLLOW[led] else hand
+
+    def after_root(self, core: _TableCore, state: tuple[int, int, int, int, int, int, int, int], ci: int,
+                   alpha: int, beta: int) -> int:
+        """The value of the rest of the play after the seat to act at ``state`` plays label ``ci``."""
+        rem, pts, led, best, winner, tval, togo = self.play(core, state, ci)
+        return core.after(state[0], rem, pts, led, best, winner, tval, togo, alpha, beta)
+
+    def solve_plain(self, card_values: bool, alpha: int, beta: int) -> tuple[int, dict[Card, int]]:
+        model = self.model(0)
+        core = self.table_core(model)
+        base = model.const[0] - model.const[1]
+        state = self.root(core)
+        moves = self.moves(core, state)
+        maxi = self.maximises(state[0])
+        if card_values:
+            values: dict[Card, int] = {}
+            guess = 0
+            for ci in _order(moves):
+                v = _mtdf(lambda a, b, ci=ci: self.after_root(core, state, ci, a, b), guess)
+                values[CARDS[self.lay.to_real[ci]]] = base + v
+                guess = v
+            best = (max if maxi else min)(values.values())
+            return best, dict(sorted(values.items()))
+
+        def root(a: int, b: int) -> int:
+            vbest = -INF if maxi else INF
+            for ci in _order(moves):
+                v = self.after_root(core, state, ci, a, b)
+                if maxi:
+                    if v > vbest:
+                        vbest = v
+                        a = max(a, v)
+                elif v < vbest:
+                    vbest = v
+                    b = min(b, v)
+                if a >= b:
+                    break
+            return vbest
+
+        if alpha <= -INF and beta >= INF:
+            return base + _mtdf(root, 0), {}
+        return base + root(alpha - base, beta - base), {}
+
+    def line_points(self, value: int) -> tuple[int, ...]:
+        """Each player's final points along one line of best play worth ``value`` (no burial pending)."""
+        model = self.model(0)
+        core = self.table_core(model)
+        points = list(model.by_side)
+        state = self.root(core)
+        target = value - (model.const[0] - model.const[1])  # the value of the rest of the play
+        left = self.table.left
+        own = core.own
+        while state[1]:
+            seat = state[0]
+            chosen = None
+            for ci in _order(self.moves(core, state)):
+                if self.after_root(core, state, ci, target - 1, target + 1) == target:
+                    chosen = ci
+                    break
+            assert chosen is not None, "no card keeps the par"
+            rem, pts, led, best, winner, tval, togo = self.play(core, state, chosen)
+            if togo:
+                nxt = left[seat]
+                while not rem & own[nxt]:
+                    nxt = left[nxt]
+                state = (nxt, rem, pts, led, best, winner, tval, togo)
+                continue
+            points[winner] += tval
+            target -= tval if winner == self.maker else -tval
+            if rem:
+                while not rem & own[winner]:
+                    winner = left[winner]
+            state = (winner, rem, pts, -1, -1, winner, 0, core.holders(rem))
+        return tuple(points)
+
+
+def _solver(position: Position) -> _Solver:
+    """The search for this table: the partnership game's, or the maker against the others."""
+    if position.rules.seating.partnership:
+        return _Solver(position)
+    return _CutThroatSolver(position)
 
 
 def _mtdf(search, guess: int) -> int:
@@ -1445,21 +1860,26 @@ def _total_points(solver: _Solver) -> int:
     if pos.bury_pending():
         return -1
     model = solver.model(0)
-    hands_all = pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]
-    live = hands_all | pos.trick_buried
+    live = pos.trick_buried
+    for h in pos.hands:
+        live |= h
     for _, c in pos.trick:
         live |= 1 << c
     return model.const[0] + model.const[1] + sum(model.val[c] for c in bits(live))
 
 
 def solve(position: Position, *, card_values: bool = True) -> SolveResult:
-    """The par of ``position`` and, unless ``card_values=False``, the value of each legal card."""
+    """The par of ``position`` and, unless ``card_values=False``, the value of each legal card.
+
+    At four players the value is NS points less EW points; at a cut-throat table the maker's
+    points less the others' together, the others searched as one side (see :class:`SolveResult`).
+    """
     pos = position
     to_act = pos.to_act
     makers = pos.makers
     if to_act is None:
         raise ValueError("the position has no player to act: the play is over")
-    solver = _Solver(pos)
+    solver = _solver(pos)
     if pos.bury_pending():
         value, total, per_card = solver.solve_bury(card_values, -INF, INF)
         values = {CARDS[c]: v for c, (v, _, _) in sorted(per_card.items())}
@@ -1470,11 +1890,51 @@ def solve(position: Position, *, card_values: bool = True) -> SolveResult:
         buries = {}
         total = _total_points(solver)
         totals = {c: total for c in values}
-    points = ((total + value) // 2, (total - value) // 2)
+    points: tuple[int, ...] = ((total + value) // 2, (total - value) // 2)
+    if isinstance(solver, _CutThroatSolver):
+        if pos.bury_pending():  # the line goes on from the best card and burial of trick 1
+            pick = max if solver.maximises(to_act) else min
+            card, (_, bury, _) = pick(per_card.items(), key=lambda item: item[1][0])
+            points = solve(_after_card(pos, card, bury), card_values=False).points
+        else:
+            points = solver.line_points(value)
     return SolveResult(
         value=value, points=points, to_act=to_act, makers=makers, bid=pos.bid, card_values=values,
-        buries=buries, nodes=solver.nodes(), rules=pos.rules, totals=totals,
+        buries=buries, nodes=solver.nodes(), rules=pos.rules, totals=totals, maximisers=solver.maximisers,
     )
+
+
+def _after_card(pos: Position, card: int, bury: int) -> Position:
+    """The position after the player to act plays ``card`` burying ``bury`` (trick 1), the
+    trick gathered by its winner when it is complete."""
+    seat = pos.to_act
+    assert seat is not None
+    seating = pos.rules.seating
+    hands = list(pos.hands)
+    hands[seat] &= ~(1 << card | bury)
+    trick = pos.trick + ((int(seat), card),)
+    buried = pos.trick_buried | bury
+    in_play = pos.in_play | 1 << card
+    played = 0
+    for s, _ in trick:
+        played |= 1 << s
+    if any(h and not played >> s & 1 for s, h in enumerate(hands)):
+        return replace(pos, hands=tuple(hands), trick=trick, trick_buried=buried, in_play=in_play)
+    t = pos.rules.trump_tables[pos.trump]
+    strength = t.strength[t.effective_suit[trick[0][1]]]
+    winner = max(trick, key=lambda p: strength[p[1]])[0]
+    captured = list(pos.captured)
+    taken = buried
+    low_holder = pos.low_holder
+    two = PointTable.of(pos.rules, pos.trump)
+    for s, c in trick:
+        taken |= 1 << c
+        if two.holder_low and c == two.two:
+            low_holder = seating.side(s)
+    captured[seating.side_of[winner]] |= taken
+    return replace(pos, hands=tuple(hands), leader=seating.seats[winner], trick=(), trick_buried=0,
+                   tricks_done=pos.tricks_done + 1, captured=tuple(captured), in_play=in_play,
+                   low_holder=low_holder)
 
 
 def par(position: Position) -> int:
@@ -1486,9 +1946,10 @@ def window(position: Position, alpha: int, beta: int) -> int:
     """Fail-soft alpha-beta value of the position (final NS-EW) in the window (alpha, beta).
 
     A result ``v`` with ``alpha < v < beta`` is exact; ``v <= alpha`` means the par is at
-    most ``v``, ``v >= beta`` that it is at least ``v``.
+    most ``v``, ``v >= beta`` that it is at least ``v``.  Cut-throat: the maker's final points
+    less the others' together.
     """
-    solver = _Solver(position)
+    solver = _solver(position)
     if position.to_act is None:
         raise ValueError("the position has no player to act: the play is over")
     if position.bury_pending():
@@ -1497,17 +1958,29 @@ def window(position: Position, alpha: int, beta: int) -> int:
 
 
 def can_reach(position: Position, team: Team | int, points: int) -> bool:
-    """Whether ``team`` can take at least ``points`` points in the deal against best defence."""
-    team = Team(team)
-    solver = _Solver(position)
+    """Whether ``team`` can take at least ``points`` points in the deal against best defence.
+
+    At a cut-throat table ``team`` is a seat: the maker against all the others, or for any
+    other seat, whether the others together can keep that many points from the maker.
+    """
+    solver = _solver(position)
+    if isinstance(solver, _CutThroatSolver):
+        maximising = int(team) == solver.maker  # a defender's question is the coalition's
+    else:
+        team = Team(team)
+        maximising = team is Team.NS
     if position.bury_pending():
         # totals may depend on burials: fall back to the exact value of every line
         res = solve(position, card_values=False)
-        return res.points[team] >= points
+        if not isinstance(solver, _CutThroatSolver):
+            return res.points[team] >= points
+        total = sum(res.points)
+        mine = res.points[solver.maker]
+        return (mine if maximising else total - mine) >= points
     total = _total_points(solver)
-    # points[team] >= P  <=>  (total + s*v)/2 >= P  <=>  s*v >= 2P - total, s = +1 for NS
+    # points[team] >= P  <=>  (total + s*v)/2 >= P  <=>  s*v >= 2P - total, s = +1 for NS (the maker cut-throat)
     need = 2 * points - total
-    if team is Team.NS:
+    if maximising:
         return window(position, need - 1, need) >= need
     return window(position, -need, -need + 1) <= -need
 

@@ -4,7 +4,8 @@ A search bot sees a :class:`~cinch.view.SeatView`, never the full state.  To sea
 needs *worlds*: complete deals (every hand, the stock, its order, the other players'
 concealed decisions) whose view from that seat is exactly the view it holds.
 :func:`sample_deal` builds one and returns it as a :class:`~cinch.deal.Deal` replayed
-through the engine; :func:`sample_hands` returns only the four hands, for the play.
+through the engine; :func:`sample_hands` returns only the hands, for the play.  Every table
+size is sampled (two to six players: the table's seats, cards dealt, stock and rob).
 
 How a world is built.  Every card the seat cannot place for certain is an *item*; every
 place a card can have gone in the deal is a *slot*, named by where the card started and
@@ -37,7 +38,7 @@ drawn.  The result is a legal deal, consistent with the view, and deterministic 
 ``rng`` given.
 
 Weighting by the bidding: a *bid weight* ``weight(view, dealt) -> float`` in [0, 1]
-scores how likely the auction was given the four dealt hands; the worlds wanted follow
+scores how likely the auction was given the dealt hands; the worlds wanted follow
 the drawn worlds' distribution times that weight.  :func:`sample_deal` and
 :func:`sample_hands` accept a drawn world with probability ``weight`` (rejection
 sampling: every world they return is an exact draw, but in the presets bidding from 1
@@ -68,21 +69,23 @@ from dataclasses import dataclass, field
 from math import comb
 
 from cinch.actions import WAIVE, Action, Keep, NameTrump, OutOfTurn, Play
-from cinch.cards import CARDS, FULL_DECK_MASK, CardSet, Seat, bit_list
-from cinch.constants import DEALT, DECK, HAND, STOCK
+from cinch.cards import CARDS, FULL_DECK_MASK, CardSet, bit_list
+from cinch.constants import DECK, HAND
 from cinch.deal import Deal, discard_is_forced
 from cinch.errors import CinchError, IllegalAction
 from cinch.irregularities import LEAD_OUT_OF_TURN, PLAY_OUT_OF_TURN
 from cinch.keep import KeepOptions
 from cinch.rules import AboveSix, Discard, Follow, Rob, Rules, StockOut
 from cinch.scoring import PointTable
+from cinch.seating import Seating
 from cinch.view import Phase, SeatView
 
 FULL = FULL_DECK_MASK
 
-BidWeight = Callable[[SeatView, tuple[int, int, int, int]], float]
-"""``weight(view, dealt)``: the likelihood (0 to 1) of the view's auction given the four
-dealt hands (masks, by seat).  Worlds are kept with this probability.
+BidWeight = Callable[[SeatView, tuple[int, ...]], float]
+"""``weight(view, dealt)``: the likelihood (0 to 1) of the view's auction given the dealt
+hands (masks, by seat: four, or the table's number of players).  Worlds are kept with this
+probability.
 
 A weight that is a product of factors of at most 1 (one per bid or pass, as
 :class:`~cinch.bots.inference.BidLikelihood`) may also take ``stop_below``, and say so
@@ -117,8 +120,8 @@ class World:
     """A full deal consistent with a view, before it is replayed."""
 
     dealer: int
-    dealt: list[int]  # the nine cards dealt to each seat
-    stock: list[int]  # the original stock, top first (16 cards)
+    dealt: list[int]  # the cards dealt to each seat (nine, or six at five or six players)
+    stock: list[int]  # the original stock, top first (16 cards at four players)
     restock: list[int] | None  # the new stock made of the discards, top first, when there is one
     keeps: dict[int, int]  # seat -> the hand it kept at the discard (when it had a choice)
     rob: int | None  # the dealer's hand after the rob
@@ -138,7 +141,7 @@ class Sample:
 
     @property
     def hands(self) -> list[int]:
-        """The four hands now (masks by seat)."""
+        """Every hand now (masks by seat)."""
         return list(self.world.hands)
 
 
@@ -189,7 +192,7 @@ def sample_weighted(view: SeatView, rng: random.Random, *, weight: BidWeight | N
 
 def sample_hands(view: SeatView, rng: random.Random, *, weight: BidWeight | None = None,
                  verify: bool = False, attempts: int = 400) -> list[int]:
-    """The four hands now (masks by seat) of a world consistent with ``view``.
+    """Every hand now (masks by seat) of a world consistent with ``view``.
 
     The cheap path for search in the play: the world is built but not replayed unless
     ``verify`` is set (the slots already respect every void, count and discard rule; the
@@ -223,7 +226,7 @@ def voids(view: SeatView) -> list[int]:
     Also: a player who buried a point card on trick 1 had no other card left to bury, so
     every card he still holds is a point card.
     """
-    out = [0, 0, 0, 0]
+    out = [0] * len(view.hand_sizes)
     if view.trump is None:
         return out
     t = view.rules.trump_tables[view.trump]
@@ -273,7 +276,7 @@ def replay(rules: Rules, world: World, actions: Iterable[Action], *, stop_at_res
     usual, one out of turn stood (it is in the view), so it was waived, unless ``waiting``: the
     other side is still asked about the last one.
     """
-    deal = Deal(rules, Seat(world.dealer), [CARDS[c] for c in world.deck],
+    deal = Deal(rules, rules.seating.seats[world.dealer], [CARDS[c] for c in world.deck],
                 restock=None if stop_at_restock or world.restock is None else [CARDS[c] for c in world.restock])
     keeps = dict(world.keeps)
     rob = world.rob
@@ -345,9 +348,9 @@ def _sample(view: SeatView, rng: random.Random, weight: BidWeight | None, attemp
         bar = rng.random() * floor
         dealt = tuple(world.dealt)
         if stops_early:
-            w = float(weight(view, dealt, stop_below=bar))  # type: ignore[arg-type, call-arg]
+            w = float(weight(view, dealt, stop_below=bar))  # type: ignore[call-arg]
         else:
-            w = float(weight(view, dealt))  # type: ignore[arg-type]
+            w = float(weight(view, dealt))
         if bar < w:
             deal = _replayed(view, world, actions) if do_replay else None
             if do_replay and deal is None:
@@ -389,7 +392,7 @@ def _likeliest(view: SeatView, seen: list[tuple[float, World]], weight: BidWeigh
             break
         w = bound
         if stops_early and weight is not None:
-            w = float(weight(view, tuple(world.dealt)))  # type: ignore[arg-type]
+            w = float(weight(view, tuple(world.dealt)))
         if best is not None and (w, -i) <= (best[0], -best[1]):
             continue
         deal = _replayed(view, world, actions) if do_replay else None
@@ -547,15 +550,17 @@ def _shuffled(mask: int, rng: random.Random) -> list[int]:
     return cards
 
 
-def _deck(dealer: int, dealt: list[int], stock16: list[int], rng: random.Random) -> list[int]:
+def _deck(table: Seating, dealer: int, dealt: list[int], stock: list[int], rng: random.Random) -> list[int]:
+    """A deck that deals ``dealt`` (in batches of three from the dealer's left) and leaves ``stock``."""
+    n = table.players
     deck = [0] * DECK
-    queues = [_shuffled(dealt[s], rng) for s in range(4)]
-    for batch in range(12):
-        seat = (dealer + 1 + batch) & 3
+    queues = [_shuffled(dealt[s], rng) for s in range(n)]
+    for batch in range(table.batches):
+        seat = (dealer + 1 + batch) % n
         q = queues[seat]
         deck[3 * batch:3 * batch + 3] = q[-3:]
         del q[-3:]
-    deck[DECK - STOCK:] = stock16
+    deck[DECK - table.stock:] = stock
     return deck
 
 
@@ -571,24 +576,26 @@ def _weighted(options: list[int], weights: Sequence[float], rng: random.Random) 
     return options[-1]
 
 
-def _turns(dealer: int) -> list[int]:
-    return [(dealer + i) & 3 for i in (1, 2, 3, 4)]
+def _turns(dealer: int, n: int = 4) -> list[int]:
+    """Every seat of a table of ``n``, from the dealer's left round to the dealer."""
+    return [(dealer + i) % n for i in range(1, n + 1)]
 
 
 # ---- before trumps: nothing but the dealt hands -------------------------------------------
 
 def _pretrump(view: SeatView, rng: random.Random) -> World:
     s, d = int(view.seat), int(view.dealer)
+    table = view.rules.seating
     unknown = _shuffled(FULL & ~int(view.hand), rng)
-    dealt = [0, 0, 0, 0]
+    dealt = [0] * table.players
     dealt[s] = int(view.hand)
-    for p in range(4):
+    for p in range(table.players):
         if p != s:
-            for c in unknown[:DEALT]:
+            for c in unknown[:table.dealt]:
                 dealt[p] |= 1 << c
-            del unknown[:DEALT]
+            del unknown[:table.dealt]
     stock = unknown
-    deck = _deck(d, dealt, stock, rng)
+    deck = _deck(table, d, dealt, stock, rng)
     return World(d, dealt, stock, None, {}, None, list(dealt), deck)
 
 
@@ -596,26 +603,29 @@ def _pretrump(view: SeatView, rng: random.Random) -> World:
 
 def _no_draw(view: SeatView, rng: random.Random) -> World | None:
     s, d = int(view.seat), int(view.dealer)
+    table = view.rules.seating
+    n = table.players
     played = view.played_by()
     void = voids(view)
     m = _Model()
-    held = [-1] * 4
-    for p in range(4):
+    held = [-1] * n
+    for p in range(n):
         if p != s:
             held[p] = m.slot(f"H{p}", view.hand_sizes[p] + played[p].bit_count())
-    stock = m.slot("stock", STOCK)
-    for p in range(4):
+    stock = m.slot("stock", table.stock)
+    known = int(view.hand)
+    for p in range(n):
+        known |= played[p]
         if p != s:
             m.items(played[p], [held[p]])
-    known = int(view.hand) | played[0] | played[1] | played[2] | played[3]
     hidden = FULL & ~known
-    _hidden_items(m, hidden, [[held[p]] if p != s else [] for p in range(4)], void, s, [stock])
+    _hidden_items(m, hidden, [[held[p]] if p != s else [] for p in range(n)], void, s, [stock])
     groups = m.solve(rng)
     if groups is None:
         return None
-    dealt = [0] * 4
-    hands = [0] * 4
-    for p in range(4):
+    dealt = [0] * n
+    hands = [0] * n
+    for p in range(n):
         if p == s:
             dealt[p] = int(view.hand) | played[p]
             hands[p] = int(view.hand)
@@ -623,7 +633,7 @@ def _no_draw(view: SeatView, rng: random.Random) -> World | None:
             dealt[p] = groups[held[p]]
             hands[p] = dealt[p] & ~played[p]
     stock16 = _shuffled(groups[stock], rng)
-    deck = _deck(d, dealt, stock16, rng)
+    deck = _deck(table, d, dealt, stock16, rng)
     return World(d, dealt, stock16, None, {}, None, hands, deck)
 
 
@@ -633,7 +643,7 @@ def _hidden_items(m: _Model, hidden: int, hand_slots: list[list[int]], void: lis
     # Cards with the same void pattern share their slot list.
     groups: dict[tuple[int, ...], int] = {}
     for c in bit_list(hidden):
-        key = tuple(p for p in range(4) if p != seat and not void[p] >> c & 1)
+        key = tuple(p for p in range(len(void)) if p != seat and not void[p] >> c & 1)
         groups[key] = groups.get(key, 0) | 1 << c
     for key, cards in groups.items():
         slots = [k for p in key for k in hand_slots[p]] + elsewhere
@@ -648,25 +658,28 @@ def _before_draw(view: SeatView, rng: random.Random) -> World | None:
     t = view.rules.trump_tables[view.trump]  # type: ignore[index]
     trumps, plain = t.trumps, FULL & ~t.trumps
     free = rules.discard is not Discard.CHOOSE_CONCEALED
-    turns = _turns(d)
-    order = turns if rules.dealer_discards else turns[:3]
+    table = rules.seating
+    n_seats, dealt_size = table.players, table.dealt
+    turns = _turns(d, n_seats)
+    # The dealer discards last, unless he keeps his hand to rob (hand-and-stock, at four to six players).
+    order = turns if rules.dealer_discards or not table.dealer_robs else turns[:-1]
     actor = int(view.to_act) if view.phase is Phase.DISCARD and view.to_act is not None else None
-    ai = order.index(actor) if actor in order else 4
+    ai = order.index(actor) if actor in order else len(order)
     shown = [int(x) for x in view.shown_trumps]
     face_up = [int(x) for x in view.face_up_discards]
     own = int(view.own_discards)
     known = int(view.hand) | own
-    for p in range(4):
+    for p in range(n_seats):
         known |= shown[p] | face_up[p]
     hidden = FULL & ~known
     n_trumps = (hidden & trumps).bit_count()
     n_plain = hidden.bit_count() - n_trumps
 
     m = _Model()
-    kept_slot = [-1] * 4
-    thrown_slot = [-1] * 4
-    held_slots: list[list[int]] = [[] for _ in range(4)]
-    for p in range(4):
+    kept_slot = [-1] * n_seats
+    thrown_slot = [-1] * n_seats
+    held_slots: list[list[int]] = [[] for _ in range(n_seats)]
+    for p in range(n_seats):
         if p == s:
             continue
         size = view.hand_sizes[p]
@@ -674,34 +687,34 @@ def _before_draw(view: SeatView, rng: random.Random) -> World | None:
             held_slots[p] = [m.slot(f"H{p}", size)]
             continue
         i = order.index(p)
-        if size < DEALT or i < ai:  # has discarded
+        if size < dealt_size or i < ai:  # has discarded
             only_trumps = free or shown[p] or i > ai or size > HAND
             kept_slot[p] = m.slot(f"K{p}", size, trumps if only_trumps else FULL)
-            thrown_slot[p] = m.slot(f"Z{p}", DEALT - size - shown[p].bit_count() - face_up[p].bit_count(), plain)
+            thrown_slot[p] = m.slot(f"Z{p}", dealt_size - size - shown[p].bit_count() - face_up[p].bit_count(), plain)
             held_slots[p] = [kept_slot[p]]
         else:  # still to discard: a hand that leaves a choice
-            counts = [n for n in range(DEALT + 1) if not discard_is_forced(rules, n)]
-            if p != actor and discard_is_forced(rules, DEALT):
-                counts.append(DEALT)
-            counts = [n for n in counts if n <= n_trumps and DEALT - n <= n_plain]
+            counts = [n for n in range(dealt_size + 1) if not discard_is_forced(rules, n)]
+            if p != actor and discard_is_forced(rules, dealt_size):
+                counts.append(dealt_size)
+            counts = [n for n in counts if n <= n_trumps and dealt_size - n <= n_plain]
             if not counts:
                 return None
-            n = _weighted(counts, [comb(n_trumps, k) * comb(n_plain, DEALT - k) for k in counts], rng)
-            held_slots[p] = [m.slot(f"T{p}", n, trumps), m.slot(f"N{p}", DEALT - n, plain)]
-    stock = m.slot("stock", STOCK)
-    slots = [k for p in range(4) for k in held_slots[p]] + [k for k in thrown_slot if k >= 0] + [stock]
+            n = _weighted(counts, [comb(n_trumps, k) * comb(n_plain, dealt_size - k) for k in counts], rng)
+            held_slots[p] = [m.slot(f"T{p}", n, trumps), m.slot(f"N{p}", dealt_size - n, plain)]
+    stock = m.slot("stock", table.stock)
+    slots = [k for p in range(n_seats) for k in held_slots[p]] + [k for k in thrown_slot if k >= 0] + [stock]
     m.items(hidden, slots)
     groups = m.solve(rng)
     if groups is None:
         return None
-    dealt = [0] * 4
-    hands = [0] * 4
+    dealt = [0] * n_seats
+    hands = [0] * n_seats
     keeps: dict[int, int] = {}
-    for p in range(4):
+    for p in range(n_seats):
         if p == s:
             dealt[p] = int(view.hand) | own
             hands[p] = int(view.hand)
-            if own or view.hand_sizes[p] < DEALT or (p in order and order.index(p) < ai):
+            if own or view.hand_sizes[p] < dealt_size or (p in order and order.index(p) < ai):
                 keeps[p] = int(view.hand)
             continue
         held = 0
@@ -713,7 +726,7 @@ def _before_draw(view: SeatView, rng: random.Random) -> World | None:
             dealt[p] |= groups[thrown_slot[p]]
             keeps[p] = held
     stock16 = _shuffled(groups[stock], rng)
-    deck = _deck(d, dealt, stock16, rng)
+    deck = _deck(table, d, dealt, stock16, rng)
     return World(d, dealt, stock16, None, keeps, None, hands, deck)
 
 
@@ -722,16 +735,18 @@ def _before_draw(view: SeatView, rng: random.Random) -> World | None:
 def _draw_plan(rules: Rules, dealer: int, kept: list[int], pool: int) -> tuple[list[int], bool, int]:
     """Who draws each card of the stock, in order (the engine's refill), whether a new stock
     was made of the discards, and the length of the stock with it."""
-    turns = _turns(dealer)
+    table = rules.seating
+    turns = _turns(dealer, table.players)
     needs = [max(0, HAND - kept[p]) for p in turns]
-    length = STOCK
+    length = table.stock
     restocked = False
     if sum(needs) > length and rules.stock_out is StockOut.RESHUFFLE:
         length += pool
         restocked = True
     owners: list[int] = []
     if sum(needs) <= length:
-        for p, n in zip(turns[:3], needs[:3]):
+        drawers = len(turns) - 1 if table.dealer_robs else len(turns)  # a dealer who robs takes his later
+        for p, n in zip(turns[:drawers], needs[:drawers]):
             owners += [p] * n
     else:
         short = list(needs)
@@ -751,7 +766,10 @@ def _after_draw(view: SeatView, rng: random.Random) -> World | None:
     t = view.rules.trump_tables[view.trump]  # type: ignore[index]
     trumps, plain = t.trumps, FULL & ~t.trumps
     free = rules.discard is not Discard.CHOOSE_CONCEALED
-    dd = rules.dealer_discards
+    table = rules.seating
+    n_seats, dealt_size, stock_size = table.players, table.dealt, table.stock
+    robs = table.dealer_robs  # at two or three players nobody robs: the dealer discards and draws like the others
+    dd = rules.dealer_discards or not robs
     robbing = view.phase is Phase.ROB  # the dealer has not robbed yet
     played = view.played_by()
     void = voids(view)
@@ -760,47 +778,48 @@ def _after_draw(view: SeatView, rng: random.Random) -> World | None:
     own = int(view.own_discards)
     own_drawn = int(view.own_drawn)
     drawn = view.drawn_counts
-    held = [view.hand_sizes[p] + played[p].bit_count() for p in range(4)]
-    a = [held[p] - drawn[p] for p in range(4)]  # dealt cards each seat still holds (or played)
+    seats = range(n_seats)
+    held = [view.hand_sizes[p] + played[p].bit_count() for p in seats]
+    a = [held[p] - drawn[p] for p in seats]  # dealt cards each seat still holds (or played)
 
     # What each seat kept at the discard, which is what it needed at the refill.
     kept = list(a)
     shown_at_discard = [x.bit_count() for x in shown]
     if not dd:
-        kept[d], shown_at_discard[d] = DEALT, 0
-    elif not robbing:
+        kept[d], shown_at_discard[d] = dealt_size, 0
+    elif robs and not robbing:
         n = a[d] + shown[d].bit_count()  # dealt trumps: still held, or shown
         if rules.above_six is AboveSix.KEEP_SIX and n > HAND:
             kept[d], shown_at_discard[d] = HAND, n - HAND
         else:
             kept[d], shown_at_discard[d] = n, 0
-    discarders = [p for p in range(4) if p != d or dd]
-    thrown = [DEALT - kept[p] - shown_at_discard[p] if p in discarders else 0 for p in range(4)]
+    discarders = [p for p in seats if p != d or dd]
+    thrown = [dealt_size - kept[p] - shown_at_discard[p] if p in discarders else 0 for p in seats]
     pool = sum(thrown)
     owners, restocked, length = _draw_plan(rules, d, kept, pool)
-    count = [owners.count(p) for p in range(4)]
-    for p in range(4):
-        if p != d and count[p] != drawn[p]:
-            raise _Inconsistent(f"{Seat(p)} drew {drawn[p]}, the refill gives {count[p]}")
+    count = [owners.count(p) for p in seats]
+    for p in seats:
+        if (p != d or not robs) and count[p] != drawn[p]:
+            raise _Inconsistent(f"{table.seats[p]} drew {drawn[p]}, the refill gives {count[p]}")
     taken = drawn[d] - count[d]  # what the dealer took when robbing
     if taken < 0 or (robbing and taken):
         raise _Inconsistent("the dealer's draws do not fit the refill")
-    s0 = [0, 0, 0, 0]
-    rs = [0, 0, 0, 0]
+    s0 = [0] * n_seats
+    rs = [0] * n_seats
     for i, p in enumerate(owners):
-        if i < STOCK:
+        if i < stock_size:
             s0[p] += 1
         else:
             rs[p] += 1
-    q_s0 = STOCK - min(len(owners), STOCK)
-    q_pool = length - STOCK - max(0, len(owners) - STOCK) if restocked else 0
+    q_s0 = stock_size - min(len(owners), stock_size)
+    q_pool = length - stock_size - max(0, len(owners) - stock_size) if restocked else 0
     shown_rob = shown[d].bit_count() - shown_at_discard[d] if not robbing else 0
 
     # The rob's constraints on the dealer's hand and on what he left in the stock: a list of
     # alternatives (dealer's hand all trumps, stock left without trumps), tried in random order.
     rob = rules.rob
     cases = [(False, False)]
-    if not robbing:
+    if robs and not robbing:
         if rob is Rob.ALL_TRUMPS and rules.above_six is AboveSix.BURIED:
             cases = [(held[d] > HAND, True)]
         elif rob in (Rob.ALL_TRUMPS, Rob.TRUMPS_FIRST):
@@ -827,7 +846,7 @@ def _after_draw(view: SeatView, rng: random.Random) -> World | None:
         stock_trumps_max = HAND - 1 - a[d]
     fixed = _Fixed(view, s, d, trumps, plain, free, dd, robbing, played, void, shown, face_up, own, own_drawn,
                    a, s0, rs, taken, q_s0, q_pool, shown_at_discard, thrown, discarders, restocked,
-                   stock_trumps_max)
+                   stock_trumps_max, robs)
     built = None
     for dealer_all_trumps, stock_no_trumps in cases:
         for j_pool in j_order:
@@ -841,9 +860,9 @@ def _after_draw(view: SeatView, rng: random.Random) -> World | None:
     groups, a_slot, s0_slot, rs_slot, hand_slots, tk0, tkp, sl0, slp, rtn, z_slot = built
 
     # The deal that leads here.
-    dealt = [0] * 4
-    hands = [0] * 4
-    for p in range(4):
+    dealt = [0] * n_seats
+    hands = [0] * n_seats
+    for p in seats:
         dealt[p] = groups[a_slot[p]] | shown[p]
         if p == s:
             dealt[p] |= own
@@ -861,7 +880,7 @@ def _after_draw(view: SeatView, rng: random.Random) -> World | None:
         dealt[d] |= groups[rtn]
     if restocked:
         pool_cards = groups[tkp] | groups[slp]
-        for p in range(4):
+        for p in seats:
             pool_cards |= groups[rs_slot[p]]
         cards = _shuffled(pool_cards, rng)
         for p in discarders:
@@ -870,25 +889,25 @@ def _after_draw(view: SeatView, rng: random.Random) -> World | None:
             del cards[:thrown[p]]
         if cards:
             raise _Inconsistent("the new stock does not match the discards")
-    for p in range(4):
-        if dealt[p].bit_count() != DEALT:
+    all_dealt = 0
+    for p in seats:
+        if dealt[p].bit_count() != dealt_size or all_dealt & dealt[p]:
             return None  # the seat's own discards do not fit this world's counts
-    if dealt[0] & dealt[1] or dealt[2] & dealt[3] or (dealt[0] | dealt[1]) & (dealt[2] | dealt[3]):
-        return None
+        all_dealt |= dealt[p]
     stock = [0] * length
     queues = {}
-    for p in range(4):
+    for p in seats:
         queues[(p, 0)] = _shuffled(groups[s0_slot[p]], rng)
         queues[(p, 1)] = _shuffled(groups[rs_slot[p]], rng)
     rest0 = _shuffled(groups[tk0] | groups[sl0], rng)
     restp = _shuffled(groups[tkp] | groups[slp], rng)
     for i in range(length):
         if i < len(owners):
-            stock[i] = queues[(owners[i], int(i >= STOCK))].pop()
+            stock[i] = queues[(owners[i], int(i >= stock_size))].pop()
         else:
-            stock[i] = (rest0 if i < STOCK else restp).pop()
-    stock16 = stock[:STOCK]
-    undealt = FULL & ~(dealt[0] | dealt[1] | dealt[2] | dealt[3])
+            stock[i] = (rest0 if i < stock_size else restp).pop()
+    stock16 = stock[:stock_size]
+    undealt = FULL & ~all_dealt
     check = 0
     for c in stock16:
         check |= 1 << c
@@ -903,12 +922,12 @@ def _after_draw(view: SeatView, rng: random.Random) -> World | None:
         for c in extra[:shown_rob]:
             keeps[d] |= 1 << c
     rob_hand = None
-    if not robbing:
+    if robs and not robbing:
         rob_hand = 0
         for k in hand_slots[d]:
             rob_hand |= groups[k]
-    deck = _deck(d, dealt, stock16, rng)
-    return World(d, dealt, stock16, stock[STOCK:] if restocked else None, keeps, rob_hand, hands, deck)
+    deck = _deck(table, d, dealt, stock16, rng)
+    return World(d, dealt, stock16, stock[stock_size:] if restocked else None, keeps, rob_hand, hands, deck)
 
 
 @dataclass
@@ -940,12 +959,13 @@ class _Fixed:
     discarders: list[int]
     restocked: bool
     stock_trumps_max: int | None
+    robs: bool = True  # the dealer robs (four to six players)
     hidden: int = 0
 
     def __post_init__(self):
         seen = int(self.view.stock_seen) & ~self.own_drawn
         known = int(self.view.hand) | self.own | seen
-        for p in range(4):
+        for p in range(len(self.played)):
             known |= self.played[p] | self.shown[p] | self.face_up[p]
         self.hidden = FULL & ~known
 
@@ -958,13 +978,14 @@ def _after_draw_model(f: _Fixed, j_pool: int, dealer_all_trumps: bool, stock_no_
     a, s0, rs, taken, q_s0, q_pool = f.a, f.s0, f.rs, f.taken, f.q_s0, f.q_pool
     shown_at_discard, thrown, discarders, restocked = f.shown_at_discard, f.thrown, f.discarders, f.restocked
     m = _Model()
-    hand_slots: list[list[int]] = [[] for _ in range(4)]
-    a_slot = [-1] * 4
-    s0_slot = [-1] * 4
-    rs_slot = [-1] * 4
+    n_seats = len(played)
+    hand_slots: list[list[int]] = [[] for _ in range(n_seats)]
+    a_slot = [-1] * n_seats
+    s0_slot = [-1] * n_seats
+    rs_slot = [-1] * n_seats
     forced_kept: bool | int  # a truth value
-    for p in range(4):
-        if p == d:
+    for p in range(n_seats):
+        if p == d and f.robs:
             forced_kept = dd and (free or shown_at_discard[d] > 0)
         else:
             forced_kept = free or shown[p] or a[p] > HAND
@@ -993,8 +1014,8 @@ def _after_draw_model(f: _Fixed, j_pool: int, dealer_all_trumps: bool, stock_no_
             m.restrict(k, trumps)
     rtn = -1
     if not robbing and not dd and s != d:  # hand-and-stock: the dealer's nine, less his six, face down
-        rtn = m.slot("RTN", DEALT - a[d] - shown[d].bit_count() - face_up[d].bit_count(), plain)
-    z_slot = [-1] * 4
+        rtn = m.slot("RTN", view.rules.seating.dealt - a[d] - shown[d].bit_count() - face_up[d].bit_count(), plain)
+    z_slot = [-1] * n_seats
     if not restocked:
         for p in discarders:
             if p != s:
@@ -1007,12 +1028,12 @@ def _after_draw_model(f: _Fixed, j_pool: int, dealer_all_trumps: bool, stock_no_
     seen = int(view.stock_seen) & ~own_drawn
     if seen:
         m.items(seen, [sl0, slp])
-    for p in range(4):
+    for p in range(n_seats):
         if p != s:
             m.items(played[p], hand_slots[p])
     hidden = f.hidden
     elsewhere = [sl0, slp] + ([sln] if sln >= 0 else []) + ([rtn] if rtn >= 0 else []) + [k for k in z_slot if k >= 0]
-    _hidden_items(m, hidden, [hand_slots[p] if p != s else [] for p in range(4)], void, s, elsewhere)
+    _hidden_items(m, hidden, [hand_slots[p] if p != s else [] for p in range(n_seats)], void, s, elsewhere)
     groups = m.solve(rng)
     if groups is None:
         return None

@@ -14,6 +14,11 @@ it leaves, computed here in two parts:
   of match play; ``benchmarks/equity.py`` measures it against whole matches of heuristic
   self-play.
 
+The model is two-sided: the partnership game, and the two-player game (two sides of one).
+A cut-throat table of three to six players is a race of several scores, which it does not
+model: :class:`MatchEquity` refuses one, and the expert judges such a deal by its points
+(:mod:`cinch.bots.expert`).
+
 >>> from cinch import Rules, Team
 >>> rules = Rules.preset("difference")
 >>> round(race(0, 0, rules.target, rules.total_points), 2)
@@ -90,6 +95,8 @@ class MatchEquity:
 
     def __init__(self, rules: Rules, score: tuple[int, ...], us: Team, *, target: int | None = None,
                  bidder_goes_out: bool = False):
+        if len(score) != 2:
+            raise ValueError(f"match equity is a race of two sides, not of {len(score)} players each for himself")
         self.rules = rules
         self.score = score
         self.us = us

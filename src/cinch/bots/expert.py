@@ -21,7 +21,7 @@ most worlds chose is buried.
 **The bidding, the trump, the discard and the rob** are judged by playouts with
 imperfect-information play, not by the solver: the solver sees every hand, so a bot that
 bids on its par overbids.  For each world, each candidate action is applied and the rest of
-the deal is played by the heuristic bot in all four seats (its bidding for the others' later
+the deal is played by the heuristic bot in every seat (its bidding for the others' later
 bids, passes included, its trump, discards and card play), and the result is judged.
 The candidates share the worlds (common random numbers), so their differences are measured
 much more precisely than their values.  The bidding compares few calls: the heuristic's,
@@ -40,6 +40,16 @@ to win the match (:mod:`cinch.bots.equity`: the deal settled exactly, going out,
 count first, bidder goes out and the negative floor by the match's rule, then a race to the
 target); estimates are then percentages.  Without a score (``match_equity=False``, or a
 lone deal) it maximises the deal's points, ours less theirs.
+
+**Every table size.**  Two players play the two-side game (match equity as at four).  At a
+cut-throat table of three to six, where the maker plays alone against all the others, match
+equity (a two-sided race) is not modelled and every decision is judged by the deal's points:
+the maker's score change (his points, or minus his bid when set) less the average of the
+others' (each adds what he took).  A defender maximises the opposite, the defenders' common
+aim: he plays with the other defenders as one side to hold the maker down, as the solver
+searches them (:mod:`cinch.solver`), rather than for his own share.  At five or six players
+the solver takes the last four tricks (a whole deal of thirty or more cards is too long for
+it in a decision's time); the tricks before are judged by heuristic playouts.
 
 **Budget.**  ``time_budget`` seconds (0.25 s by default) is the budget of an ordinary
 decision; a bid gets twice it, the trump and the first trick one and a half times, a keep
@@ -80,6 +90,7 @@ from cinch.deal import Deal, DealResult
 from cinch.keep import KeepOptions
 from cinch.rules import AboveSix
 from cinch.scoring import PointTable, settle
+from cinch.seating import PARTNERSHIP_PLAYERS
 from cinch.solver import Position, solve
 from cinch.view import Phase, SeatView
 from cinch.worlds import sample_weighted
@@ -143,6 +154,7 @@ DEFAULT_TIME = 0.25  # seconds: the budget of an ordinary decision (the auction 
 BID_CAUTION = 0.5  # standard errors a bid must gain beyond ``caution``
 JUMP_CAUTION = 0.5  # and per level beyond the first between it and the heuristic's call
 CAP = 2.2  # the hard cap of a decision, in time budgets
+BIG_TABLE_TRICKS = 4  # at five or six players the solver takes this many tricks at most (measured: 0.2 s a world)
 
 # How much of ``time_budget`` each kind of decision gets: the auction and the first trick decide
 # most of a deal, a late trick little (and its search ends early when one card is clearly best).
@@ -189,15 +201,21 @@ class _Objective:
     def __init__(self, view: SeatView, match_equity: bool):
         self.rules = view.rules
         self.team = view.seat.team
+        table = view.rules.seating
+        self.partnership = table.partnership
+        self.lone = table.sides > 2  # cut-throat at three to six: the maker alone against several others
+        self.others = table.players - 1
         self.equity: MatchEquity | None = None
-        if match_equity and view.score is not None and view.target is not None:
+        if match_equity and not self.lone and view.score is not None and view.target is not None:
             self.equity = MatchEquity(view.rules, view.score, self.team, target=view.target,
                                       bidder_goes_out=view.bidder_goes_out)
         self.unit = "points" if self.equity is None else "%"
         self._cache: dict[tuple[int, int, tuple[int, ...]], float] = {}
 
     def contract(self, makers: int, bid: int, points: tuple[int, ...]) -> float:
-        """The value of a deal in which team ``makers`` bid ``bid`` and the sides took ``points``."""
+        """The value of a deal in which team ``makers`` bid ``bid`` and the sides took ``points`` (by side)."""
+        if self.lone:
+            return self.lone_value(makers, bid, points[makers], sum(points))
         key = (makers, bid, points)
         value = self._cache.get(key)
         if value is None:
@@ -208,6 +226,21 @@ class _Objective:
                 value = float(change[self.team] - change[1 - self.team])
             self._cache[key] = value
         return value
+
+    def split(self, makers: int, bid: int, makers_points: int, others_points: int) -> float:
+        """:meth:`contract` from the solver's two sides at a table other than four: the maker's
+        points and the others' together (:meth:`cinch.solver.SolveResult.points_after`)."""
+        if self.lone:
+            return self.lone_value(makers, bid, makers_points, makers_points + others_points)
+        by_side = (makers_points, others_points) if makers == 0 else (others_points, makers_points)
+        return self.contract(makers, bid, by_side)
+
+    def lone_value(self, maker: int, bid: int, makers_points: int, total: int) -> float:
+        """A cut-throat deal's value: the maker's score change less the others' average (each of
+        them adds what he took), for the maker; its opposite for every other player."""
+        change = makers_points if makers_points >= bid else -bid
+        value = change - (total - makers_points) / self.others
+        return value if self.team == maker else -value
 
     def thrown_in(self) -> float:
         return 0.0 if self.equity is None else 100.0 * self.equity.now
@@ -448,7 +481,8 @@ class ExpertBot(Bot):
             detail = (f"{estimate:.0f}% chance for {team} to win the match from {score[0]}-{score[1]} "
                       f"({what}, {samples} worlds)")
         else:
-            detail = (f"{estimate:+.1f} points for {team} against {team.other} on average this deal "
+            against = "the others" if objective.lone else str(team.other)
+            detail = (f"{estimate:+.1f} points for {team} against {against} on average this deal "
                       f"({what}, {samples} worlds)")
         action = candidates[best]
         others = [(m, a) for i, (m, a) in enumerate(zip(means, candidates)) if i != best]
@@ -523,7 +557,7 @@ class ExpertBot(Bot):
         bids = {a.amount: a for a in legal if isinstance(a, Bid)}
         others: list[Action] = [a for a in legal if not isinstance(a, Bid)]  # the pass (none for a stuck dealer)
         if bids:
-            _, value = best_suit(int(view.hand), view.rules, (view.seat - view.dealer) & 3)
+            _, value = best_suit(int(view.hand), view.rules, (view.seat - view.dealer) % view.players_count)
             level = round(value)
             others.append(bids[min(bids)])
             others.extend(bids[k] for k in (level - 1, level, level + 1) if k in bids)
@@ -626,12 +660,17 @@ class ExpertBot(Bot):
         legal = cast("Sequence[Play]", view.legal)  # the play phase offers plays only
         assert view.maker is not None and view.bid is not None
         rules = view.rules
-        team = view.seat & 1
         makers = view.maker.team
         bid = view.bid
-        if rules.tricks - len(view.tricks) > self.solver_tricks:
+        table = rules.seating
+        # Five or six hands of six are too many cards for the solver in a decision's time: the last four tricks only.
+        limit = self.solver_tricks
+        if table.players > PARTNERSHIP_PLAYERS:
+            limit = min(limit, BIG_TABLE_TRICKS)
+        if rules.tricks - len(view.tricks) > limit:
             return self._play_by_playouts(view, rng)
         objective = _Objective(view, self.match_equity)
+        seat = int(view.seat)
         cards = sorted({int(a.card) for a in legal})
         burying = any(a.bury for a in legal)
         verify = (rules.above_six is AboveSix.BURIED and not view.tricks
@@ -653,10 +692,14 @@ class ExpertBot(Bot):
                 continue
             w = sample.weight * (self._play_weight(view, hands) if self._play_weight is not None else 1.0)
             weights.append(w)
+            sign = w if result.maximisers >> seat & 1 else -w  # the solver's value is NS's (the maker's cut-throat)
             for card, value in result.card_values.items():
                 c = int(card)
-                values[c].append(objective.contract(makers, bid, result.points_after(card)))
-                diffs[c] += w * (value if team == 0 else -value)
+                if table.partnership:
+                    values[c].append(objective.contract(makers, bid, result.points_after(card)))
+                else:
+                    values[c].append(objective.split(makers, bid, *result.points_after(card)))
+                diffs[c] += sign * value
                 if burying:
                     b = int(result.buries.get(card, CardSet(0)))
                     votes[c][b] = votes[c].get(b, 0) + w

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import cast
 
 from cinch.actions import PLAYS, Action, Bid, Play
 from cinch.bots.base import Bot, make_bot
@@ -37,7 +36,6 @@ from cinch.view import Phase, PlayedCard, SeatView
 __all__ = ["BidLikelihood", "PlayLikelihood", "legal_bids_after", "bid_level"]
 
 _EMPTY = CardSet(0)
-_EMPTY4 = (_EMPTY, _EMPTY, _EMPTY, _EMPTY)
 
 
 def legal_bids_after(view: SeatView, auction: Sequence[tuple[Seat, Action]], seat: Seat) -> tuple[Action, ...]:
@@ -99,10 +97,13 @@ class BidLikelihood:
     @staticmethod
     def _view(view: SeatView, seat: Seat, hand: int, prefix, legal) -> SeatView:
         """What ``seat`` saw when it was its turn to bid, holding ``hand``."""
+        table = view.rules.seating
+        empty = (_EMPTY,) * table.players
         return SeatView(
-            seat=Seat(seat), rules=view.rules, dealer=view.dealer, phase=Phase.BIDDING, to_act=Seat(seat),
-            hand=CardSet(hand), hand_sizes=(9, 9, 9, 9), auction=tuple(prefix), maker=None, bid=None, trump=None,
-            own_discards=_EMPTY, face_up_discards=_EMPTY4, shown_trumps=_EMPTY4, drawn_counts=(0, 0, 0, 0),
+            seat=table.seats[seat], rules=view.rules, dealer=view.dealer, phase=Phase.BIDDING,
+            to_act=table.seats[seat], hand=CardSet(hand), hand_sizes=(table.dealt,) * table.players,
+            auction=tuple(prefix), maker=None, bid=None, trump=None,
+            own_discards=_EMPTY, face_up_discards=empty, shown_trumps=empty, drawn_counts=(0,) * table.players,
             own_drawn=_EMPTY, stock_seen=_EMPTY, tricks=(), trick_leader=None, current_trick=(), legal=legal,
             score=view.score, target=view.target, deal_number=view.deal_number,
             bidder_goes_out=view.bidder_goes_out,
@@ -139,17 +140,19 @@ class PlayLikelihood:
         if view.current_trick:
             sequences.append((view.trick_leader, view.current_trick))
         # The cards each seat plays from each point of the play on (walking backwards).
-        later = [0, 0, 0, 0]
+        n = len(view.hand_sizes)
+        seats = view.seats
+        later = [0] * n
         steps = []
         for ti, (_, plays) in enumerate(sequences):
             for pi, p in enumerate(plays):
                 steps.append((ti, pi, p))
         n_steps = len(steps)
-        after: list[tuple[int, int, int, int]] = [None] * n_steps  # type: ignore[list-item]
+        after: list[tuple[int, ...]] = [()] * n_steps
         for k in range(n_steps - 1, -1, -1):
             p = steps[k][2]
             later[p.seat] |= 1 << p.card | int(p.buried)
-            after[k] = (later[0], later[1], later[2], later[3])
+            after[k] = tuple(later)
         buried_rule = rules.above_six is AboveSix.BURIED
         weight = 1.0
         for k, (ti, pi, p) in enumerate(steps):
@@ -168,11 +171,10 @@ class PlayLikelihood:
             if legal_mask & (legal_mask - 1) == 0:
                 continue  # no choice: no information
             legal = tuple(PLAYS[c] for c in bit_list(legal_mask))
-            sizes = cast("tuple[int, int, int, int]",
-                         tuple(int(hands[s]).bit_count() + held[s].bit_count() for s in range(4)))
+            sizes = tuple(int(hands[s]).bit_count() + held[s].bit_count() for s in range(n))
             past = tuple(tricks[:ti])
             v = SeatView(
-                seat=Seat(seat), rules=rules, dealer=view.dealer, phase=Phase.PLAY, to_act=Seat(seat),
+                seat=seats[seat], rules=rules, dealer=view.dealer, phase=Phase.PLAY, to_act=seats[seat],
                 hand=CardSet(hand), hand_sizes=sizes, auction=view.auction, maker=view.maker, bid=view.bid,
                 trump=view.trump, own_discards=CardSet(int(view.face_up_discards[seat]) | int(view.shown_trumps[seat])),
                 face_up_discards=view.face_up_discards, shown_trumps=view.shown_trumps,

@@ -43,7 +43,7 @@ def solve_record(text: str) -> dict[str, Any]:
         if not match.deals:
             raise SolveError("the record has no deals: solve needs a record that stops inside the play of a deal")
         if match.winner is not None:
-            where = f"the match is over ({match.winner} won, {match.score[0]} to {match.score[1]})"
+            where = f"the match is over ({match.winner} won; {match.table.score_text(match.score)})"
         else:
             where = f"the record stands between deals (deal {number} is over; {match.next_dealer} deals next)"
         raise SolveError(f"{where}: solve needs a record that stops inside the play of a deal")
@@ -62,10 +62,20 @@ def _teams(pair: tuple[int, ...]) -> dict[str, int]:
     return {"NS": pair[0], "EW": pair[1]}
 
 
+def _maker_others(pair: tuple[int, ...]) -> dict[str, int]:
+    return {"maker": pair[0], "others": pair[1]}
+
+
 def _to_json(number: int, deal, pos: Position, res: SolveResult) -> dict[str, Any]:
+    """The solve as JSON.  At a cut-throat table ``par`` and ``score_change`` are by player, ``difference``
+    and each card's ``value`` are the maker's points less the others' together, and each card's
+    ``points`` are ``{"maker": .., "others": ..}``: the solver plays the others as one side."""
+    table = pos.rules.seating
+    sides = _teams if table.partnership else table.side_json
+    after = _teams if table.partnership else _maker_others
     cards = []
     for card, value in res.card_values.items():
-        entry: dict[str, Any] = {"card": str(card), "value": value, "points": _teams(res.points_after(card))}
+        entry: dict[str, Any] = {"card": str(card), "value": value, "points": after(res.points_after(card))}
         if card in res.buries:
             entry["bury"] = str(res.buries[card])
         cards.append(entry)
@@ -73,6 +83,7 @@ def _to_json(number: int, deal, pos: Position, res: SolveResult) -> dict[str, An
     change = res.score_change
     return {
         "deal": number,
+        "players": table.players,
         "dealer": deal.dealer.name,
         "trick": pos.tricks_done + 1,
         "to_act": res.to_act.name if res.to_act is not None else None,
@@ -80,10 +91,10 @@ def _to_json(number: int, deal, pos: Position, res: SolveResult) -> dict[str, An
         "makers": res.makers.name,
         "bid": res.bid,
         "trump": pos.trump.letter,
-        "par": _teams(res.points),
+        "par": sides(res.points),
         "difference": res.value,
         "made": res.made,
-        "score_change": None if change is None else _teams(change),
+        "score_change": None if change is None else sides(change),
         "best": best,
         "cards": cards,
         "nodes": res.nodes,
@@ -96,6 +107,8 @@ def _signed(v: int) -> str:
 
 def describe(data: dict[str, Any]) -> str:
     """The solve in words, for people."""
+    if data.get("players", 4) != 4:
+        return _describe_cut_throat(data)
     makers = data["makers"]
     trump = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}[data["trump"]]
     par = data["par"]
@@ -123,6 +136,35 @@ def describe(data: dict[str, Any]) -> str:
         extra = f"  bury {c['bury']}" if c.get("bury") else ""
         pts = c["points"]
         lines.append(f" {mark} {c['card']:<3} {_signed(c['value']):>4}   NS {pts['NS']:>2}, EW {pts['EW']:>2}{extra}")
+    return "\n".join(lines)
+
+
+def _describe_cut_throat(data: dict[str, Any]) -> str:
+    """The solve in words at a cut-throat table: the maker alone against the others together."""
+    trump = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}[data["trump"]]
+    maker = data["maker"]
+    scores = ", ".join(f"{k}: {v}" for k, v in data["par"].items())
+    lines = [
+        f"Deal {data['deal']} (dealer {data['dealer']}, {data['players']} players), trick {data['trick']}: "
+        f"{data['to_act']} to play; {maker} bid {data['bid']} in {trump}, alone against the others together.",
+        f"Par with best play: {scores} (the maker less the others {_signed(data['difference'])}): "
+        f"{maker} {'makes' if data['made'] else 'falls short of'} the bid of {data['bid']}.",
+    ]
+    change = data["score_change"]
+    if change is not None:
+        lines.append("The settlement gives " + ", ".join(f"{k}: {_signed(v)}" for k, v in change.items()) + ".")
+    best = data["best"]
+    bury = {c["card"]: c.get("bury") for c in data["cards"]}
+    shown = [b + (f" bury {bury[b]}" if bury.get(b) else "") for b in best]
+    lines.append(f"Best for {data['to_act']}: {', '.join(shown)}")
+    lines.append("Each card, best first (the maker less the others after it, then best play):")
+    sign = 1 if data["to_act"] == maker else -1
+    for c in sorted(data["cards"], key=lambda c: -sign * c["value"]):
+        mark = "*" if c["card"] in best else " "
+        extra = f"  bury {c['bury']}" if c.get("bury") else ""
+        pts = c["points"]
+        lines.append(f" {mark} {c['card']:<3} {_signed(c['value']):>4}   maker {pts['maker']:>2}, "
+                     f"others {pts['others']:>2}{extra}")
     return "\n".join(lines)
 
 

@@ -1,0 +1,83 @@
+"""The expert at every table size: two, three, five and six players (cinch.bots.expert).
+
+- It plays whole deals at each size, every phase (bid, trump, discard, rob where the table
+  robs, play), from its seat's view only, with a legal action each time and without falling
+  back on the heuristic (its search ran).
+- It reads nothing hidden: a deal its seat cannot tell apart gets the same decision.
+- At a cut-throat table it judges a deal by points (match equity is a two-sided race), the
+  maker against the others, and says so in its hint.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cinch import Deal, Phase, Rules
+from cinch.bots.expert import ExpertBot
+from cinch.worlds import sample_deal
+
+SIZES = [2, 3, 5, 6]
+
+
+def _expert(seed: int) -> ExpertBot:
+    return ExpertBot(seed=seed, worlds=2, playouts=4)
+
+
+@pytest.mark.parametrize("players", SIZES)
+@pytest.mark.parametrize("preset", ["official", "pagat"])
+def test_the_expert_plays_whole_deals_at_every_size(players, preset):
+    rules = Rules.preset(preset).with_options(players=players)
+    bots = [_expert(s) for s in range(players)]
+    deal = Deal.shuffled(rules, 1 % players, rng=7)
+    rng = random.Random(1)
+    phases = set()
+    while deal.phase is not Phase.DONE:
+        if deal.phase is Phase.RESTOCK:
+            order = list(deal.restock_pool)
+            rng.shuffle(order)
+            deal.apply_restock(order)
+            continue
+        seat = deal.to_act
+        view = deal.view(seat)
+        bot = bots[seat]
+        decision = bot.decide(view)
+        assert bot.last_error is None, f"{view.phase}: {bot.last_error!r}"
+        phases.add(view.phase)
+        deal.apply(decision.action)  # an illegal action raises IllegalAction
+    assert deal.result is not None and len(deal.result.score_change) == rules.seating.sides
+    assert Phase.PLAY in phases and Phase.BIDDING in phases
+
+
+@pytest.mark.parametrize("players", SIZES)
+def test_the_expert_reads_only_its_view(players):
+    """Positions in the play: the same view over another deal of the hidden cards gets the same card."""
+    rules = Rules.preset("official").with_options(players=players)
+    deal = Deal.shuffled(rules, 0, rng=3)
+    rng = random.Random(3)
+    while deal.phase is not Phase.PLAY or len(deal.tricks) < 6 - (3 if players > 4 else 5):
+        if deal.phase is Phase.DONE:
+            pytest.skip("thrown in")
+        deal.apply(rng.choice(deal.legal_actions()))
+    seat = deal.to_act
+    view = deal.view(seat)
+    twin = sample_deal(view, random.Random(9))
+    assert twin.hands != deal.hands
+    assert _expert(5).choose(view) == _expert(5).choose(twin.view(seat))
+
+
+def test_a_cut_throat_hint_weighs_points_against_the_others():
+    """Three players with a match score: no match equity (a race of three), the estimate is points
+    against the others, and the maker's search is the solver's in the last tricks."""
+    rules = Rules.preset("official").with_options(players=3)
+    deal = Deal.shuffled(rules, 0, rng=21)
+    rng = random.Random(2)
+    while deal.phase is not Phase.PLAY or len(deal.tricks) < 3 or deal.to_act != deal.maker:
+        if deal.phase is Phase.DONE:
+            pytest.skip("thrown in")
+        deal.apply(rng.choice(deal.legal_actions()))
+    view = deal.view(deal.maker, score=(10, 20, 30), target=51)
+    decision = _expert(1).explain(view)
+    assert decision.unit == "points"
+    assert "against the others" in decision.detail and "double-dummy" in decision.detail
