@@ -67,3 +67,46 @@ def test_interpret_reads_the_honour_rule_forms():
     assert str(interpret("claim lead trumps", view, [], None).action) == "claim lead trumps"
     assert str(interpret("waive", view, [], None).action) == "waive"
     assert "only a card is played as a revoke" in interpret("pass!", view, [], None).message
+
+
+HONOUR_003 = {"honour_rule": True, "irregularities": "003"}
+
+
+def test_a_lead_out_of_turn_is_offered_before_the_bot_leads_and_the_claim_takes_it_back():
+    # E bids, S passes, W and N bid; then W is to lead and S leads the 2♥ before him, on purpose.
+    game, out = play(HONOUR_003, "", "pass", "", "", "2h", "n", "2h", "y", "")
+    assert "E to bid — press Enter, or bid out of turn ('bid 8') [help]: " in out
+    assert "W to lead — press Enter, or lead out of turn (a card, as '7c') [help]: 2h" in out
+    assert ("Leading 2♥* now is a lead out of turn (003): it is W's lead. If W, on your left, claims it, the card "
+            "is taken back and W leads.") in out
+    assert "Nothing done out of turn; press Enter to let W lead." in out  # the first 'n' kept the card
+    assert "S led 2♥* out of turn to trick 1: claimed." in out
+    assert "Lead out of turn (003): 2♥* is taken back, and W leads." in out
+    assert out.index("claimed.") < out.index("Trick 1: W leads A♥*.")  # W claims at once, then leads
+    deal = game.match.current
+    assert Card.parse("2H") in game.table.view(Seat.S).hand
+    assert [str(a) for a in deal.history].count("S out of turn: play 2H") == 1
+
+
+def test_a_bid_out_of_turn_is_claimed_and_bars_the_side():
+    game, out = play(HONOUR_003, "bid 9", "y")
+    assert "Bidding 9 now is a bid out of turn (003): it is E's turn to bid." in out
+    assert "Bid out of turn (003): the bid is void, earlier bids stand, and NS may not bid again this deal." in out
+    # S's own turn comes next: only a pass is left to him.
+    assert "Your turn to bid" in out and "1) pass\n" in out
+
+
+def test_the_out_of_turn_prompt_takes_only_a_bid_or_a_card_and_the_usual_commands():
+    _, out = play(HONOUR_003, "8", "pass", "score", "hint", "help", "")
+    assert "Type 'bid 8' to bid out of turn, or press Enter." in out
+    assert "'pass': out of turn only a bid ('bid 8') or a card ('7c') is made; press Enter to let E act." in out
+    assert "Score: NS 0, EW 0; target 62" in out
+    assert "It is E's turn: hint is for your own decisions." in out
+    assert "Enter       let him act (the usual answer)" in out
+
+
+def test_without_003_nothing_is_asked_before_the_bots_act():
+    for options in (None, HONOUR_002):
+        _, out = play(options, "pass")
+        assert "press Enter, or" not in out and "out of turn" not in out
+        assert "Your bid [1-8, help]: pass" in out

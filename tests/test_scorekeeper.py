@@ -26,6 +26,7 @@ from cinch.score_plain import ScoreDialogue, SheetSaver, parse_points, parse_too
 from cinch.scorekeeper import (
     DealEntry,
     EntryError,
+    IncorrectHand,
     Irregularity,
     ScoreSheet,
     check_points,
@@ -544,3 +545,86 @@ def test_a_misdeal_found_after_the_bidding_drops_what_was_entered_of_the_deal():
     assert reply.settled is not None and reply.settled.entry.maker is None
     assert "  Misdeal: the same dealer deals again (002); no score. S deals again." in reply.lines
     assert talk.question().startswith("Deal 2, S deals.")
+
+
+# ---- 003's incorrect hand ----------------------------------------------------------------------------------
+INCORRECT_INPUT = "\n".join([
+    "W", "N 7", "H", "incorrect E +2", "incorrect hand S 1 too few", "NS 9 EW 5",  # deal 1: noted, settled as entered
+    "E 8", "", "incorrect W 2", "incorrect W 2 too many", "incorrect W -1", "NS 4 EW 10",  # deal 2
+    "quit", ""])
+
+
+def test_an_incorrect_hand_is_noted_ruled_on_saved_and_replayed(tmp_path):
+    db, path = str(tmp_path / "games.sqlite3"), tmp_path / "sheet.json"
+    result = CliRunner().invoke(main, ["score", "--plain", "--rules", "official", "--db", db, "--save", str(path)],
+                                input=INCORRECT_INPUT)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    too_many = ("E held 2 cards too many (003): an opponent drew the excess face down and it went back to the pack; "
+                "play went on, and the score is not changed by it.")
+    too_few = "S held 1 card too few (003): play went on with the short hand, and the score is not changed by it."
+    assert f"Noted: {too_many} Now who took the points?" in out
+    assert "(noted: incorrect hand E 2 too many; incorrect hand S 1 too few)" in out
+    assert f"  {too_many}\n  {too_few}\n  Difference scoring: the side that took more scores the difference, 9 - 5: " \
+           "NS +4." in out  # the deal scores as entered
+    assert "Say whether W held too many or too few, as 'incorrect E +2'" in out
+    assert "W's incorrect hand is noted already; 'back' clears the notes." in out
+
+    record = json.loads(path.read_text())
+    assert record["deals"][0]["real_cards"]["incorrect_hands"] == [{"seat": "E", "too_many": 2, "text": "003"},
+                                                                   {"seat": "S", "too_few": 1, "text": "003"}]
+    assert record["deals"][1]["real_cards"]["incorrect_hands"] == [{"seat": "W", "too_many": 2, "text": "003"}]
+    again = replay(record)
+    assert again.sheet.score == (4, 6) and again.sheet.deals[0].ruling[1:3] == (too_many, too_few)
+    with Library.open(db, readonly=True) as lib:
+        (stored,) = lib.list()
+    shown = CliRunner().invoke(main, ["replay", "--db", db, str(stored.id)])
+    assert shown.exit_code == 0, shown.output
+    assert f"  1. W dealt: N bid 7 in hearts; took NS 9, EW 5; NS bid 7, took 9: made; NS add 4. {too_many} " \
+           f"{too_few}  Score NS 4, EW 0" in shown.output
+    as_json = json.loads(CliRunner().invoke(main, ["replay", "--json", str(path)]).output)
+    assert as_json["deals"][1]["incorrect_hands"] == [{"seat": "W", "too_many": 2, "text": "003"}]
+    assert "W held 2 cards too many (003)" in as_json["deals"][1]["ruling"][1]
+
+
+def test_under_002_an_incorrect_hand_has_no_ruling_and_the_deal_is_settled_as_entered():
+    sheet = sheet_of("additive")
+    done = sheet.add(DealEntry.of("W", maker="N", bid=7, points=(9, 5), incorrect_hands=[IncorrectHand.of("N", -1)]))
+    assert done.ruling[1] == "N held 1 card too few: 002 has no ruling on an incorrect hand, so the deal is settled " \
+                             "as entered."
+    assert done.score == (9, 5) and done.entry.incorrect_hands[0].text == "002"
+    chosen = sheet.add(DealEntry.of("N", maker="E", bid=7, points=(5, 9),
+                                    incorrect_hands=[IncorrectHand.of("E", 1, "003")]))
+    assert chosen.ruling[1].startswith("E held 1 card too many (003): an opponent drew the excess")
+
+
+@pytest.mark.parametrize("entry, message", [
+    (DealEntry.of("W", maker="N", bid=7, points=(9, 5), incorrect_hands=[IncorrectHand("E", 1)]),  # type: ignore
+     "say whose hand was wrong"),
+    (DealEntry.of("W", maker="N", bid=7, points=(9, 5), incorrect_hands=[IncorrectHand(Seat.E, 0)]),
+     "an incorrect hand holds 1 to 9 cards too many or too few, not 0"),
+    (DealEntry.of("W", maker="N", bid=7, points=(9, 5),
+                  incorrect_hands=[IncorrectHand(Seat.E, 1), IncorrectHand(Seat.E, -1)]),
+     "E's incorrect hand is given twice"),
+    (DealEntry.of("W", irregularity=Irregularity.misdeal(), incorrect_hands=[IncorrectHand(Seat.E, 1)]),
+     "a misdeal is dealt again: it has no bidding, trumps, points or incorrect hand to enter"),
+    (DealEntry.of("W", calls="p p p p", incorrect_hands=[IncorrectHand(Seat.E, 1)]),
+     "an incorrect hand is ruled on in play, and all passed"),
+])
+def test_an_incorrect_hand_the_sheet_cannot_take_is_refused(entry, message):
+    assert message in refused(sheet_of("official"), entry)
+
+
+@pytest.mark.parametrize("hands, message", [
+    ({"seat": "E"}, '"incorrect_hands" must be a list'),
+    ([{"seat": "X", "too_many": 1}], 'an incorrect hand\'s "seat" must be one of "N" "E" "S" "W"'),
+    ([{"seat": "E", "too_many": 1, "too_few": 1}], "an incorrect hand gives one of too_many and too_few"),
+    ([{"seat": "E", "too_many": "2"}], 'an incorrect hand\'s "too_many" must be a whole number'),
+    ([{"seat": "E", "too_few": 12}], "an incorrect hand holds 1 to 9 cards too many or too few, not -12"),
+    ([{"seat": "E", "too_few": 1, "text": "001"}], "penalties come from text 002 or 003, not '001'"),
+    ([{"seat": "E", "too_few": 1, "by": "E"}], "an incorrect hand has an unknown field 'by'"),
+])
+def test_a_record_s_incorrect_hand_that_is_wrong_names_the_field(hands, message):
+    with pytest.raises(EntryError, match=None) as caught:
+        DealEntry.from_json(Seat.W, {"maker": "N", "bid": 7, "points": {"NS": 9, "EW": 5}, "incorrect_hands": hands})
+    assert message in str(caught.value)

@@ -12,7 +12,9 @@ a revoke here, in the same words.
 - lead out of turn (003): the card is taken back; when the offender led in his partner's turn,
   the claimant may require or forbid a trump lead;
 - play out of turn (003): a card to a trick already led, before the offender's turn: the card is
-  taken back, and the player whose turn it was plays.
+  taken back, and the player whose turn it was plays;
+- incorrect hand (003, the scorekeeper only: the engine always deals right): too few cards, play goes
+  on; too many, an opponent draws the excess face down and it returns to the pack.  No score changes.
 
 >>> from cinch.rules import Rules
 >>> revoke_ruling(Rules.preset("additive"), Team.NS, 8, None, Team.NS, "002")[:2]
@@ -38,6 +40,7 @@ REVOKE = "revoke"
 BID_OUT_OF_TURN = "bid out of turn"
 LEAD_OUT_OF_TURN = "lead out of turn"
 PLAY_OUT_OF_TURN = "play out of turn"
+INCORRECT_HAND = "incorrect hand"
 
 
 def default_penalty_text(rules: Rules) -> str:
@@ -211,3 +214,22 @@ def lead_out_of_turn_words(card: Card, leader: Seat, required: str) -> str:
 
 def play_out_of_turn_words(card: Card, player: Seat) -> str:
     return f"Play out of turn (003): {card} is taken back, and {player} plays."
+
+
+def incorrect_hand_ruling(seat: Seat, cards: int, text: str) -> str:
+    """An incorrect hand found in play (003), in words: ``cards`` too many (above 0) or too few (below 0).
+    It changes no score: the deal is settled from what was taken.  002 has no such ruling.
+
+    >>> incorrect_hand_ruling(Seat.E, 2, "003")[:75]
+    'E held 2 cards too many (003): an opponent drew the excess face down and it'
+    >>> incorrect_hand_ruling(Seat.N, -1, "002")
+    'N held 1 card too few: 002 has no ruling on an incorrect hand, so the deal is settled as entered.'
+    """
+    count = abs(cards)
+    held = f"{seat} held {count} card{'s' if count != 1 else ''} too {'many' if cards > 0 else 'few'}"
+    if text == "002":
+        return f"{held}: 002 has no ruling on an incorrect hand, so the deal is settled as entered."
+    if cards > 0:
+        return (f"{held} (003): an opponent drew the excess face down and it went back to the pack; play went on, "
+                "and the score is not changed by it.")
+    return f"{held} (003): play went on with the short hand, and the score is not changed by it."

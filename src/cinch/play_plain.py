@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
-from cinch.actions import Action, Keep, NameTrump, Pass, Play, parse_action
+from cinch.actions import Action, Bid, Keep, NameTrump, OutOfTurn, Pass, Play, parse_action
 from cinch.bots.base import DEFAULT_BOT
 from cinch.cards import Card, CardSet, Seat, Suit
 from cinch.errors import IllegalAction, NotationError
@@ -37,6 +37,7 @@ from cinch.table.narrate import (
     card_text,
     cards_text,
     hand_text,
+    out_of_turn_words,
     result_lines,
     suit_text,
     tables_of,
@@ -95,8 +96,18 @@ Under the honour rule (this match lets a player break a rule, as at a real table
   play 7C!   or  revoke 7C   play a card that does not follow suit, on purpose: a revoke
   claim revoke, claim bid, claim lead [trumps|no-trumps]   when you are asked about an irregularity
   waive      let it stand, unpunished
-  claim misdeal   on your turn before the first call: the deal is void"""
+  claim misdeal   on your turn before the first call: the deal is void
+  Under 003, before another player acts where you could act out of turn, you are asked first:
+  Enter lets him act; 'bid 8' bids out of turn, a card ('7c') leads or plays it out of turn"""
 """Shown by ``help`` when the match is played under the honour rule."""
+
+OUT_OF_TURN_HELP = """\
+Another player is to act, and the honour rule (003) lets you act before him, on purpose:
+  Enter       let him act (the usual answer)
+  bid 8       a bid out of turn: void, and if claimed your side may not bid again this deal
+  7c          a card led or played out of turn (it must follow suit): if claimed it is taken back
+  hand, score, rules, tricks, quit   as at every prompt"""
+"""Shown by ``help`` at the out-of-turn prompt."""
 
 
 
@@ -209,6 +220,13 @@ def illegal_text(action: Action, error: IllegalAction, examples: Sequence[Action
     return text
 
 
+def _doing(view: SeatView) -> str:
+    """What the player to act is about to do, in a word: ``bid``, ``lead`` or ``play``."""
+    if view.phase is Phase.BIDDING:
+        return "bid"
+    return "play" if view.current_trick else "lead"
+
+
 def _tables(view: SeatView) -> Trump | None:
     """The trump tables of the view's deal (the bowers' under all-hands Pedro), once trumps are named."""
     return None if view.trump is None else view.rules.trump_tables[view.trump]
@@ -290,6 +308,8 @@ class PlainGame:
                     assert view is not None  # the person is to act in a deal
                     self.decide(view)
                 elif pending is Pending.BOT:
+                    if table.irregular_actions(self.seat) and self.offer_out_of_turn():
+                        continue  # you acted out of turn: the turn has moved (to the seat asked to claim)
                     turn = table.bot_turn()
                     assert turn is not None
                     table.play_bot(turn, *turn.decide())
@@ -377,6 +397,65 @@ class PlainGame:
                 self.say(text)
                 continue
             return
+
+    # ---- out of turn (honour rule, 003) ------------------------------------------------------------------------
+    def offer_out_of_turn(self) -> bool:
+        """Before a bot acts where you could act out of turn (003): Enter lets it act; a bid or a card is
+        made out of turn once confirmed.  True when you acted (the bot's turn has passed to the claim)."""
+        view = self.table.view(self.seat)
+        assert view is not None and view.to_act is not None
+        other = self.narrator.who(view.to_act)
+        doing = _doing(view)
+        form = "'bid 8'" if view.phase is Phase.BIDDING else "a card, as '7c'"
+        prompt = f"{other} to {doing} — press Enter, or {doing} out of turn ({form}) [help]: "
+        while True:
+            text = self.read(prompt).strip()
+            if not text:
+                return False
+            action = self.out_of_turn_reading(text, view)
+            if action is None:
+                continue
+            if not self.confirm_out_of_turn(view, action):
+                self.say(f"Nothing done out of turn; press Enter to let {other} {doing}.")
+                continue
+            try:
+                self.table.act(self.seat, action)
+            except IllegalAction as e:
+                self.say(illegal_text(action, e))
+                continue
+            return True
+
+    def out_of_turn_reading(self, text: str, view: SeatView) -> OutOfTurn | None:
+        """The action out of turn that ``text`` names, or None once the line is answered (a command, a problem)."""
+        assert view.to_act is not None
+        low = text.lower()
+        if low in COMMANDS:
+            name = COMMANDS[low]
+            if name == "help":
+                self.say(OUT_OF_TURN_HELP)
+            elif name in ("hint", "why", "list"):
+                self.say(f"It is {self.narrator.who(view.to_act)}'s turn: {name} is for your own decisions.")
+            else:
+                self.command(name, view, [], Pass())
+            return None
+        if text.isdigit():
+            self.say(f"Type 'bid {text}' to bid out of turn, or press Enter." if view.phase is Phase.BIDDING
+                     else "Type the card, as '7c', to play it out of turn, or press Enter.")
+            return None
+        reading = interpret(text, view, [], None)
+        if isinstance(reading, Problem):
+            self.say(reading.message)
+            return None
+        if isinstance(reading, Choice) and isinstance(reading.action, (Bid, Play)) and not reading.irregular:
+            return OutOfTurn(self.seat, reading.action)
+        self.say(f"{text!r}: out of turn only a bid ('bid 8') or a card ('7c') is made; press Enter to let "
+                 f"{self.narrator.who(view.to_act)} act.")
+        return None
+
+    def confirm_out_of_turn(self, view: SeatView, action: OutOfTurn) -> bool:
+        """Name the irregularity and ask whether it is meant: ``y`` commits it."""
+        self.say(out_of_turn_words(view, action.action, self.symbols))
+        return self.read("Do it anyway? [y/N]: ").strip().lower() in ("y", "yes")
 
     def listed(self, view: SeatView, suggestion: Action) -> Sequence[Action]:
         legal = view.legal

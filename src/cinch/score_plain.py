@@ -40,6 +40,7 @@ from cinch.scorekeeper import (
     REVOKE,
     DealEntry,
     EntryError,
+    IncorrectHand,
     Irregularity,
     ScoreSheet,
     SettledDeal,
@@ -101,6 +102,7 @@ class _Draft:
     bid: int | None = None
     trump: Suit | None = None
     irregularity: Irregularity | None = None
+    incorrect_hands: list[IncorrectHand] = field(default_factory=list)
 
 
 class SheetSaver:
@@ -221,9 +223,9 @@ class ScoreDialogue:
         if self.step == TRUMP:
             assert d.maker is not None
             return f"{d.maker} bid {d.bid} for {d.maker.team}. Trumps? S H D C (Enter: leave them out)."
-        extra = ""
-        if d.irregularity is not None:
-            extra = f" (noted: {d.irregularity.describe()})"
+        noted = ([d.irregularity.describe()] if d.irregularity is not None else []) + [
+            f"incorrect hand {hand.describe()}" for hand in d.incorrect_hands]
+        extra = f" (noted: {'; '.join(noted)})" if noted else ""
         return f"Who took the points? NS 9 EW 5, or by card: NS high jack, EW rest.{extra}"
 
     def prompt(self) -> str:
@@ -313,6 +315,13 @@ class ScoreDialogue:
         d = self.draft
         assert d.dealer is not None
         words = text.split()
+        if words and words[0].lower() == "incorrect":
+            hand = parse_incorrect_hand(words[1:])
+            if any(h.seat == hand.seat for h in d.incorrect_hands):
+                raise EntryError(f"{hand.seat}'s incorrect hand is noted already; 'back' clears the notes")
+            d.incorrect_hands.append(hand)
+            ruling = hand.ruling(self.rules)
+            return Reply([f"Noted: {ruling} Now who took the points?"], asked=True)
         if words and words[0].lower() == REVOKE:
             if len(words) < 2:
                 raise EntryError("say who revoked: revoke NS, revoke EW, or a player, as revoke E")
@@ -333,7 +342,8 @@ class ScoreDialogue:
                took: tuple[tuple[str, Taker], ...] | None = None) -> DealEntry:
         d = self.draft
         assert d.dealer is not None
-        return DealEntry(d.dealer, d.calls, d.maker, d.bid, d.trump, took, points, d.irregularity)
+        return DealEntry(d.dealer, d.calls, d.maker, d.bid, d.trump, took, points, d.irregularity,
+                         tuple(d.incorrect_hands))
 
     def _enter(self, entry: DealEntry) -> Reply:
         settled = self.sheet.add(entry)
@@ -384,7 +394,7 @@ class ScoreDialogue:
     def _back(self) -> Reply:
         d = self.draft
         if self.step == POINTS:
-            d.trump, d.irregularity = None, None
+            d.trump, d.irregularity, d.incorrect_hands = None, None, []
             self.step = TRUMP
         elif self.step == TRUMP:
             d.calls, d.maker, d.bid = (), None, None
@@ -425,6 +435,8 @@ class ScoreDialogue:
                 + (" sancho" if rules.sancho else "") + (" dom" if rules.dom_pedro else "") + ", pedros for both).",
                 f"  'revoke EW' (or a player: 'revoke E') when a side revoked ({_revoke_words(rules)}; "
                 "'revoke EW 002' or '003' picks the text).",
+                f"  'incorrect E +2' (or 'incorrect E 2 too many', 'incorrect N -1') when a hand held too many or "
+                f"too few cards ({_incorrect_words(rules)}; '002' or '003' after it picks the text).",
             ]
         return ["Answers: undo, sheet or quit."]
 
@@ -465,6 +477,41 @@ def _text_word(words: list[str]) -> str | None:
         raise EntryError(f"after the irregularity give at most the text whose penalty applies, 002 or 003, not "
                          f"{' '.join(words)!r}")
     return words[0]
+
+
+def parse_incorrect_hand(words: list[str]) -> IncorrectHand:
+    """An incorrect hand from the words after ``incorrect``: ``E +2``, ``hand E 2 too many``, ``N -1 003``.
+
+    >>> parse_incorrect_hand("hand e 2 too many".split()), parse_incorrect_hand(["N", "-1", "002"]).describe()
+    (IncorrectHand(seat=Seat.E, cards=2, text=None), 'N 1 too few (002)')
+    """
+    form = "as 'incorrect E +2' (two cards too many) or 'incorrect N -1' (one too few)"
+    rest = [w.lower() for w in words]
+    if rest and rest[0] == "hand":
+        rest = rest[1:]
+    if not rest or rest[0].upper() not in ("N", "E", "S", "W"):
+        raise EntryError(f"say whose hand was wrong and by how many cards, {form}")
+    seat = Seat.parse(rest[0])
+    rest = rest[1:]
+    if not rest or not re.fullmatch(r"[+-]?\d{1,2}", rest[0]):
+        raise EntryError(f"say by how many cards {seat}'s hand was wrong, {form}")
+    signed = rest[0].startswith(("+", "-"))
+    count = int(rest[0])
+    rest = rest[1:]
+    if rest[:1] == ["too"]:
+        rest = rest[1:]
+    if rest and rest[0] in ("many", "few"):
+        count = abs(count) if rest[0] == "many" else -abs(count)
+        rest = rest[1:]
+    elif not signed:
+        raise EntryError(f"say whether {seat} held too many or too few, {form}")
+    return IncorrectHand.of(seat, count, _text_word(rest))
+
+
+def _incorrect_words(rules: Rules) -> str:
+    if default_penalty_text(rules) == "002":
+        return "002 has no ruling on it: the deal is settled as entered"
+    return "under 003 too few: play goes on; too many: an opponent draws the excess and it goes back to the pack"
 
 
 def _misdeal_words(rules: Rules) -> str:

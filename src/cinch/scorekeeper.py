@@ -38,7 +38,7 @@ from cinch.cards import Seat, Suit, Team
 from cinch.deal import EXAMPLE_DECK, Deal, DealResult
 from cinch.errors import CinchError, IllegalAction, NotationError, json_kind
 from cinch.irregularities import PENALTY_TEXTS as PENALTY_TEXTS  # the penalties' one home, re-exported
-from cinch.irregularities import changes_text, misdeal_ruling, revoke_ruling
+from cinch.irregularities import changes_text, incorrect_hand_ruling, misdeal_ruling, revoke_ruling
 from cinch.irregularities import default_penalty_text as default_penalty_text
 from cinch.match import DealSummary, bidder_goes_out_applies, decide, teams_json
 from cinch.rules import AboveSix, AllPass, Bidding, High, Low, Rob, Rules, Settlement
@@ -287,6 +287,84 @@ class Irregularity:
         raise EntryError(f'"irregularity": "kind" must be "misdeal" or "revoke", not {kind!r}')
 
 
+MAX_WRONG = 9
+"""The most cards a hand can be wrong by (a hand of nine dealt)."""
+
+
+@dataclass(frozen=True)
+class IncorrectHand:
+    """A hand found with the wrong number of cards in play (003's incorrect hand): ``seat`` held ``cards``
+    too many (above 0) or too few (below 0).  It changes no score: the deal is settled as entered, and
+    the ruling says what 003 makes of it (or that 002 has no such ruling).  ``text``: whose ruling
+    (None: the preset's, :func:`default_penalty_text`).
+
+    >>> IncorrectHand.of("E", 2).describe(), IncorrectHand.of("N", -1, "002").describe()
+    ('E 2 too many', 'N 1 too few (002)')
+    >>> IncorrectHand.of("N", -1).to_json()
+    {'seat': 'N', 'too_few': 1}
+    """
+
+    seat: Seat
+    cards: int
+    text: str | None = None
+
+    @classmethod
+    def of(cls, seat: Seat | str, cards: int, text: str | None = None) -> IncorrectHand:
+        who = Seat.parse(seat) if isinstance(seat, str) else Seat(seat)
+        hand = cls(who, cards, _penalty_text(text))
+        hand.check()
+        return hand
+
+    def check(self) -> None:
+        """Refuse a count no hand can be wrong by (one built by hand)."""
+        if not isinstance(self.seat, Seat):
+            raise EntryError("say whose hand was wrong: one of N E S W")
+        if isinstance(self.cards, bool) or not isinstance(self.cards, int) or not 1 <= abs(self.cards) <= MAX_WRONG:
+            raise EntryError(f"an incorrect hand holds 1 to {MAX_WRONG} cards too many or too few, "
+                             f"not {self.cards!r}")
+        _penalty_text(self.text)
+
+    @property
+    def too_many(self) -> bool:
+        return self.cards > 0
+
+    def describe(self) -> str:
+        return (f"{self.seat} {abs(self.cards)} too {'many' if self.too_many else 'few'}"
+                + (f" ({self.text})" if self.text else ""))
+
+    def ruling(self, rules: Rules) -> str:
+        """The ruling in words, under this hand's text or the preset's."""
+        return incorrect_hand_ruling(self.seat, self.cards, self.text or default_penalty_text(rules))
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"seat": self.seat.name, "too_many" if self.too_many else "too_few": abs(self.cards)}
+        if self.text is not None:
+            out["text"] = self.text
+        return out
+
+    @classmethod
+    def from_json(cls, value: Any) -> IncorrectHand:
+        example = '{"seat": "E", "too_many": 1} or {"seat": "N", "too_few": 1}'
+        if not isinstance(value, dict):
+            raise EntryError(f'an incorrect hand must be an object, as {example}, not {json_kind(value)}')
+        unknown = set(value) - {"seat", "too_many", "too_few", "text"}
+        if unknown:
+            raise EntryError(f'an incorrect hand has an unknown field {sorted(unknown)[0]!r}; it has seat, too_many '
+                             "or too_few, and text")
+        seat, text = value.get("seat"), value.get("text")
+        if not isinstance(seat, str) or seat not in ("N", "E", "S", "W"):
+            raise EntryError(f'an incorrect hand\'s "seat" must be one of "N" "E" "S" "W", not {seat!r}')
+        counts = [k for k in ("too_many", "too_few") if k in value]
+        if len(counts) != 1:
+            raise EntryError(f"an incorrect hand gives one of too_many and too_few, as {example}")
+        count = value[counts[0]]
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise EntryError(f'an incorrect hand\'s "{counts[0]}" must be a whole number, not {json_kind(count)}')
+        if text is not None and not isinstance(text, str):
+            raise EntryError(f'an incorrect hand\'s "text" must be "002" or "003", not {json_kind(text)}')
+        return cls.of(seat, count if counts[0] == "too_many" else -count, text)
+
+
 def _penalty_text(text: str | None) -> str | None:
     if text is not None and text not in PENALTY_TEXTS:
         raise EntryError(f"penalties come from text 002 or 003, not {text!r}")
@@ -301,7 +379,8 @@ class DealEntry:
     are given; with calls, ``maker`` and ``bid`` may be left out (the calls give them).  No
     maker and no bid: all passed and the deal is thrown in.  ``took``: who scored each
     point card (pairs of name and :data:`Taker`); or ``points``: only each side's points
-    (NS, EW).  ``irregularity``: a misdeal or a revoke.
+    (NS, EW).  ``irregularity``: a misdeal or a revoke.  ``incorrect_hands``: hands found with too many or
+    too few cards (003), which change no score.
 
     >>> DealEntry.of("N", calls="p p 8 p", trump="S", took={"High": "NS", "Low": "E", "Jack": "nobody",
     ...     "Game": "EW", "Right Pedro": "S", "Left Pedro": "W"}).took[:2]
@@ -316,12 +395,14 @@ class DealEntry:
     took: tuple[tuple[str, Taker], ...] | None = None
     points: tuple[int, int] | None = None
     irregularity: Irregularity | None = None
+    incorrect_hands: tuple[IncorrectHand, ...] = ()  # 003's incorrect hand: noted, no score changes
 
     @classmethod
     def of(cls, dealer: Seat | str, *, calls: str | Iterable[Call | str] = (), maker: Seat | str | None = None,
            bid: int | None = None, trump: Suit | str | None = None,
            took: Mapping[str, Taker | str] | Iterable[tuple[str, Taker | str]] | None = None,
-           points: tuple[int, int] | None = None, irregularity: Irregularity | None = None) -> DealEntry:
+           points: tuple[int, int] | None = None, irregularity: Irregularity | None = None,
+           incorrect_hands: Iterable[IncorrectHand] = ()) -> DealEntry:
         """An entry from text or values: seats as ``"N"``, suits as ``"H"`` or ``"hearts"``, calls as ``"p 7 p p"``,
         takers as ``"NS"``, ``"E"`` or ``"nobody"``."""
         try:
@@ -336,7 +417,7 @@ class DealEntry:
                 maker=Seat.parse(maker) if isinstance(maker, str) else maker,
                 bid=bid, trump=Suit.parse(trump) if isinstance(trump, str) else trump,
                 took=pairs, points=None if points is None else (int(points[0]), int(points[1])),
-                irregularity=irregularity,
+                irregularity=irregularity, incorrect_hands=tuple(incorrect_hands),
             )
         except NotationError as e:
             raise EntryError(str(e)) from None
@@ -363,6 +444,8 @@ class DealEntry:
             out["points"] = teams_json(self.points)
         if self.irregularity is not None:
             out["irregularity"] = self.irregularity.to_json()
+        if self.incorrect_hands:
+            out["incorrect_hands"] = [hand.to_json() for hand in self.incorrect_hands]
         return out
 
     @classmethod
@@ -370,10 +453,10 @@ class DealEntry:
         """Read a record's ``real_cards`` object; :class:`EntryError` names the field that is wrong."""
         if not isinstance(value, dict):
             raise EntryError(f"must be an object with maker, bid, trump and took or points, not {json_kind(value)}")
-        unknown = set(value) - {"calls", "maker", "bid", "trump", "took", "points", "irregularity"}
+        unknown = set(value) - {"calls", "maker", "bid", "trump", "took", "points", "irregularity", "incorrect_hands"}
         if unknown:
             raise EntryError(f"unknown field {sorted(unknown)[0]!r}; a deal played with real cards has calls, "
-                             "maker, bid, trump, took, points and irregularity")
+                             "maker, bid, trump, took, points, irregularity and incorrect_hands")
         calls: tuple[Call, ...] = ()
         if "calls" in value:
             raw = value["calls"]
@@ -410,10 +493,15 @@ class DealEntry:
                 raise EntryError('"points" must be {"NS": n, "EW": n} with whole numbers')
             pair = (points["NS"], points["EW"])
         irregularity = None if value.get("irregularity") is None else Irregularity.from_json(value["irregularity"])
+        hands = value.get("incorrect_hands", [])
+        if not isinstance(hands, list):
+            raise EntryError(f'"incorrect_hands" must be a list, as [{{"seat": "E", "too_many": 1}}], '
+                             f"not {json_kind(hands)}")
+        incorrect = tuple(IncorrectHand.from_json(h) for h in hands)
         try:
             return cls(dealer, calls, None if maker is None else Seat.parse(maker), bid,
                        None if trump is None else Suit.parse(trump), None if pairs is None else tuple(pairs), pair,
-                       irregularity)
+                       irregularity, incorrect)
         except NotationError as e:
             raise EntryError(str(e)) from None
 
@@ -467,6 +555,9 @@ class SettledDeal:
         out = DealSummary(self.number, self.dealer, self.result, self.bidder_goes_out, self.score).to_json()
         irregularity = self.entry.irregularity
         out["irregularity"] = None if irregularity is None else irregularity.to_json()
+        if self.entry.incorrect_hands:  # (absent otherwise: every other sheet reads as before)
+            out["incorrect_hands"] = [hand.to_json() for hand in self.entry.incorrect_hands]
+            out["ruling"] = list(self.ruling)
         return out
 
     def line(self) -> str:
@@ -488,7 +579,12 @@ class SettledDeal:
         took = "" if self.points is None else f"took NS {self.points[0]}, EW {self.points[1]}; "
         what = (self.result.describe() if irregularity is None
                 else f"{irregularity.describe()}: {_changes(self.score_change)}")
-        return f"{head}: {e.maker} bid {e.bid}{trump}{bgo}; {took}{what}."
+        hands = "".join(f" {self.ruling[i]}" for i in self.incorrect_hand_lines())
+        return f"{head}: {e.maker} bid {e.bid}{trump}{bgo}; {took}{what}.{hands}"
+
+    def incorrect_hand_lines(self) -> range:
+        """Where the incorrect hands' rulings stand in :attr:`ruling` (right after the contract's line)."""
+        return range(1, 1 + len(self.entry.incorrect_hands))
 
 
 def _suit_word(suit: Suit) -> str:
@@ -706,6 +802,8 @@ class ScoreSheet:
             why = ("after a misdeal under 002 the same dealer deals again" if self._deals and expected ==
                    self._deals[-1].dealer else "the deal passes to the left")
             raise EntryError(f"{dealer} cannot deal deal {number}: {why}, and {expected} deals now")
+        if entry.incorrect_hands:
+            entry = self._incorrect_hands(entry)
         irregularity = entry.irregularity
         if irregularity is not None:
             _check_irregularity(irregularity)
@@ -766,10 +864,26 @@ class ScoreSheet:
                              f"{rules.highest_bid} under {rules.name}")
         return dataclasses.replace(entry, maker=maker, bid=bid)
 
+    def _incorrect_hands(self, entry: DealEntry) -> DealEntry:
+        """The incorrect hands checked (one per seat), each with the text whose ruling applies."""
+        seen: set[Seat] = set()
+        hands = []
+        for hand in entry.incorrect_hands:
+            if not isinstance(hand, IncorrectHand):
+                raise EntryError(f"an incorrect hand is an IncorrectHand, not {hand!r}")
+            hand.check()
+            if hand.seat in seen:
+                raise EntryError(f"{hand.seat}'s incorrect hand is given twice: give it once, with the cards too "
+                                 "many or too few")
+            seen.add(hand.seat)
+            hands.append(hand if hand.text is not None else dataclasses.replace(
+                hand, text=default_penalty_text(self.rules)))
+        return dataclasses.replace(entry, incorrect_hands=tuple(hands))
+
     def _misdeal(self, number: int, entry: DealEntry, irregularity: Irregularity) -> SettledDeal:
         if entry.calls or entry.maker is not None or entry.bid is not None or entry.trump is not None \
-                or entry.took is not None or entry.points is not None:
-            raise EntryError("a misdeal is dealt again: it has no bidding, trumps or points to enter")
+                or entry.took is not None or entry.points is not None or entry.incorrect_hands:
+            raise EntryError("a misdeal is dealt again: it has no bidding, trumps, points or incorrect hand to enter")
         nxt, words = misdeal_ruling(entry.dealer, irregularity.text or default_penalty_text(self.rules))
         return self._settled(number, entry, None, None, (0, 0), nxt, [words], scored=False)
 
@@ -780,6 +894,9 @@ class ScoreSheet:
                              f"is stuck and must bid {rules.min_bid}; give the maker and the bid")
         if entry.irregularity is not None:
             raise EntryError("a revoke needs a contract: give the maker and the bid")
+        if entry.incorrect_hands:
+            raise EntryError("an incorrect hand is ruled on in play, and all passed: leave it out, or give the "
+                             "maker and the bid")
         if entry.trump is not None or entry.took is not None or entry.points is not None:
             raise EntryError("all passed, so the deal is thrown in: it has no trumps and no points; give the "
                              "maker and the bid if someone bid")
@@ -805,15 +922,17 @@ class ScoreSheet:
                              f"{rules.total_points}), or who took each point card ({_and(_names(rules))})")
         makers = maker.team
         words = [_contract_words(entry, points)]
+        hands = [hand.ruling(rules) for hand in entry.incorrect_hands]  # they change no score
         if irregularity is not None:
             assert irregularity.by is not None
             made, change, more = revoke_ruling(rules, makers, bid, points, team_of(irregularity.by), irregularity.text)
             words[0] += "."
-            words += more
+            words += hands + more
         else:
             assert points is not None
             made, change = settle(rules, makers, bid, points)
             words[0] += ": made." if made else ": set."
+            words += hands
             words.append(_settlement_words(rules, makers, bid, points, made, change))
         return self._settled(number, entry, points, made, change, entry.dealer.left, words, scored=True)
 

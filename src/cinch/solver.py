@@ -1544,19 +1544,8 @@ class _Solver:
             return best, dict(sorted(out.items()))
 
         def root(a: int, b: int) -> int:
-            vbest = -INF if maxi else INF
-            for ci in _order(reps):
-                v = self.child(core, hands, seat, trick, tl, ci, red, a, b)
-                if maxi:
-                    if v > vbest:
-                        vbest = v
-                        a = max(a, v)
-                elif v < vbest:
-                    vbest = v
-                    b = min(b, v)
-                if a >= b:
-                    break
-            return vbest
+            return _root_value(reps, maxi, lambda ci, a, b: self.child(core, hands, seat, trick, tl, ci, red, a, b),
+                               a, b)
 
         if alpha <= -INF and beta >= INF:
             return base + _mtdf(root, 0), {}
@@ -1764,19 +1753,7 @@ class _CutThroatSolver(_Solver):
             return best, dict(sorted(values.items()))
 
         def root(a: int, b: int) -> int:
-            vbest = -INF if maxi else INF
-            for ci in _order(moves):
-                v = self.after_root(core, state, ci, a, b)
-                if maxi:
-                    if v > vbest:
-                        vbest = v
-                        a = max(a, v)
-                elif v < vbest:
-                    vbest = v
-                    b = min(b, v)
-                if a >= b:
-                    break
-            return vbest
+            return _root_value(moves, maxi, lambda ci, a, b: self.after_root(core, state, ci, a, b), a, b)
 
         if alpha <= -INF and beta >= INF:
             return base + _mtdf(root, 0), {}
@@ -1820,6 +1797,23 @@ def _solver(position: Position) -> _Solver:
     if position.rules.seating.partnership:
         return _Solver(position)
     return _CutThroatSolver(position)
+
+
+def _root_value(moves: int, maxi: bool, child, a: int, b: int) -> int:
+    """Alpha-beta over the root's moves (the cards of ``moves``, best first): ``child(card, a, b)`` values one."""
+    vbest = -INF if maxi else INF
+    for ci in _order(moves):
+        v = child(ci, a, b)
+        if maxi:
+            if v > vbest:
+                vbest = v
+                a = max(a, v)
+        elif v < vbest:
+            vbest = v
+            b = min(b, v)
+        if a >= b:
+            break
+    return vbest
 
 
 def _mtdf(search, guess: int) -> int:

@@ -45,3 +45,18 @@ async def test_the_score_screen_fits_a_phone_and_keeps_the_sheet(tmp_path):
         assert (tmp_path / "match.json").exists()
         await type_in(pilot, "quit")
     assert app.return_code == 0
+
+
+@table_test
+async def test_an_incorrect_hand_is_noted_on_the_score_screen_and_its_ruling_shown():
+    sheet = ScoreSheet(Rules.preset("official"), first_dealer=Seat.W)
+    app = ScoreApp(ScoreDialogue(sheet))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await type_in(pilot, "p 6 p p", "s", "incorrect N +1")
+        assert "Noted: N held 1 card too many (003): an opponent drew the excess face down" in \
+            " ".join(screen_text(app).split())
+        await type_in(pilot, "6 8")
+        text = " ".join(screen_text(app).split())
+        assert "W: E 6♠ made (incorrect hand)" in text
+        assert sheet.score == (0, 2) and sheet.deals[0].entry.incorrect_hands[0].text == "003"

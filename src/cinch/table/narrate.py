@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from cinch.actions import Action, Claim, Keep, NameTrump, OutOfTurn, Pass, Play, Waive
+from cinch.actions import Action, Bid, Claim, Keep, NameTrump, OutOfTurn, Pass, Play, Waive
 from cinch.cards import TRUMP_TABLES, Card, CardSet, Seat, Suit, Team, TrumpTables
 from cinch.constants import HAND
 from cinch.deal import DealResult
@@ -222,6 +222,34 @@ def asked_words(view: SeatView, trump: Trump | None = None, symbols: bool = True
     offence = asked_offence(view) or "An irregularity was committed"
     offence = rule_words(offence, trump) if symbols else offence
     return f"{offence}. Claim it (the rulings of {penalty_text(view.rules)} apply) or waive it."
+
+
+def out_of_turn_words(view: SeatView, action: Bid | Play | None = None, symbols: bool = True) -> str:
+    """What acting out of turn now would be (honour rule, 003), from ``view``'s seat while another player is
+    to act: the irregularity, whose turn it is and what a claim does.  ``action``: the bid or the card
+    meant (None: the kind of action only, as a question before the choice).
+
+    ``Leading 2♥ now is a lead out of turn (003): it is W's lead. If W, on your left, claims it, the card is
+    taken back and W leads.``
+    """
+    assert view.to_act is not None
+    me = view.seat
+    other = seat_name(view.to_act, me)
+    claimant = f"{seat_name(me.left, me)}, on your left,"
+    trump = view_trump(view)
+    if view.phase is Phase.BIDDING:
+        what = f"Bidding {action.amount} now is" if isinstance(action, Bid) else "That is"
+        return (f"{what} a bid out of turn (003): it is {other}'s turn to bid. The bid is void, and if {claimant} "
+                "claims it your side may not bid again this deal.")
+    shown = card_text(action.card, trump, symbols) if isinstance(action, Play) else ""
+    if view.current_trick:
+        what = f"Playing {shown} now is" if shown else "That is"
+        return (f"{what} a play out of turn (003): it is {other}'s turn to play. If {claimant} claims it, the card "
+                f"is taken back and {other} plays.")
+    what = f"Leading {shown} now is" if shown else "That is"
+    partner = view.to_act == me.partner and view.to_act != me  # led in the partner's turn
+    return (f"{what} a lead out of turn (003): it is {other}'s lead. If {claimant} claims it, the card is taken "
+            f"back and {other} leads" + (", perhaps with a trump lead required or forbidden." if partner else "."))
 
 
 # ---- the narration ----------------------------------------------------------------------------------

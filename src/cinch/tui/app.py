@@ -23,13 +23,22 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from cinch.actions import Action, Bid, Pass, Play
+from cinch.actions import Action, Bid, OutOfTurn, Pass, Play
 from cinch.cards import Card, CardSet, Seat
 from cinch.errors import CinchError, IllegalAction
+from cinch.irregularities import penalty_text
 from cinch.keep import KeepOptions
 from cinch.table import BotTurn, Pending, Saver, Table
 from cinch.table.advice import Hint, ask_hint, available_bots
-from cinch.table.narrate import Narrator, action_words, card_text, rule_words, view_trump
+from cinch.table.narrate import (
+    Narrator,
+    action_words,
+    card_text,
+    hand_order,
+    out_of_turn_words,
+    rule_words,
+    view_trump,
+)
 from cinch.table.narrate import seat_name as seat_label
 from cinch.table.summary import describe_par, par_of, play_start
 from cinch.tui.decision import SUIT_KEYS, Decision, Mode
@@ -41,6 +50,7 @@ from cinch.tui.screens import (
     DealOverScreen,
     KeysScreen,
     NewMatchScreen,
+    OutOfTurnScreen,
     ResumeScreen,
     RulesScreen,
     Settings,
@@ -65,6 +75,7 @@ class TableScreen(Screen):
         Binding("home", "move_end(0)", "First", show=False),
         Binding("end", "move_end(1)", "Last", show=False),
         Binding("question_mark", "hint", "Hint", key_display="?"),
+        Binding("x", "out_of_turn", "Out of turn", show=False),
         Binding("u", "undo", "Undo"),
         Binding("l", "last_trick", "Trick"),
         Binding("r", "rules", "Rules"),
@@ -89,6 +100,10 @@ class TableScreen(Screen):
         self.scheduled = 0
         self.status_text: Text = Text()
         self._shown: dict[str, Text] = {}
+        # Honour rule (003): a bot's choice held while the table stops for you to act out of turn, and
+        # whether x asked for a stop before the next bot acts.
+        self.held: tuple[BotTurn, Action | None, Exception | None] | None = None
+        self.stop_wanted = False
 
     # ---- layout ------------------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -185,6 +200,7 @@ class TableScreen(Screen):
         self.seat = game.human
         self.generation += 1
         self.thinking = None
+        self.held, self.stop_wanted = None, False
         self.decision.stop()
         self.narrator = Narrator(self.seat)
         log = self.query_one(EventLog)
@@ -195,6 +211,9 @@ class TableScreen(Screen):
                    else f", each for himself ({rules.seating.players} players)")
         log.write(f"Cinch, {rules.name} rules, first to {rules.target}. Seed {game.seed}. You sit {self.seat}"
                   f"{partner}. Bots: {others}.")
+        if rules.honour_rule and penalty_text(rules) == "003":
+            log.write("Honour rule (003): x acts out of turn while another player is to bid, lead or play "
+                      "(F1: keys).")
         self.status_text = Text()
         self.narrate()  # a resumed match: the deal so far, told again
         self.advance()
@@ -216,10 +235,12 @@ class TableScreen(Screen):
     def advance(self) -> None:
         """Let the table move the match on until it waits for you, a bot or the end of a deal."""
         game = self.game
-        if game is None or self.thinking is not None:
+        if game is None or self.thinking is not None or self.held is not None:
             return
         pending = game.advance()
         self.narrate()
+        if pending is not Pending.BOT:
+            self.stop_wanted = False  # a stop asked for with x lasts until the next bot's turn only
         if pending is Pending.DEAL_OVER:
             self.refresh_all()
             self.show_deal_over()
@@ -269,7 +290,15 @@ class TableScreen(Screen):
         if gen != self.generation or self.game is None:
             return
         self.thinking = None
+        if (self.settings.stops or self.stop_wanted) and self.game.irregular_actions(self.seat):
+            self.stop_ahead(turn, action, error)
+            return
+        self.apply_bot(turn, action, error)
+
+    def apply_bot(self, turn: BotTurn, action: Action | None, error: Exception | None) -> None:
+        """Apply a bot's choice, tell it, and move on after the pause."""
         game = self.game
+        assert game is not None
         deal = game.deal
         tricks = len(deal.tricks) if deal is not None else 0
         game.play_bot(turn, action, error)
@@ -323,6 +352,94 @@ class TableScreen(Screen):
                      "in your hand.")
         self.refresh_all()
 
+    # ---- out of turn (honour rule, 003) -------------------------------------------------------------------------
+    def stop_ahead(self, turn: BotTurn, action: Action | None, error: Exception | None) -> None:
+        """Stop before the bot's choice is applied, for you to act out of turn (it is held, unseen)."""
+        self.held = (turn, action, error)
+        self.decision.stop(Mode.AHEAD)
+        self.say(f"{self.ahead_words()} Enter lets him; x acts out of turn.")
+        self.refresh_all()
+        if self.stop_wanted:
+            self.stop_wanted = False
+            self.offer_out_of_turn()
+
+    def ahead_words(self) -> str:
+        """``W is to lead.``: the turn the table stopped before."""
+        view = self.game.view(self.seat) if self.game is not None else None
+        if view is None or view.to_act is None:
+            return ""
+        doing = "bid" if view.phase is Phase.BIDDING else ("play" if view.current_trick else "lead")
+        return f"{seat_label(view.to_act, self.seat)} is to {doing}."
+
+    def release(self) -> None:
+        """Let the player the table stopped before act: his held choice is applied."""
+        held, self.held = self.held, None
+        self.decision.stop()
+        self.say("")
+        if held is None or self.game is None:
+            return
+        self.apply_bot(*held)
+
+    def action_out_of_turn(self) -> None:
+        game = self.game
+        if game is None:
+            return
+        if self.decision.mode is Mode.AHEAD:
+            self.offer_out_of_turn()
+            return
+        rules = game.rules
+        if not rules.honour_rule or penalty_text(rules) != "003":
+            self.say("Acting out of turn needs the honour rule with 003's rulings "
+                     "(-o honour_rule=true -o irregularities=003).")
+        elif game.pending() is Pending.BOT and game.irregular_actions(self.seat):
+            self.stop_wanted = True  # the bot's choice is held when it comes
+            self.say("Out of turn: the table stops before the next player acts.")
+        elif self.decision.mode.deciding:
+            self.say("It is your turn: act as usual (x is for another player's turn).")
+        else:
+            self.say("There is nothing to do out of turn now.")
+
+    def offer_out_of_turn(self) -> None:
+        """The box of the bids or cards you may put forward out of turn, under the irregularity's name."""
+        game = self.game
+        view = game.view(self.seat) if game is not None else None
+        if game is None or view is None or view.to_act is None:
+            return
+        trump = view_trump(view)
+        actions = [a for a in game.irregular_actions(self.seat) if isinstance(a, OutOfTurn)]
+        if not actions:
+            return
+        choices: list[tuple[str, Any]] = []
+        for a in actions:
+            inner = a.action
+            label = f"bid {inner.amount}" if isinstance(inner, Bid) else card_text(inner.card, trump) \
+                if isinstance(inner, Play) else str(inner)
+            choices.append((label, a))
+        if view.phase is not Phase.BIDDING:  # the cards as drawn in your hand
+            order = hand_order(view.hand, trump)
+            choices.sort(key=lambda c: order.index(c[1].action.card))
+        question = f"{out_of_turn_words(view)} Choose what to do out of turn, or Escape for nothing."
+        self.app.push_screen(OutOfTurnScreen(question, choices), partial(self._out_of_turn_chosen, self.generation))
+
+    def _out_of_turn_chosen(self, gen: int, action: OutOfTurn | None) -> None:
+        game = self.game
+        if gen != self.generation or game is None or self.decision.mode is not Mode.AHEAD:
+            return  # the table moved on (an undo, a new match) while the box was open
+        if action is None:
+            self.say(f"Nothing done out of turn. {self.ahead_words()} Enter lets him; x acts out of turn.")
+            return
+        trump = view_trump(self.decision.view) if self.decision.view is not None else None
+        try:
+            game.act(self.seat, action)  # the held choice goes stale: the turn passes to the claim
+        except IllegalAction as e:
+            self.say(f"{action_words(action, trump)} is not allowed: {rule_words(e.rule, trump)}.")
+            return
+        self.held = None
+        self.decision.stop()
+        self.status_text = Text()
+        self.changed()
+        self.schedule(self.settings.pause)
+
     def say(self, text: str | Text) -> None:
         self.status_text = text if isinstance(text, Text) else Text(text)
         if self.is_mounted:
@@ -370,6 +487,8 @@ class TableScreen(Screen):
         if not d.mode.deciding:
             if self.game is not None and d.mode is Mode.WAIT and self.thinking is not None:
                 self.say(f"Wait: {seat_label(self.thinking, self.seat)} is thinking.")
+            elif d.mode is Mode.AHEAD:
+                self.say(f"{self.ahead_words()} Enter lets him; x acts out of turn.")
             event.stop()
             return
         event.stop()
@@ -441,6 +560,8 @@ class TableScreen(Screen):
             return True
         if self.decision.mode is Mode.OVER or game.match.is_over:
             self.say("The match is over: n starts a new match, q quits.")
+        elif self.decision.mode is Mode.AHEAD:
+            self.say(f"{self.ahead_words()} Enter lets him; x acts out of turn.")
         elif self.thinking is not None:
             self.say(f"Wait: {seat_label(self.thinking, self.seat)} is thinking.")
         return True
@@ -459,6 +580,9 @@ class TableScreen(Screen):
         self.refresh_all()
 
     def action_confirm(self) -> None:
+        if self.decision.mode is Mode.AHEAD:
+            self.release()
+            return
         if self._not_yours():
             return
         d = self.decision
@@ -594,6 +718,7 @@ class TableScreen(Screen):
         trump = deal.tables if deal.phase is not Phase.BIDDING else None  # (the bowers' under all-hands Pedro)
         self.generation += 1
         self.thinking = None
+        self.held, self.stop_wanted = None, False
         self.decision.stop()
         game.undo(self.seat)
         self.narrator = Narrator(self.seat)
@@ -688,7 +813,7 @@ class TableScreen(Screen):
         """Nothing is moving: the table waits for a key (for tests and scripts)."""
         mode = self.decision.mode
         return (self.thinking is None and not self.hinting and not self.par_pending and self.scheduled == 0
-                and (mode.deciding or mode is Mode.OVER or self.app.screen is not self))
+                and (mode.deciding or mode in (Mode.OVER, Mode.AHEAD) or self.app.screen is not self))
 
     def look(self) -> TableLook:
         assert self.game is not None

@@ -34,6 +34,7 @@ class Mode(StrEnum):
     BURY = "bury"  # trick 1 above six cards: mark the cards buried under the one played
     OVER = "over"  # the match is over
     CLAIM = "claim"  # honour rule: you are asked to claim another seat's irregularity, or to waive it
+    AHEAD = "ahead"  # honour rule (003): the table stopped before another player acts; you may act out of turn
 
     @property
     def deciding(self) -> bool:

@@ -315,6 +315,11 @@ class TableLook:
                      else table.score_text(self.match.score))
             return PromptModel(Text(f"The match is over: {winner} won, {score}. n starts a new match, q quits.",
                                     style=key_style))
+        if mode is Mode.AHEAD and view.to_act is not None:  # honour rule (003): stopped before another's turn
+            doing = "bid" if view.phase is Phase.BIDDING else ("play" if view.current_trick else "lead")
+            prompt = Text(f"{seat_label(view.to_act, me)} is to {doing}: ", style=key_style)
+            prompt.append(f"Enter lets him {doing}; x: {doing} out of turn (honour rule, 003).")
+            return PromptModel(prompt)
         if self.thinking is not None:
             return PromptModel(Text(f"{seat_label(self.thinking, me)} is thinking…", style=palette.muted))
         if view.phase is Phase.DONE:

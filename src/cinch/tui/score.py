@@ -57,8 +57,9 @@ def contract_cell(deal: SettledDeal) -> str:
         return head + "thrown in"
     trump = e.trump.symbol if e.trump is not None else ""
     what = "made" if deal.made else "set"
-    if irregularity is not None:
-        what += " (revoke)"
+    notes = (["revoke"] if irregularity is not None else []) + (["incorrect hand"] if e.incorrect_hands else [])
+    if notes:
+        what += f" ({', '.join(notes)})"
     return f"{head}{e.maker} {e.bid}{trump} {what}"
 
 

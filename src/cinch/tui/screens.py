@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Checkbox, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, Static
 
 from cinch.bots import DEFAULT_BOT
 from cinch.cards import Seat, Team
@@ -41,6 +42,7 @@ class Settings:
     undo: bool = True
     pause: float = 0.6  # seconds between two bot actions, so a person can follow
     theme: str = "classic"
+    stops: bool = False  # honour rule (003): stop before each turn at which you could act out of turn
 
 
 class Dialog(ModalScreen):
@@ -74,6 +76,47 @@ class ConfirmScreen(Dialog):
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
+
+
+class OutOfTurnScreen(Dialog):
+    """The bids or the cards you may put forward out of turn (honour rule, 003), under the words that name
+    the irregularity: choosing one commits it (Enter, or its number); Escape commits nothing.
+
+    Dismissed with the action chosen, or None.
+    """
+
+    BINDINGS = [Binding("escape", "close", "Not now")]
+    DEFAULT_CSS = """
+    OutOfTurnScreen { align: center middle; }
+    OutOfTurnScreen > Vertical { width: 70; height: auto; border: thick $warning; padding: 1 2; background: $panel; }
+    OutOfTurnScreen OptionList { height: auto; max-height: 12; }
+    """
+
+    def __init__(self, question: str, choices: list[tuple[str, Any]]) -> None:
+        super().__init__()
+        self.question = question
+        self.choices = choices
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.question, id="question")
+            yield OptionList(*(f"{i}) {label}" if i <= 9 else label
+                               for i, (label, _) in enumerate(self.choices, start=1)), id="choices")
+            yield Static("↑/↓ choose, Enter or 1-9: do it out of turn    Escape: nothing", id="answer-keys")
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(self.choices[event.option_index][1])
+
+    def on_key(self, event) -> None:
+        if event.character and event.character.isdigit():
+            n = int(event.character)
+            if 1 <= n <= min(len(self.choices), 9):
+                event.stop()
+                self.dismiss(self.choices[n - 1][1])
 
 
 # ---- the end of a deal ------------------------------------------------------------------------------------
@@ -405,6 +448,9 @@ KEYS = (
     ("Burying", "on trick 1 with more than six cards: after the card, Space marks the cards to bury, Enter "
                 "plays, Escape picks another card."),
     ("End of deal", "Enter the next deal, l the tricks, u take back your last move, a analyse the deal."),
+    ("Out of turn", "honour rule with 003's rulings: x while another player is to bid, lead or play stops the "
+                    "table before he acts and offers your bids or cards out of turn (Enter commits one, Escape "
+                    "none); Enter then lets him act. o: the table can stop before every such turn."),
     ("Any time", "? hint, u take back your last move, l last trick, r rules, o settings, t colours, "
                  "n new match, F1 these keys, q quit (the match is saved after every move)."),
 )
@@ -443,6 +489,8 @@ class SettingsScreen(Dialog):
             yield Checkbox("Hints: ? asks a strong bot", s.hints, compact=True, id="set-hints", classes="row")
             yield Checkbox("The par at the end of a deal", s.par, compact=True, id="set-par", classes="row")
             yield Checkbox("Undo: u takes back your last move", s.undo, compact=True, id="set-undo", classes="row")
+            yield Checkbox("Honour rule (003): stop before each turn you could act out of turn", s.stops,
+                           compact=True, id="set-stops", classes="row")
             with Horizontal(classes="row"):
                 yield Label("Pause between bot plays", classes="label")
                 options = [(f"{p:g} s", p) for p in sorted(set(PAUSES) | {s.pause})]
