@@ -37,6 +37,7 @@ from cinch.table.narrate import (
     card_text,
     cards_text,
     hand_text,
+    match_won_words,
     out_of_turn_words,
     result_lines,
     suit_text,
@@ -347,16 +348,7 @@ class PlainGame:
         m = self.match
         winner = m.winner
         assert winner is not None
-        mine = winner == self.seat.team
-        if m.table.partnership:
-            ns, ew = m.score
-            text = (f"{winner} win the match, NS {ns} to EW {ew}. "
-                    + (f"You and your partner {self.seat.partner} win!" if mine
-                       else f"You ({self.seat}) and your partner {self.seat.partner} lose."))
-        else:
-            text = (f"{winner} wins the match: {m.table.score_text(m.score)}. "
-                    + ("You win!" if mine else f"You ({self.seat}) lose."))
-        self.say("", f"*** {text} ***", *self.saved_lines())
+        self.say("", f"*** {match_won_words(m.table, winner, self.seat, m.score)} ***", *self.saved_lines())
 
     def stopped(self, why: str) -> None:
         text = "You quit." if why == "quit" else "End of input."

@@ -115,10 +115,11 @@ def sit(page: Page, url: str, seat: str, name: str) -> None:
     """Open the room's link and take ``seat`` by its form, with the mouse."""
     page.goto(url)
     wait_ready(page)
-    form = page.locator(f"form[data-sit={seat}]")
-    form.locator(f"#name-{seat}").fill(name)
+    # (the values quoted: a cut-throat seat is a number, "3", which CSS takes neither bare nor as an #id)
+    form = page.locator(f"form[data-sit='{seat}']")
+    form.locator(f"[id='name-{seat}']").fill(name)
     form.locator("button[type=submit]").click()
-    page.wait_for_selector(f"main[data-seat={seat}]")
+    page.wait_for_selector(f"main[data-seat='{seat}']")
 
 
 def hand(page: Page) -> list[str]:

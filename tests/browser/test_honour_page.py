@@ -20,14 +20,16 @@ from typing import Any
 
 import pytest
 from pagekit import hand, new_page, state, wait_seq_past, wait_until
-from playwright.sync_api import Browser, Dialog, Page, expect
+from playwright.sync_api import Browser, Page, expect
 from serverkit import Player, Secrets, Served, served
 
 import cinch.server.rooms as rooms_module
 import cinch.shuffle as shuffle_module
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
-REVOKE_WORDS = "does not follow suit: that is a revoke under the honour rule. Play it anyway?"
+REVOKE_WORDS = "does not follow suit, a revoke under the honour rule. The other side may claim it once it shows"
+RULING_WORDS = {"002": "(002: the other side scores all the deal's points and your side none",
+                "003": "(003: play goes on, and your side scores nothing for the deal"}
 DRIVE_S = 30.0  # the longest Python may take to bring the table to the step under test
 
 
@@ -141,6 +143,12 @@ def card_text(card: str) -> str:
     return ("10" if card[0] == "T" else card[0]) + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[card[1]]
 
 
+def focused_card(page: Page) -> str | None:
+    """The card of the hand button that has the keyboard's focus (None: the focus is elsewhere)."""
+    return page.evaluate("() => document.activeElement.matches('#hand button.card') ? "
+                         "document.activeElement.dataset.card : null")
+
+
 def page_words(page: Page) -> str:
     return page.locator("main").inner_text()
 
@@ -171,23 +179,53 @@ def test_a_revoke_is_confirmed_shown_later_and_claimed_by_the_left(people, text)
     # Nobody else is told which cards South could revoke with.
     seen = west.evaluate("() => JSON.stringify(window.cinchTable.state.deal)")
     assert not [c for c in revokes if f'"{c}"' in seen or f"play {c}" in seen], seen
-    # Clicked: the confirm says it is a revoke; cancelled, the card stays and nothing is sent.
-    asked: list[str] = []
+    # The arrows go round the cards that follow suit and step over the greyed ones.
+    legal = set(south.locator("#hand button.card.legal").evaluate_all("bs => bs.map(b => b.dataset.card)"))
+    visited = set()
+    for _ in range(len(hand(south)) + 1):
+        south.keyboard.press("ArrowRight")
+        visited.add(focused_card(south))
+    assert visited == legal, (visited, legal)
+    # The greyed card asks first, in the page (never a native box): by the mouse (002), or by Shift+→, which
+    # stops on the greyed cards too, and Enter (003).
+    native: list[str] = []
+    south.on("dialog", lambda dialog: (native.append(dialog.message), dialog.dismiss()))
 
-    def cancel(dialog: Dialog) -> None:
-        asked.append(dialog.message)
-        dialog.dismiss()
+    def ask() -> None:
+        if text == "002":
+            button.click()
+            return
+        for _ in range(len(hand(south))):
+            if focused_card(south) == card:
+                break
+            south.keyboard.press("Shift+ArrowRight")
+        assert focused_card(south) == card
+        south.keyboard.press("Enter")
 
-    south.once("dialog", cancel)
-    button.click()
-    expect(south.locator("#message")).to_contain_text("stays in your hand")
-    assert len(asked) == 1 and REVOKE_WORDS in asked[0] and "Playing the " in asked[0], asked
+    ask()
+    dialog = south.get_by_role("dialog", name=f"Play {card_text(card)} as a revoke?")
+    expect(dialog).to_be_visible()
+    words = dialog.locator("#revoke-words").inner_text()
+    assert REVOKE_WORDS in words and RULING_WORDS[text] in words and " were led and you hold " in words, words
+    assert south.evaluate("() => document.activeElement.id") == "revoke-play"  # Enter would confirm
+    axe(south, "the revoke dialog")
+    # Escape: the dialog closes, the card stays, nothing is sent, and the focus is back on the card.
+    south.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    expect(south.locator("#message")).to_have_text(f"{card_text(card)} stays in your hand.")
     assert card in hand(south) and south.locator("main").get_attribute("data-seq") == str(seq)
-    # Clicked again and confirmed: played, as a revoke.
-    south.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
-    button.click()
+    assert focused_card(south) == card
+    # Asked again and confirmed (the button, or Enter): played, as a revoke.
+    ask()
+    expect(dialog).to_be_visible()
+    if text == "002":
+        dialog.get_by_role("button", name=f"Play {card_text(card)} anyway").click()
+    else:
+        south.keyboard.press("Enter")
     wait_seq_past(south, seq)
-    assert len(asked) == 2 and card not in hand(south), south.locator("#message").inner_text()
+    expect(dialog).to_be_hidden()
+    assert card not in hand(south), south.locator("#message").inner_text()
+    assert not native, native
     shown = state(south)["deal"]  # in the trick (or the trick just taken, when South played last)
     played = [*shown["trick"]["plays"], *(shown["tricks"][-1]["plays"] if shown["tricks"] else [])]
     assert {"seat": "S", "card": card} in played, played

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from pagekit import click_decision, hand, new_page, play_alone, wait_ready, wait_until
+from pagekit import click_decision, hand, new_page, play_alone, sit, wait_ready, wait_until
 from playwright.sync_api import Page
 from serverkit import served
 
@@ -46,12 +46,7 @@ def test_a_heasly_room_shows_six_seats_and_the_score_by_player(srv, page: Page):
     for seat in ("1", "2", "4", "5", "6"):
         host.send({"type": "fill", "seat": seat, "bot": "basic"})
     host.until(lambda m: m["type"] == "state" and sum(s["kind"] == "bot" for s in m["room"]["seats"]) == 5)
-    page.goto(room["link"])  # (pagekit.sit's selectors take letters: a seat named 3 needs quotes)
-    wait_ready(page)
-    form = page.locator("form[data-sit='3']")
-    form.locator("input[type=text]").fill("Ann")
-    form.locator("button[type=submit]").click()
-    page.wait_for_selector("main[data-seat='3']")
+    sit(page, room["link"], "3", "Ann")  # (a numbered seat, by its form, as at any table)
     host.send({"type": "start"})
     host.until(lambda m: m["type"] == "state" and m["room"]["status"] == "playing")
     host.close()

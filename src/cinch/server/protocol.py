@@ -201,6 +201,7 @@ class RoomInfo(_Message):
     between_deals: float  # seconds the end of a deal is shown before the next (unless all are ready)
     hints: bool
     match_id: int | None
+    rulings: Literal["002", "003"] | None = None  # under the honour rule only: whose rulings a claim takes
 
 
 class Welcome(_Message):

@@ -34,6 +34,7 @@ from cinch.actions import Action, Claim, OutOfTurn, parse_action
 from cinch.bots.base import Bot
 from cinch.cards import Seat
 from cinch.errors import CinchError, IllegalAction, NotationError, RulesError
+from cinch.irregularities import penalty_text
 from cinch.library import Library
 from cinch.match import Match
 from cinch.record import finished_deals, to_record
@@ -318,6 +319,8 @@ class Room:
             + sum(p.spectators for p in elsewhere.values()),
             "grace": self.settings.grace, "between_deals": self.settings.between_deals,
             "hints": self.settings.hints, "match_id": self.match_id,
+            # The honour rule: whose rulings a claimed irregularity takes, for the page to say before a revoke.
+            **({"rulings": penalty_text(rules)} if rules.honour_rule else {}),
         }
 
     # ---- saving ------------------------------------------------------------------------------------------

@@ -439,6 +439,18 @@ class Narrator:
         return n
 
 
+def match_won_words(table: Seating, winner: Team, me: Seat, score: tuple[int, ...]) -> str:
+    """The end of the match told to ``me``: ``NS win the match, NS 52 to EW 40. You and your partner N win!``,
+    or at a cut-throat table ``2 wins the match: 1: 30, 2: 63, 3: 12. You (1) lose.``"""
+    mine = winner == me.team
+    if table.partnership:
+        return (f"{winner} win the match, NS {score[0]} to EW {score[1]}. "
+                + (f"You and your partner {me.partner} win!" if mine
+                   else f"You ({me}) and your partner {me.partner} lose."))
+    return (f"{winner} wins the match: {table.score_text(score)}. "
+            + ("You win!" if mine else f"You ({me}) lose."))
+
+
 def result_lines(summary: DealSummary, me: Seat | None, rules: Rules, score: tuple[int, ...],
                  symbols: bool = True) -> list[str]:
     """The end of a deal: who took which point card, the settlement in words, the score."""

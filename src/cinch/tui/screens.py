@@ -22,9 +22,9 @@ from cinch.scoring import PointTable
 from cinch.study.analysis import DealAnalysis, DealSpec, Judgement, Mark, analyze_deal, summarise
 from cinch.study.analysis import Settings as AnalysisSettings
 from cinch.table.advice import available_bots
+from cinch.table.narrate import match_won_words, view_trump
 from cinch.table.narrate import seat_name as seat_label
 from cinch.table.narrate import team_name as team_label
-from cinch.table.narrate import view_trump
 from cinch.tui.game import TableSetup
 from cinch.tui.render import PALETTES, THEME_ORDER, Palette, chip, chips
 from cinch.view import SeatView, Trick
@@ -153,13 +153,7 @@ def deal_over_text(summary: DealSummary, me: Seat, rules: Rules, palette: Palett
     out.append(f"Score: {_by_side(rules, summary.score, me)}; target {rules.target}.")
     if winner is not None:
         mine = winner == me.team
-        if rules.seating.partnership:
-            words = (f"{winner} win the match, NS {final[0]} to EW {final[1]}. "
-                     + (f"You and your partner {me.partner} win!" if mine
-                        else f"You ({me}) and your partner {me.partner} lose."))
-        else:
-            words = (f"{winner} wins the match: {rules.seating.score_text(final)}. "
-                     + ("You win!" if mine else f"You ({me}) lose."))
+        words = match_won_words(rules.seating, winner, me, final)
         out.append(f"\n\n*** {words} ***", style=f"bold {palette.mine if mine else palette.theirs}")
     return out
 

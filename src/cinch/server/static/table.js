@@ -65,11 +65,28 @@ class TableView {
     this.overlay = el("section", { id: "deal-end", class: "deal-end", hidden: true, "aria-label": "End of the deal" });
     this.message = el("p", { id: "message", class: "message", role: "alert" });
     this.chat = this.buildChat();
+    this.revokeBox = this.buildRevokeBox();
     this.side.append(el("h2", { text: "Score" }), el("div", { id: "score" }), el("h2", { text: "Log" }),
       this.logBox, this.chat);
     m.append(this.banner, this.head, this.seatsBox,
       el("div", { class: "play-area" }, el("div", { class: "centre" }, this.board, this.message, this.decision,
-        this.handBox), this.side), this.overlay, this.live);
+        this.handBox), this.side), this.overlay, this.live, this.revokeBox);
+  }
+
+  // The honour rule's question before a revoke, in the page rather than window.confirm (a native box can be
+  // neither styled nor checked for accessibility). A modal <dialog>: the page behind is inert while it is
+  // open, the focus moves in and comes back, Escape cancels; its form closes it with the button's value.
+  buildRevokeBox() {
+    this.revokeTitle = el("h2", { id: "revoke-title" });
+    this.revokeWords = el("p", { id: "revoke-words" });
+    this.revokePlay = el("button", { type: "submit", id: "revoke-play", class: "primary", value: "play" });
+    const keep = el("button", { type: "submit", id: "revoke-keep", value: "keep", text: "Keep it in my hand" });
+    const box = el("dialog", { id: "revoke", class: "ask", "aria-labelledby": "revoke-title",
+      "aria-describedby": "revoke-words" },
+    el("form", { method: "dialog" }, this.revokeTitle, this.revokeWords,
+      el("div", { class: "ask-buttons" }, this.revokePlay, keep)));
+    box.addEventListener("close", () => this.revokeAnswered());
+    return box;
   }
 
   buildChat() {
@@ -110,6 +127,8 @@ class TableView {
       // The first state after opening the room brings the recent log; each later one adds its narration.
       this.logLines = (m.log ? m.log : [...(this.logLines || []), ...m.narration]).filter(Boolean).slice(-200);
       if (!before || before.seq !== m.seq) {
+        // (the table moved on, say by this seat's other connection: the revoke asked about is no longer the question)
+        if (this.revokeBox.open) this.revokeBox.close("moved");
         this.selected = null;
         this.keep = null;
         this.bidText = "";
@@ -370,13 +389,53 @@ class TableView {
     this.handBox.append(row);
   }
 
+  /** Ask before a revoke: the card goes only once the dialog is answered "play" (revokeAnswered). */
   revoke(card) {
     // Only a room under the honour rule offers these cards; the server checks again with the engine.
-    if (!window.confirm(`Playing the ${cardText(card)} does not follow suit: that is a revoke under the honour rule. Play it anyway?`)) {
-      this.say(`${cardText(card)} stays in your hand.`);
+    this.asking = { card, seq: this.state.seq };
+    this.revokeTitle.textContent = `Play ${cardText(card)} as a revoke?`;
+    this.revokeWords.textContent = this.revokeText(card, this.state);
+    this.revokePlay.textContent = `Play ${cardText(card)} anyway`;
+    this.revokeBox.returnValue = ""; // (Escape closes the dialog without setting it: cancelled)
+    this.revokeBox.showModal();
+    this.revokePlay.focus(); // Enter confirms; Escape, or "Keep it in my hand", does not
+  }
+
+  /**
+   * What a revoke breaks and what a claim would cost, for the seat about to commit it, e.g.
+   * "Clubs were led and you hold clubs: playing 7♦ does not follow suit, a revoke under the honour rule.
+   * The other side may claim it once it shows (003: play goes on, and your side scores nothing for the deal;
+   * a defender's revoke means the makers cannot be set)."
+   */
+  revokeText(card, s) {
+    const d = s.deal;
+    const led = d.trick.plays.length ? d.trick.plays[0].card : null;
+    const held = !led ? "" : isTrump(led, d.trump) ? "Trumps were led and you hold a trump: "
+      : `${SUIT_NAMES[led[1]][0].toUpperCase()}${SUIT_NAMES[led[1]].slice(1)} were led and you hold ${SUIT_NAMES[led[1]]}: `;
+    const makers = d.maker && this.sideOf(d.maker) === this.sideOf(this.seat);
+    const rulings = {
+      "002": `002: the other side scores all the deal's points and your side none${makers ? `; as the makers you also lose your bid of ${d.bid}` : ""}`,
+      "003": `003: play goes on, and your side scores nothing for the deal${makers ? "; a set still costs your bid" : "; a defender's revoke means the makers cannot be set"}`,
+    };
+    const ruling = rulings[s.room.rulings];
+    return `${held}playing ${cardText(card)} does not follow suit, a revoke under the honour rule. ` +
+      `The other side may claim it once it shows${ruling ? ` (${ruling})` : ""}.`;
+  }
+
+  revokeAnswered() {
+    const asked = this.asking;
+    this.asking = null;
+    if (!asked) return;
+    const answer = this.revokeBox.returnValue;
+    if (answer === "play" && this.state.seq === asked.seq) {
+      this.link.send({ type: "act", seq: asked.seq, action: `play ${asked.card}`, irregular: true });
       return;
     }
-    this.link.send({ type: "act", seq: this.state.seq, action: `play ${card}`, irregular: true });
+    this.say(answer === "keep" || !answer ? `${cardText(asked.card)} stays in your hand.`
+      : `The table moved on: ${cardText(asked.card)} stays in your hand.`);
+    // The focus back where it was: on the card (drawn anew if the table moved on).
+    const back = this.handBox.querySelector(`button.card[data-card="${asked.card}"]`);
+    if (back && !back.disabled) back.focus();
   }
 
   pickCard(card, plays) {
@@ -450,7 +509,10 @@ class TableView {
           onclick: () => this.act(a) }));
       }
     } else if (d.phase === "play") {
-      this.decision.append(el("p", { text: "Your card: click it, or ←/→ and Enter." }), hintButton());
+      const revokes = (d.irregular || []).some((a) => a.startsWith("play "));
+      this.decision.append(el("p", { text: `Your card: click it, or ←/→ and Enter${revokes
+        ? " (the greyed cards with a dashed border are revokes: Shift+←/→ reaches them too, and they ask first)" : ""}.` }),
+      hintButton());
     }
   }
 
@@ -565,7 +627,8 @@ class TableView {
 
   // ---- keys: the same as the terminal table
   key(e) {
-    if (!this.state || e.target.closest("input, select, textarea")) return;
+    // (while the revoke dialog is open its own buttons take Enter, and Escape closes it)
+    if (!this.state || this.revokeBox.open || e.target.closest("input, select, textarea")) return;
     const d = this.state.deal;
     const legal = this.legal();
     const keeping = d && d.keep && this.seat && d.to_act === this.seat && this.state.room.status === "playing";
@@ -595,11 +658,11 @@ class TableView {
       this.act(`trump ${e.key.toUpperCase()}`);
     } else if (d.phase === "play") {
       const cards = [...this.handBox.querySelectorAll("button.card")];
-      const playable = cards.filter((b) => !b.disabled);
+      const playable = cards.filter((b) => b.classList.contains("legal"));
       if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
-        const at = playable.indexOf(document.activeElement);
-        const next = e.key === "ArrowRight" ? (at + 1) % playable.length : (at - 1 + playable.length) % playable.length;
-        playable[at < 0 ? 0 : next].focus();
+        // The arrows go over the cards you may play; with Shift also over the greyed cards the honour rule
+        // lets you play as a revoke (never by accident: such a card asks first).
+        this.step(cards, e.shiftKey ? cards.filter((b) => !b.disabled) : playable, e.key === "ArrowRight" ? 1 : -1);
       } else if (/^[1-9]$/.test(e.key)) {
         const b = cards[Number(e.key) - 1];
         if (b && !b.disabled) b.click();
@@ -616,6 +679,24 @@ class TableView {
       } else return;
     } else return;
     e.preventDefault();
+  }
+
+  /** Move the focus from the focused card to the next of `stops` in the hand's order (`dir` 1: right, -1:
+   * left, round the end); from outside the hand, to the first (→) or the last (←). */
+  step(cards, stops, dir) {
+    if (!stops.length) return;
+    const from = cards.indexOf(document.activeElement);
+    if (from < 0) {
+      stops[dir > 0 ? 0 : stops.length - 1].focus();
+      return;
+    }
+    for (let i = 1; i <= cards.length; i += 1) {
+      const b = cards[(from + dir * i + cards.length * i) % cards.length];
+      if (stops.includes(b)) {
+        b.focus();
+        return;
+      }
+    }
   }
 }
 
