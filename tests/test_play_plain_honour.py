@@ -110,3 +110,67 @@ def test_without_003_nothing_is_asked_before_the_bots_act():
         _, out = play(options, "pass")
         assert "press Enter, or" not in out and "out of turn" not in out
         assert "Your bid [1-8, help]: pass" in out
+
+
+# ---- the out-of-turn stops turned off and on -------------------------------------------------------------------
+ASKED = "press Enter, or"  # the out-of-turn prompt before another player's turn
+
+
+def test_stops_off_at_the_out_of_turn_prompt_lets_every_other_player_act_at_once():
+    # E to bid: 'stops off' answers the question for good; S's own prompt is the next one.
+    game, out = play(HONOUR_003, "stops off", "pass")
+    assert out.count(ASKED) == 1
+    assert "Out-of-turn stops are off: the other players act without asking you; 'stops on' asks again" in out
+    assert "Your bid [" in out and "Trick 1: W leads A♥*." in out  # W and N bid and W led without a question
+    assert not game.stops
+
+
+def test_stops_on_at_your_own_prompt_brings_the_questions_back():
+    _, out = play(HONOUR_003, "stops off", "stops", "stops on", "pass")
+    assert "Out-of-turn stops are off" in out and "Out-of-turn stops are on: before each other player's bid" in out
+    assert out.count(ASKED) == 2 and "W to bid — press Enter, or bid out of turn ('bid 8') [help]: " in out
+
+
+def test_help_tells_the_stops_command():
+    _, out = play(HONOUR_003, "help", "", "help")
+    assert "stops off   no more of these questions this match" in out  # at the out-of-turn prompt
+    assert "stops off, stops on   end these questions" in out  # at your own prompt
+
+
+def test_stops_without_003_say_there_is_nothing_to_stop_for():
+    _, out = play(HONOUR_002, "stops off", "pass")
+    assert "There is nothing to stop for: acting out of turn needs the honour rule with 003's rulings" in out
+    assert ASKED not in out
+
+
+def test_the_opening_line_under_003_tells_the_stops_and_the_option_turns_them_off():
+    from click.testing import CliRunner
+
+    from cinch.cli import main
+
+    args = ["play", "--plain", "--no-library", "--rules", "official", "-o", "honour_rule=true", "-o",
+            "irregularities=003", "--seed", "3", "--seat", "W"]  # E deals: S bids before W
+    asked = CliRunner().invoke(main, args, input="")
+    assert "Honour rule (003): you may bid, lead or play out of turn. Out-of-turn stops are on" in asked.stdout
+    assert ASKED in asked.stdout
+    quiet = CliRunner().invoke(main, [*args, "--no-stops"], input="")
+    assert "Honour rule (003): you may bid, lead or play out of turn. Out-of-turn stops are off" in quiet.stdout
+    assert ASKED not in quiet.stdout and "Bidding so far: S " in quiet.stdout  # S bid without a question
+    plain = CliRunner().invoke(main, ["play", "--plain", "--no-library", "--seed", "3"], input="")
+    assert "Out-of-turn stops" not in plain.stdout  # no honour rule: nothing to tell
+
+
+def test_the_stops_option_reaches_the_tables_setting(monkeypatch):
+    from click.testing import CliRunner
+
+    import cinch.cli.play as play_cli
+    import cinch.tui.app as tui_app
+    from cinch.cli import main
+
+    settings = []
+    monkeypatch.setattr(play_cli, "_stdin_is_terminal", lambda: True)
+    monkeypatch.setattr(play_cli, "_isatty", lambda stream: True)
+    monkeypatch.setattr(tui_app, "run", lambda *args, **kwargs: settings.append(kwargs["settings"]) or 0)
+    for extra in ([], ["--stops"], ["--no-stops"]):
+        CliRunner().invoke(main, ["play", "--table", "--no-library", *extra], input="")
+    assert [s.stops for s in settings] == [False, True, False]  # the table starts without them

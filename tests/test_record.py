@@ -425,7 +425,8 @@ def cut_throat_match(n: int, deals: int, seed: int) -> Match:
     rng = random.Random(seed)
     while len(m.deals) < deals or m.current is None:
         if m.current is None:
-            m.start_deal(shuffle=Shuffle.new(("",) * n, len(m.deals) + 1))
+            number = len(m.deals) + 1  # a fixed salt: the same decks every run
+            m.start_deal(shuffle=Shuffle(f"{seed * 100 + number:032x}", ("",) * n, number))
         elif m.current.to_act is None:
             m.resolve_chance()  # a new stock, from the deal's shuffle
         else:

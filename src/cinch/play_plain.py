@@ -24,6 +24,7 @@ from cinch.actions import Action, Bid, Keep, NameTrump, OutOfTurn, Pass, Play, p
 from cinch.bots.base import DEFAULT_BOT
 from cinch.cards import Card, CardSet, Seat, Suit
 from cinch.errors import IllegalAction, NotationError
+from cinch.irregularities import penalty_text
 from cinch.keep import KeepOptions
 from cinch.rules import Rules
 from cinch.table import Pending, Saver, Table, answer_choices
@@ -66,6 +67,9 @@ COMMANDS = {
 }
 """Words that are commands at every prompt (never actions)."""
 
+STOPS_COMMANDS = ("stops", "stops on", "stops off")
+"""Under the honour rule with 003: whether to stop before the others' turns to let you act out of turn."""
+
 COMMAND_HELP = """\
 Commands, at any prompt:
   help    this help, and the input forms for the decision in front of you
@@ -99,7 +103,8 @@ Under the honour rule (this match lets a player break a rule, as at a real table
   waive      let it stand, unpunished
   claim misdeal   on your turn before the first call: the deal is void
   Under 003, before another player acts where you could act out of turn, you are asked first:
-  Enter lets him act; 'bid 8' bids out of turn, a card ('7c') leads or plays it out of turn"""
+  Enter lets him act; 'bid 8' bids out of turn, a card ('7c') leads or plays it out of turn
+  stops off, stops on   end these questions (the others then act at once), or ask them again"""
 """Shown by ``help`` when the match is played under the honour rule."""
 
 OUT_OF_TURN_HELP = """\
@@ -107,6 +112,7 @@ Another player is to act, and the honour rule (003) lets you act before him, on 
   Enter       let him act (the usual answer)
   bid 8       a bid out of turn: void, and if claimed your side may not bid again this deal
   7c          a card led or played out of turn (it must follow suit): if claimed it is taken back
+  stops off   no more of these questions this match (stops on, at any of your prompts, asks again)
   hand, score, rules, tricks, quit   as at every prompt"""
 """Shown by ``help`` at the out-of-turn prompt."""
 
@@ -162,8 +168,9 @@ def interpret(text: str, view: SeatView, listed: Sequence[Action], default: Acti
             return Choice(default)
         return Problem(f"Type a number from 1 to {len(listed)}, or help." if listed else "Type a choice, or help.")
     low = t.lower()
-    if low in COMMANDS:
-        return Command(COMMANDS[low])
+    name = command_name(t)
+    if name is not None:
+        return Command(name)
     if low.startswith("revoke ") or (t.endswith("!") and len(t) > 1):
         # A card played on purpose against the follow rule (honour rule): 'revoke 7C', 'play 7C!', '7c!'.
         rest = t[len("revoke "):] if low.startswith("revoke ") else t[:-1]
@@ -195,6 +202,23 @@ def interpret(text: str, view: SeatView, listed: Sequence[Action], default: Acti
     except NotationError as e:
         return Problem(f"{e}.")
     return Problem(f"{t!r} is not understood here; {_forms(view.phase)} Type help for more.")
+
+
+def command_name(text: str) -> str | None:
+    """The command a line names (``help``, ``stops off`` ...), or None when it is no command.
+
+    >>> command_name(" ? "), command_name("Stops  OFF"), command_name("pass")
+    ('help', 'stops off', None)
+    """
+    low = " ".join(text.lower().split())
+    if low in COMMANDS:
+        return COMMANDS[low]
+    return low if low in STOPS_COMMANDS else None
+
+
+def stops_possible(rules: Rules) -> bool:
+    """Whether this match lets a player act out of turn: the honour rule with 003's rulings."""
+    return rules.honour_rule and penalty_text(rules) == "003"
 
 
 def _forms(phase: Phase) -> str:
@@ -258,10 +282,12 @@ class PlainGame:
 
     ``inp`` and ``out`` are text streams.  :meth:`run` returns ``"over"``, ``"quit"`` or
     ``"eof"``; a KeyboardInterrupt passes through (every action before it is saved).
+    ``stops``: under the honour rule with 003, ask before each other player's bid, lead or play
+    whether you act out of turn first (``stops off`` at a prompt turns it off).
     """
 
     def __init__(self, table: Table, seat: Seat, *, inp: TextIO, out: TextIO, echo: bool | None = None,
-                 symbols: bool | None = None, intro: Sequence[str] = ()):
+                 symbols: bool | None = None, intro: Sequence[str] = (), stops: bool = True):
         self.table = table
         self.seat = seat
         if table.people != (self.seat,):
@@ -273,6 +299,7 @@ class PlainGame:
         self.intro = list(intro)
         self.narrator = Narrator(self.seat, self.symbols)
         self.hint: Hint | None = None  # the last hint, for `why`
+        self.stops = stops
         self._interactive = is_interactive(inp, out)
 
     @property
@@ -309,7 +336,7 @@ class PlainGame:
                     assert view is not None  # the person is to act in a deal
                     self.decide(view)
                 elif pending is Pending.BOT:
-                    if table.irregular_actions(self.seat) and self.offer_out_of_turn():
+                    if self.stops and table.irregular_actions(self.seat) and self.offer_out_of_turn():
                         continue  # you acted out of turn: the turn has moved (to the seat asked to claim)
                     turn = table.bot_turn()
                     assert turn is not None
@@ -404,6 +431,11 @@ class PlainGame:
             text = self.read(prompt).strip()
             if not text:
                 return False
+            if command_name(text) in STOPS_COMMANDS:
+                self.switch_stops(command_name(text) or "")
+                if not self.stops:
+                    return False  # turned off: this player acts at once too
+                continue
             action = self.out_of_turn_reading(text, view)
             if action is None:
                 continue
@@ -420,9 +452,8 @@ class PlainGame:
     def out_of_turn_reading(self, text: str, view: SeatView) -> OutOfTurn | None:
         """The action out of turn that ``text`` names, or None once the line is answered (a command, a problem)."""
         assert view.to_act is not None
-        low = text.lower()
-        if low in COMMANDS:
-            name = COMMANDS[low]
+        name = command_name(text)
+        if name is not None:
             if name == "help":
                 self.say(OUT_OF_TURN_HELP)
             elif name in ("hint", "why", "list"):
@@ -538,12 +569,24 @@ class PlainGame:
         played = ", ".join(f"{p.seat} {card_text(p.card, _tables(view), self.symbols)}" for p in view.current_trick)
         return f"Trick {number} of {total}: {played}; your turn.  ({contract})"
 
+    def switch_stops(self, name: str) -> None:
+        """``stops on`` / ``stops off`` / ``stops``: turn the out-of-turn questions on or off, or tell which."""
+        if not stops_possible(self.table.rules):
+            self.say("There is nothing to stop for: acting out of turn needs the honour rule with 003's rulings "
+                     "(-o honour_rule=true -o irregularities=003).")
+            return
+        if name != "stops":
+            self.stops = name == "stops on"
+        self.say(stops_words(self.stops))
+
     # ---- commands -------------------------------------------------------------------------------------
     def command(self, name: str, view: SeatView, listed: Sequence[Action], suggestion: Action) -> None:
         trump = _tables(view)
         if name == "quit":
             raise Stop("quit")
-        if name == "help":
+        if name in STOPS_COMMANDS:
+            self.switch_stops(name)
+        elif name == "help":
             self.say(INPUT_HELP.get(view.phase, ""), COMMAND_HELP)
             if view.rules.honour_rule:
                 self.say(HONOUR_HELP)
@@ -584,6 +627,15 @@ class PlainGame:
                 self.say(f"The {self.hint.bot} bot's figures: {self.hint.detail}.")
         elif name == "list":
             self.show_decision(view, listed, suggestion)
+
+
+def stops_words(stops: bool) -> str:
+    """What the out-of-turn stops now do, and how to change them."""
+    if stops:
+        return ("Out-of-turn stops are on: before each other player's bid, lead or play you are asked whether to act "
+                "out of turn first (Enter lets him act); 'stops off' turns them off.")
+    return ("Out-of-turn stops are off: the other players act without asking you; 'stops on' asks again before "
+            "each of their turns, to let you act out of turn.")
 
 
 def is_interactive(inp: TextIO, out: TextIO) -> bool:
@@ -652,9 +704,11 @@ def new_game(
     symbols: bool | None = None,
     library: Library | None = None,
     hints: str | None = None,
+    stops: bool = True,
 ) -> PlainGame:
     """A fresh match with ``bots`` in the other seats (one name, or one per seat), deterministic
     for ``seed``.  ``seat`` is the person's: S at four by default, 1 at a cut-throat table.
+    ``stops``: see :class:`PlainGame`.
 
     With a ``library`` the match is stored in it at once and saved after every action.
     """
@@ -667,8 +721,8 @@ def new_game(
         _seating_line(seat, table.bot_names),
         "Type help at any prompt for the input forms and commands.",
     ]
-    intro += _saving_lines(saver)
-    return PlainGame(table, seat, inp=inp, out=out, symbols=symbols, intro=intro)
+    intro += _stops_lines(rules, stops) + _saving_lines(saver)
+    return PlainGame(table, seat, inp=inp, out=out, symbols=symbols, intro=intro, stops=stops)
 
 
 def resume_game(
@@ -680,6 +734,7 @@ def resume_game(
     save_path: str | os.PathLike[str] | None = None,
     symbols: bool | None = None,
     hints: str | None = None,
+    stops: bool = True,
 ) -> PlainGame:
     """A stored match, at the exact action where it stopped, with the same bots in the same seats."""
     from cinch.library import LibraryError
@@ -701,8 +756,8 @@ def resume_game(
         _seating_line(seat, table.bot_names),
         "Type help at any prompt for the input forms and commands.",
     ]
-    intro += _saving_lines(saver)
-    return PlainGame(table, seat, inp=inp, out=out, symbols=symbols, intro=intro)
+    intro += _stops_lines(rules, stops) + _saving_lines(saver)
+    return PlainGame(table, seat, inp=inp, out=out, symbols=symbols, intro=intro, stops=stops)
 
 
 def _seating_line(seat: Seat, bots: Mapping[Seat, str]) -> str:
@@ -726,6 +781,13 @@ def _seating_line(seat: Seat, bots: Mapping[Seat, str]) -> str:
                  else f"the {bots[left]} and {bots[right]} bots")
     return (f"You sit {seat}; your partner {partner} is played by the {bots[partner]} bot, the opponents"
             f" {left} and {right} by {opponents}.")
+
+
+def _stops_lines(rules: Rules, stops: bool) -> list[str]:
+    """Under 003's honour rule: that the prompt stops before the others' turns, and how to turn that off."""
+    if not stops_possible(rules):
+        return []
+    return [f"Honour rule (003): you may bid, lead or play out of turn. {stops_words(stops)}"]
 
 
 def _saving_lines(saver: Saver) -> list[str]:

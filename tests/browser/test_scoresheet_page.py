@@ -139,3 +139,65 @@ def test_a_match_kept_on_a_phone(srv, browser):
     page.context.close()
     other.context.close()
     assert not errors, errors
+
+
+def test_an_incorrect_hand_under_003_is_entered_and_ruled_on(srv, browser):
+    page = phone(browser)
+    page.goto(srv.url + "/score")
+    page.wait_for_selector("main[data-ready=true]")
+    page.get_by_test_id("preset").select_option("official")  # 003's rulings
+    page.get_by_test_id("first-dealer").select_option("N")
+    page.get_by_test_id("start").tap()
+    page.wait_for_selector("main[data-view=sheet][data-ready=true]")
+    page.get_by_test_id("maker").select_option("E")
+    page.get_by_test_id("bid").fill("7")
+    page.get_by_test_id("mode-sums").check()
+    page.get_by_test_id("points-NS").fill("6")
+    page.get_by_test_id("points-EW").fill("8")
+
+    # One box per seat at most: the fourth hides the button; a removed box gives it back.
+    for _ in range(4):
+        page.get_by_test_id("add-hand").tap()
+    expect(page.get_by_test_id("add-hand")).to_be_hidden()
+    expect(page.get_by_test_id("hand-4").get_by_test_id("hand-seat")).to_have_value("W")  # the seat left over
+    page.get_by_test_id("hand-4").get_by_test_id("hand-remove").tap()
+    page.get_by_test_id("hand-3").get_by_role("button", name="Remove incorrect hand 3").tap()
+    expect(page.get_by_test_id("add-hand")).to_be_visible()
+    expect(page.get_by_test_id("add-hand")).to_be_focused()
+
+    first, second = page.get_by_test_id("hand-1"), page.get_by_test_id("hand-2")
+    expect(page.get_by_role("group", name="Incorrect hand 1")).to_be_visible()  # renumbered after the removals
+    expect(page.get_by_role("group", name="Incorrect hand 2")).to_be_visible()
+    first.get_by_label("Who").select_option("E")
+    first.get_by_label("Held").select_option("2")
+    first.get_by_label("Cards too many or too few").select_option("too_many")
+    expect(first.get_by_test_id("hand-words")).to_contain_text("003: too few cards, play goes on; too many, an "
+                                                               "opponent draws the excess face down")
+    second.get_by_label("Who").select_option("N")
+    second.get_by_label("Held").select_option("1")
+    second.get_by_label("Cards too many or too few").select_option("too_few")
+    second.get_by_label("Ruling by text").select_option("002")
+    expect(second.get_by_test_id("hand-words")).to_contain_text("002 has no ruling on an incorrect hand")
+    fits(page, "a deal with two incorrect hands")
+    axe(page, "a deal with two incorrect hands")
+    settle(page, 1)
+    lines = page.get_by_test_id("ruling-lines")
+    expect(lines).to_contain_text("E held 2 cards too many (003): an opponent drew the excess face down and it went "
+                                  "back to the pack; play went on, and the score is not changed by it.")
+    expect(lines).to_contain_text("N held 1 card too few: 002 has no ruling on an incorrect hand, so the deal is "
+                                  "settled as entered.")
+    expect(page.get_by_test_id("score-EW")).to_have_text("2")  # settled from the points, as without them
+    expect(page.get_by_test_id("hand-1")).to_have_count(0)  # the next deal's form starts without any
+    page.get_by_test_id("deals").locator("summary").first.tap()
+    expect(page.get_by_test_id("deals")).to_contain_text("E held 2 cards too many (003)")  # kept with the deal
+
+    # Taken back, the hands return to the form; a misdeal has none to give.
+    page.get_by_test_id("undo").tap()
+    page.wait_for_selector("main[data-ready=true][data-deals='0']")
+    expect(page.get_by_test_id("hand-1").get_by_label("Held")).to_have_value("2")
+    expect(page.get_by_test_id("hand-2").get_by_label("Cards too many or too few")).to_have_value("too_few")
+    page.get_by_test_id("what-misdeal").check()
+    expect(page.get_by_test_id("incorrect-hands")).to_be_hidden()
+    errors = page.errors  # type: ignore[attr-defined]
+    page.context.close()
+    assert not errors, errors

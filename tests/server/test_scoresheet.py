@@ -160,6 +160,48 @@ def test_the_preset_chooses_the_penalty_text_and_a_revoke_002_needs_no_points(cl
     assert thrown["deal"]["ruling"][0] == "All passed: the deal is thrown in, no score. W deals next."
 
 
+def test_an_incorrect_hand_is_noted_with_its_ruling_and_changes_no_score(client, db):
+    sheet, key, first = new_sheet(client, rules="official", first_dealer="N")
+    assert first["rules"]["penalties"]["003"]["incorrect_hand"].startswith("003: too few cards, play goes on")
+    assert first["rules"]["penalties"]["002"]["incorrect_hand"].startswith("002 has no ruling on an incorrect hand")
+    hands = [{"seat": "E", "too_many": 2}, {"seat": "N", "too_few": 1, "text": "002"}]
+    got = enter(client, sheet, key, number=1, dealer="N", maker="E", bid=7, points={"NS": 6, "EW": 8},
+                incorrect_hands=hands)
+    deal = got["deal"]
+    assert deal["ruling"][1:3] == [
+        "E held 2 cards too many (003): an opponent drew the excess face down and it went back to the pack; play "
+        "went on, and the score is not changed by it.",
+        "N held 1 card too few: 002 has no ruling on an incorrect hand, so the deal is settled as entered."]
+    assert got["sheet"]["score"] == {"NS": 0, "EW": 2}  # settled from the points, as without them
+    # The entry keeps each hand with the text whose ruling applied (the preset's when none was given).
+    assert deal["entry"]["incorrect_hands"] == [{"seat": "E", "too_many": 2, "text": "003"},
+                                                {"seat": "N", "too_few": 1, "text": "002"}]
+    with Library.open(db) as library:
+        again = library.sheet(sheet)
+    assert list(again.deals[0].ruling) == deal["ruling"]  # read again from the library, the same ruling
+    assert [h.describe() for h in again.deals[0].entry.incorrect_hands] == ["E 2 too many (003)", "N 1 too few (002)"]
+
+
+INCORRECT = [  # an incorrect hand the scorekeeper refuses, and the start of its message
+    ({"maker": "E", "bid": 7, "points": {"NS": 6, "EW": 8},
+      "incorrect_hands": [{"seat": "E", "too_many": 1}, {"seat": "E", "too_few": 1}]},
+     "E's incorrect hand is given twice"),
+    ({"maker": "E", "bid": 7, "points": {"NS": 6, "EW": 8}, "incorrect_hands": [{"seat": "E", "too_many": 10}]},
+     "An incorrect hand holds 1 to 9 cards too many or too few"),
+    ({"irregularity": {"kind": "misdeal"}, "incorrect_hands": [{"seat": "E", "too_many": 1}]},
+     "A misdeal is dealt again: it has no bidding, trumps, points or incorrect hand"),
+]
+
+
+@pytest.mark.parametrize(("entry", "says"), INCORRECT, ids=range(len(INCORRECT)))
+def test_an_impossible_incorrect_hand_is_refused(client, entry, says):
+    sheet, key, _ = new_sheet(client, rules="official", first_dealer="N")
+    message = refused(client.post(f"/api/scoresheets/{sheet}/deals", json={"number": 1, "dealer": "N", **entry},
+                                  headers=key), 400)
+    assert message.startswith(says), message
+    assert state(client, sheet, key)["deals"] == []
+
+
 # ---- refusals ------------------------------------------------------------------------------------------------
 IMPOSSIBLE = [  # (rules, entry, the start of the scorekeeper's message)
     ("official", {"dealer": "N", "maker": "E", "bid": 20, "points": {"NS": 6, "EW": 8}},

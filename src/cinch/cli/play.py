@@ -45,18 +45,23 @@ class PlaySetup:
     offer_resume: bool = False  # the front end offers the library's unfinished matches itself (the table)
     pause: float = 0.6  # at the table: seconds between two bot plays
     theme: str = "classic"  # at the table: "classic" or "colour-blind"
+    # Honour rule with 003: stop before every other player's turn to offer acting out of turn.
+    # None: each front end's own default (on at the line prompt, off at the table; docs/playing.md says why).
+    stops: bool | None = None
 
 
 def run_plain(setup: PlaySetup) -> int:
     """The line-prompt front end on standard input and output; returns the exit status."""
     from cinch.play_plain import new_game, resume_game
 
+    stops = True if setup.stops is None else setup.stops  # a line prompt has no other moment to act out of turn
     if setup.resume is not None:
         assert setup.library is not None
-        game = resume_game(setup.library, setup.resume, inp=sys.stdin, out=sys.stdout, save_path=setup.save)
+        game = resume_game(setup.library, setup.resume, inp=sys.stdin, out=sys.stdout, save_path=setup.save,
+                           stops=stops)
     else:
         game = new_game(setup.rules, seat=setup.seat, bots=setup.bots, seed=setup.seed,
-                        inp=sys.stdin, out=sys.stdout, save_path=setup.save, library=setup.library)
+                        inp=sys.stdin, out=sys.stdout, save_path=setup.save, library=setup.library, stops=stops)
     try:
         game.run()
     except KeyboardInterrupt:
@@ -84,7 +89,7 @@ def run_table(setup: PlaySetup) -> int:
     bots = tuple(setup.bots.get(s, DEFAULT_BOT) if setup.resume is None else DEFAULT_BOT for s in seats)
     table = TableSetup(setup.rules, setup.seat, bots, setup.seed)
     saver = Saver(setup.library, save_path=setup.save)
-    status = run(table, saver=saver, settings=Settings(pause=setup.pause, theme=setup.theme),
+    status = run(table, saver=saver, settings=Settings(pause=setup.pause, theme=setup.theme, stops=bool(setup.stops)),
                  offer_resume=setup.offer_resume, resume_id=setup.resume)
     if saver.saved_to:
         click.echo(f"The game record is saved in {saver.saved_to}.")
@@ -131,9 +136,12 @@ DEFAULT_FRONTEND = "table"
               help="At the table: the pause between two bot plays, so you can follow them.")
 @click.option("--theme", type=click.Choice(["classic", "colour-blind"], case_sensitive=False), default="classic",
               show_default=True, help="At the table: the card colours (colour-blind: four colour-blind-safe suits).")
+@click.option("--stops/--no-stops", "stops", default=None,
+              help="Honour rule with 003's rulings: stop before every other player's bid, lead or play to let you "
+                   "act out of turn (default: on at the line prompt, off at the table, where x asks for one stop).")
 def play_command(preset: str, options: tuple[str, ...], seed: int | None, save: str | None, seat: str | None,
                  bots: str, partner: str | None, opponents: str | None, plain: bool, db: str | None,
-                 no_library: bool, new: bool, table: bool, pause: float, theme: str) -> None:
+                 no_library: bool, new: bool, table: bool, pause: float, theme: str, stops: bool | None) -> None:
     """Play a match against the computer: you type bids, trumps and cards."""
     from cinch.bots import make_bot
     from cinch.library import Library, LibraryError
@@ -170,7 +178,7 @@ def play_command(preset: str, options: tuple[str, ...], seed: int | None, save: 
             resume = offer_resume(library)
         setup = PlaySetup(rules=rules, seat=me, bots=names, seed=seed, save=save,
                           library=library, resume=resume, offer_resume=table_offers and library is not None and not new,
-                          pause=pause, theme=theme.lower())
+                          pause=pause, theme=theme.lower(), stops=stops)
         status = FRONTENDS[frontend](setup)
     finally:
         if library is not None:

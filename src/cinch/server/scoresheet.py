@@ -80,11 +80,14 @@ PENALTIES = {
         "misdeal": "002: the same dealer deals again; no score.",
         "revoke": "002: the other side scores the deal's points, the revoking side nothing, and revoking makers "
                   "lose their bid as a set; the points taken are not needed.",
+        "incorrect_hand": "002 has no ruling on an incorrect hand: it is noted, and the deal is settled as entered.",
     },
     "003": {
         "misdeal": "003: the dealer loses the deal, and the next player deals; no score.",
         "revoke": "003: play went on, so the deal is settled from the points taken; the revoking side gains "
                   "nothing, and a defender's revoke cannot set the makers.",
+        "incorrect_hand": "003: too few cards, play goes on; too many, an opponent draws the excess face down and it "
+                          "returns to the pack. The score is not changed: the deal is settled from the points taken.",
     },
 }
 """What each text's penalty does, in words, for the form (the rulings themselves are the scorekeeper's)."""

@@ -8,6 +8,8 @@
 const STORE = "cinch-score-sheets";
 const SEAT_NAMES = { N: "North", E: "East", S: "South", W: "West" };
 const TAKERS = ["NS", "EW", "N", "E", "S", "W"];
+const SEATS = ["N", "E", "S", "W"];
+const MAX_WRONG = 9; // the most cards a hand can be wrong by (a hand of nine dealt)
 
 const $ = (id) => document.getElementById(id);
 const main = $("main");
@@ -299,9 +301,115 @@ function buildForm() {
   own.textContent = `The rules' own (${r.penalty_text})`;
 }
 
+// ---- incorrect hands (003): each a seat, too many or too few, how many, and whose ruling -------------------
+// One box per hand, four at most (one per seat: the server refuses a seat given twice); read into the
+// entry's "incorrect_hands" when it is sent.
+let handSerial = 0; // (ids stay unique while boxes come and go)
+
+function handBoxes() {
+  return [...document.querySelectorAll("#hands > fieldset")];
+}
+
+function choice(id, testid, options) {
+  const select = document.createElement("select");
+  select.id = id;
+  select.dataset.testid = testid;
+  select.append(...options.map(([value, text]) => {
+    const o = document.createElement("option");
+    o.value = value;
+    o.textContent = text;
+    return o;
+  }));
+  return select;
+}
+
+function labelled(control, text, hidden) {
+  const span = document.createElement("span");
+  span.className = "pair";
+  const lab = document.createElement("label");
+  lab.htmlFor = control.id;
+  lab.textContent = text;
+  if (hidden) lab.className = "visually-hidden";
+  span.append(lab, control);
+  return span;
+}
+
+function addHand(hand) {
+  const used = new Set(handBoxes().map((box) => box.querySelector("[data-testid=hand-seat]").value));
+  const n = ++handSerial;
+  const box = document.createElement("fieldset");
+  box.className = "hand";
+  const legend = document.createElement("legend");
+  const seat = choice(`hand-seat-${n}`, "hand-seat", SEATS.map((s) => [s, s]));
+  seat.value = hand ? hand.seat : SEATS.find((s) => !used.has(s)) || "N";
+  const counts = Array.from({ length: MAX_WRONG }, (_, i) => String(i + 1));
+  const count = choice(`hand-count-${n}`, "hand-count", counts.map((c) => [c, c]));
+  const way = choice(`hand-way-${n}`, "hand-way", [["too_many", "too many"], ["too_few", "too few"]]);
+  const text = choice(`hand-text-${n}`, "hand-text",
+    [["", `The rules' own (${sheet.rules.penalty_text})`], ["002", "002"], ["003", "003"]]);
+  if (hand) {
+    way.value = hand.too_few !== undefined ? "too_few" : "too_many";
+    count.value = String(hand[way.value]);
+    text.value = hand.text || "";
+  }
+  const remove = document.createElement("button");
+  remove.type = "button";
+  remove.dataset.testid = "hand-remove";
+  const which = document.createElement("span");
+  which.className = "visually-hidden";
+  remove.append("Remove", which);
+  remove.addEventListener("click", () => {
+    box.remove();
+    renumberHands();
+    refreshForm();
+    $("add-hand").focus();
+  });
+  const first = document.createElement("p");
+  first.className = "row";
+  const held = labelled(count, "Held");
+  held.append(...labelled(way, "Cards too many or too few", true).childNodes); // (they wrap together: "Held 2 too many")
+  first.append(labelled(seat, "Who"), held);
+  const second = document.createElement("p");
+  second.className = "row";
+  second.append(labelled(text, "Ruling by text"), remove);
+  const words = document.createElement("p");
+  words.className = "note";
+  words.dataset.testid = "hand-words";
+  box.append(legend, first, second, words);
+  $("hands").append(box);
+  renumberHands();
+  return box;
+}
+
+function renumberHands() {
+  const boxes = handBoxes();
+  boxes.forEach((box, i) => {
+    box.dataset.testid = `hand-${i + 1}`;
+    box.querySelector("legend").textContent = `Incorrect hand ${i + 1}`;
+    box.querySelector("[data-testid=hand-remove] .visually-hidden").textContent = ` incorrect hand ${i + 1}`;
+  });
+  $("add-hand").hidden = boxes.length >= SEATS.length; // one per seat
+}
+
+function setHands(hands) {
+  $("hands").replaceChildren();
+  for (const hand of hands) addHand(hand);
+  renumberHands();
+}
+
+function readHands() {
+  return handBoxes().map((box) => {
+    const get = (what) => box.querySelector(`[data-testid=hand-${what}]`).value;
+    const hand = { seat: get("seat"), [get("way")]: Number(get("count")) };
+    if (get("text")) hand.text = get("text");
+    return hand;
+  });
+}
+
 function resetForm() {
   formFor = sheet.next_number;
   $("deal-form").reset();
+  setHands([]);
   $("deal-title").textContent = `Deal ${sheet.next_number}`;
   $("dealer").value = sheet.next_dealer || "N";
   show("deal-error", "");
@@ -323,6 +431,11 @@ function refreshForm() {
   const text = $("penalty-text").value || r.penalty_text;
   $("penalty-words").textContent = kind ? r.penalties[text][kind] : "";
   $("penalty-words").hidden = !kind;
+  $("hands-part").hidden = what !== "played"; // (a misdeal or an all-pass deal has nothing played)
+  for (const box of handBoxes()) {
+    const chosen = box.querySelector("[data-testid=hand-text]").value || r.penalty_text;
+    box.querySelector("[data-testid=hand-words]").textContent = r.penalties[chosen].incorrect_hand;
+  }
 }
 
 function entry() {
@@ -368,6 +481,8 @@ function entry() {
     e.irregularity = { kind: "revoke", by: $("revoke").value };
     if (text) e.irregularity.text = text;
   }
+  const hands = readHands();
+  if (hands.length) e.incorrect_hands = hands;
   return e;
 }
 
@@ -443,6 +558,7 @@ function fillForm(deal) {
     }
     $("revoke").value = irregularity && irregularity.kind === "revoke" ? irregularity.by : "";
   }
+  setHands(e.incorrect_hands || []);
   $("penalty-text").value = irregularity && irregularity.text ? irregularity.text : "";
   refreshForm();
 }
@@ -454,6 +570,11 @@ async function start() {
   $("deal-form").addEventListener("submit", settle);
   $("deal-form").addEventListener("change", refreshForm);
   $("undo").addEventListener("click", undo);
+  $("add-hand").addEventListener("click", () => {
+    const box = addHand(null);
+    refreshForm();
+    box.querySelector("select").focus();
+  });
   $("deal-title").tabIndex = -1;
   const params = new URLSearchParams(location.search);
   const id = params.get("sheet");
