@@ -658,12 +658,9 @@ def test_usage_errors_exit_2(args):
 
 # ---- cut-throat tables in the commands that keep the partnership game ------------------------------------
 @pytest.mark.parametrize("args, prefix", [
-    (["advise", "AS", "KS", "QS", "JS", "5S", "2H", "3D", "4C", "7C", "--dealer", "W", "--rules", "official",
-      "-o", "players=3"], "cinch advise: "),
     (["study", "--rules", "official", "-o", "players=5", "--deals", "2"], "cinch: "),
     (["export-dataset", "-", "--self-play", "1", "--rules", "official", "-o", "players=6"], "cinch: "),
     (["puzzle", "--mine", "1", "--rules", "pagat", "-o", "heasly=true", "--out", "puzzles.json"], "cinch: "),
-    (["score", "--plain", "--no-library", "--rules", "official", "-o", "players=2"], "cinch: "),
 ])
 def test_the_partnership_only_commands_refuse_a_cut_throat_table_in_one_line(args, prefix):
     result = cinch(*args)
@@ -674,12 +671,17 @@ def test_the_partnership_only_commands_refuse_a_cut_throat_table_in_one_line(arg
     assert "each for himself" in lines[0] and "leave out" in lines[0]
 
 
-def test_analyze_refuses_a_cut_throat_record_in_one_line(tmp_path):
+def test_analyze_and_advise_take_a_cut_throat_table(tmp_path):
     rules = Rules.preset("official").with_options(players=3)
     match = Match(rules, rng=2)
     deal = match.start_deal()
-    for _ in range(3):  # the first calls of a deal are enough: the record's rules are refused
+    for _ in range(3):  # the calls of a deal in progress: each player's call is judged
         match.apply(deal.legal_actions()[0])
     path = write(tmp_path, "three.json", to_record(match))
-    line = one_error(cinch("analyze", path), path)
-    assert "the analysis keeps partnership (four-player) games for now" in line
+    result = cinch("analyze", path, "--worlds", "2", "--workers", "1", "--json")
+    assert result.exit_code == 0, result.stderr
+    assert list(json.loads(result.stdout)["seats"]) == ["1", "2", "3"]
+    advice = cinch("advise", "AS", "KS", "QS", "JS", "5S", "2H", "3D", "4C", "7C", "--rules", "official",
+                   "-o", "players=3", "--seat", "1", "--dealer", "3", "--worlds", "2")
+    assert advice.exit_code == 0, advice.stderr
+    assert advice.stdout.startswith("Hand of 1: ") and "Advice: " in advice.stdout

@@ -628,3 +628,245 @@ def test_a_record_s_incorrect_hand_that_is_wrong_names_the_field(hands, message)
     with pytest.raises(EntryError, match=None) as caught:
         DealEntry.from_json(Seat.W, {"maker": "N", "bid": 7, "points": {"NS": 9, "EW": 5}, "incorrect_hands": hands})
     assert message in str(caught.value)
+
+
+# ---- cut-throat tables: two, three, five and six players, each for himself --------------------------------
+def table_sheet(preset: str, players: int, **options) -> ScoreSheet:
+    return ScoreSheet(Rules.preset(preset).with_options(players=players, **options))
+
+
+@pytest.mark.parametrize("players, preset, options", [
+    (2, "official", {}), (2, "pagat", {"bidder_goes_out": None}), (3, "pagat", {"bidder_goes_out": 20}),
+    (3, "official", {}),
+    (5, "additive", {"sancho": True}), (6, "difference", {}), (6, "official", {"heasly": True}),
+])
+def test_the_sheet_scores_the_engine_s_own_cut_throat_matches_exactly(players, preset, options):
+    rules = Rules.preset(preset).with_options(players=players, target=25, **options)
+    for seed in range(3):
+        match = Match(rules, first_dealer=rules.seating.seats[seed % players], rng=seed)
+        match.play_out(chooser(seed))
+        sheet = ScoreSheet(rules)
+        for index, (deal, summary) in enumerate(zip(match.deals, match.summaries, strict=True)):
+            entry = entered(deal, rules)
+            if index % 2 and entry.took is not None:  # every other deal by each player's points only
+                entry = DealEntry(entry.dealer, entry.calls, trump=entry.trump, points=summary.result.points)
+            done = sheet.add(entry)
+            assert (done.score, done.made, done.bidder_goes_out) == (summary.score, summary.result.made,
+                                                                     summary.bidder_goes_out)
+        assert sheet.winner == match.winner and sheet.score == match.score
+
+
+def test_a_cut_throat_deal_is_settled_player_by_player_and_explained():
+    three = table_sheet("official", 3)  # difference scoring at four; cut-throat: every player adds his points
+    made = three.add(DealEntry.of("1", calls="6 p p", trump="S", points=(5, 7, 2), table=three.table))
+    assert made.ruling[:3] == (
+        "2 bid 6 in spades: 2 took 7, 3 2, 1 5: made.",
+        "Cut-throat scoring: every player adds the points he took: 2 +7, 3 +2, 1 +5.",
+        "Score: 1: 5, 2: 7, 3: 2 (first to 51 wins).")
+    set_back = three.add(DealEntry.of("2", maker="3", bid=9, took={"High": "1", "Low": "3", "Jack": "nobody",
+                                                                   "Game": "3", "Right Pedro": "1",
+                                                                   "Left Pedro": "2"}, table=three.table))
+    assert set_back.points == (6, 5, 2) and set_back.score_change == (6, 5, -9) and three.score == (11, 12, -7)
+    assert set_back.summary() == ("2 dealt: 3 bid 9; points 1: 6, 2: 5, 3: 2; 3 bid 9, took 2: set; 3 loses 9; "
+                                  "1 adds 6; 2 adds 5.")
+    assert three.next_dealer is three.table.seats[2]
+
+    two = table_sheet("official", 2)  # two players settle by the preset's own (difference) scoring
+    done = two.add(DealEntry.of("1", maker="2", bid=6, points=(8, 6), table=two.table))
+    assert done.score_change == (2, 0) and done.ruling[1] == (
+        "Difference scoring: the player who took more scores the difference, 8 - 6: 1 +2.")
+
+
+def test_going_out_at_a_cut_throat_table():
+    first = table_sheet("additive", 3, target=10)  # makers count first: 2 made his bid, so he wins over 1
+    first.add(DealEntry.of("1", maker="2", bid=5, points=(7, 6, 1), table=first.table))
+    won = first.add(DealEntry.of("2", maker="2", bid=5, points=(6, 5, 3), table=first.table))
+    assert won.winner is first.table.seats[1]
+    assert won.ruling[-1] == ("1 and 2 reach 10 on this deal: the maker counts first, and 2 made his bid: 2 wins the "
+                              "match with 11 (1: 13, 2: 11, 3: 4).")
+    assert "the match is over: 2 won with 11 (1: 13, 2: 11, 3: 4)" in refused(
+        first, DealEntry.of("2", maker="3", bid=5, points=(0, 0, 14), table=first.table))
+
+    floor = table_sheet("additive", 3, negative_floor=-10, target=40)
+    floor.add(DealEntry.of("1", maker="2", bid=5, points=(6, 0, 8), table=floor.table))
+    out = floor.add(DealEntry.of("2", maker="3", bid=12, points=(4, 0, 10), table=floor.table))
+    assert floor.score == (10, -5, -4) and out.winner is None
+    last = floor.add(DealEntry.of("3", maker="2", bid=7, points=(5, 0, 9), table=floor.table))
+    assert last.winner is floor.table.seats[0] and last.ruling[-1] == (
+        "2 stands at or below the floor of -10: the best of the others wins: 1 wins the match with 15 "
+        "(1: 15, 2: -12, 3: 5).")
+
+
+@pytest.mark.parametrize("players, preset, points, message", [
+    (3, "official", (4, 4, 4), "1: 4, 2: 4 and 3: 4 cannot be taken together: the point cards are High, Low, Jack "
+                               "and Game 1 each, Right Pedro and Left Pedro 5 each: 14 in all, and no share of them"),
+    (3, "official", (10, 5, 5), "1: 10, 2: 5 and 3: 5 make 20, but the point cards hold only 14 under official+"),
+    (5, "pagat", (4, 0, 0, 5, 1), "make 10, but under pagat+ at 5 players every point card scores for a player: "
+                                  "the points add up to 14"),
+    (6, "official", (1, 0, 0, 0, 0, 0), "1: 1, 2: 0, 3: 0, 4: 0, 5: 0 and 6: 0 cannot be taken together"),
+    (3, "official", (-1, 8, 7), "the points taken cannot be negative (1: -1, 2: 8 and 3: 7)"),
+])
+def test_points_that_do_not_add_up_at_a_cut_throat_table_are_refused(players, preset, points, message):
+    sheet = table_sheet(preset, players)
+    assert message in refused(sheet, DealEntry.of("1", maker="2", bid=7, points=points, table=sheet.table))
+    assert sheet.deals == ()
+
+
+def test_pagat_s_every_card_scores_only_where_the_dealer_robs():
+    assert [every_card_scores(Rules.preset("pagat").with_options(players=n)) for n in (2, 3, 4, 5, 6)] == [
+        False, False, True, True, True]  # at two and three the dealer draws like the others: trumps stay in stock
+    three = table_sheet("pagat", 3)
+    assert three.add(DealEntry.of("1", maker="2", bid=7, points=(0, 8, 1), table=three.table)).made
+
+
+def test_a_seat_not_at_the_table_and_an_irregularity_at_cut_throat_are_refused():
+    three = table_sheet("official", 3)
+    table = three.table
+    with pytest.raises(EntryError, match="'4' is not a seat at this table; the seats are 1 2 3"):
+        DealEntry.of("4", maker="1", bid=5, points=(4, 0, 10), table=table)
+    with pytest.raises(EntryError, match="'5' is not a player at this table or nobody; write one of 1 2 3"):
+        DealEntry.of("1", maker="2", bid=5, took={"High": "5"}, table=table)
+    with pytest.raises(EntryError, match=r"points are 3 whole numbers, one for each player from 1 to 3, as \(4, 0"):
+        DealEntry.of("1", maker="2", bid=5, points=(9, 5), table=table)
+    assert refused(three, DealEntry.of("N", maker="E", bid=5, points=(9, 5))) == (
+        "the dealer, N, is not a seat at this table; the seats are 1 2 3")
+    honour = "misdeals, revokes and incorrect hands are ruled on only at four players in partnerships"
+    for entry in (DealEntry(table.seats[0], irregularity=Irregularity.misdeal()),
+                  DealEntry(table.seats[0], maker=table.seats[1], bid=5, points=(4, 0, 10),
+                            incorrect_hands=(IncorrectHand.of("N", 1),))):
+        assert refused(three, entry).startswith(honour)
+    with pytest.raises(EntryError, match=honour):
+        DealEntry.from_json(table.seats[0], {"maker": "2", "bid": 5, "points": {"1": 4, "2": 0, "3": 10},
+                                             "irregularity": {"kind": "revoke", "by": "1"}})
+    with pytest.raises(EntryError, match="N is not a seat at this table"):
+        ScoreSheet(Rules.preset("official").with_options(players=3), players={Seat.N: "Ann"})
+    assert three.deals == ()
+
+
+def test_the_cut_throat_share_of_points_agrees_with_every_share_of_the_cards():
+    """``can_share`` (a search) accepts exactly the totals of every way :func:`check_took` takes the cards."""
+    from itertools import product
+
+    from cinch.scorekeeper import can_share, check_took
+
+    for rules in (Rules.preset("official").with_options(players=3),
+                  Rules.preset("pagat").with_options(players=5, target=51, bidder_goes_out=None)):
+        names = [c.name for c in point_cards(rules)]
+        takers = (*rules.seating.seats[:3], None)  # three players are enough to meet every share of six cards
+        shares = set()
+        for who in product(takers, repeat=len(names)):
+            try:
+                shares.add(check_took(rules, list(zip(names, who))))
+            except EntryError:
+                continue
+        n = rules.seating.players
+        for points in product(range(0, 15), repeat=3):
+            full = (*points, *(0,) * (n - 3))
+            assert can_share(rules, full) == (full in shares), full
+
+
+def test_a_five_player_sheet_is_a_record_that_replays_and_the_library_keeps(tmp_path):
+    rules = Rules.preset("additive").with_options(players=5)
+    table = rules.seating
+    sheet = ScoreSheet(rules, players={table.seats[0]: "Ann", table.seats[2]: "Cy"}, first_dealer=table.seats[0])
+    sheet.add(DealEntry.of("1", calls="p p 6 p p", trump="H", took={"High": "1", "Low": "5", "Jack": "3",
+                                                                      "Game": "1", "Right Pedro": "5",
+                                                                      "Left Pedro": "3"}, table=table))
+    sheet.add(DealEntry.of("2", calls="p p p p p", table=table))
+    sheet.add(DealEntry.of("3", maker="4", bid=8, points=(1, 0, 0, 5, 8), table=table))
+    record = loads(sheet_text(sheet))
+    assert record["rules"] == {"preset": "additive", "players": 5} and record["players"] == {"1": "Ann", "3": "Cy"}
+    assert record["deals"][2] == {
+        "dealer": "3", "real_cards": {"maker": "4", "bid": 8, "points": {"1": 1, "2": 0, "3": 0, "4": 5, "5": 8}},
+        "result": {"points": {"1": 1, "2": 0, "3": 0, "4": 5, "5": 8}, "made": False,
+                   "score_change": {"1": 1, "2": 0, "3": 0, "4": -8, "5": 8},
+                   "score": {"1": 3, "2": 0, "3": 6, "4": -14, "5": 14}}}
+    back = replay(record)
+    assert back.sheet is not None and back.sheet.deals == sheet.deals and back.sheet.players == sheet.players
+    assert back.to_json()["score"] == {"1": 3, "2": 0, "3": 6, "4": -14, "5": 14}
+    assert back.describe().splitlines()[-2:] == ["Score: 1: 3, 2: 0, 3: 6, 4: -14, 5: 14; the match goes on.",
+                                                 "Next: a new deal, dealt by 4."]
+    path = tmp_path / "five.json"
+    path.write_text(dumps(record))
+    shown = CliRunner().invoke(main, ["replay", str(path)])
+    assert shown.exit_code == 0, shown.output
+    assert "  1. 1 dealt: 4 bid 6 in hearts; points 1: 2, 2: 0, 3: 6, 4: 0, 5: 6; 4 bid 6, took 0: set; 4 loses 6;" \
+        in shown.output
+
+    changed = json.loads(json.dumps(record))
+    changed["deals"][2]["real_cards"]["points"] = {"1": 1, "2": 0, "3": 0, "4": 5, "6": 8}
+    with pytest.raises(RecordError, match=r'"points" must be \{"1": n, "2": n, "3": n, "4": n, "5": n\}'):
+        replay(changed)
+
+    with Library.open(tmp_path / "games.sqlite3") as lib:
+        match_id = lib.new_sheet(sheet)
+        stored = lib.get(match_id)
+        assert stored.score == (3, 0, 6, -14, 14) and stored.players == sheet.players
+        again = lib.sheet(match_id)
+        assert again.deals == sheet.deals and again.next_dealer is table.seats[3]
+
+
+THREE_PLAYER_INPUT = """\
+2
+1 bid 6
+h
+1 high jack game 2 low rp 3 lp
+undo
+1 bid 6
+h
+1 high jack game rp 2 low 3 lp
+4 bid 7
+3 7
+3 bid 20
+3 bid 7
+s
+5 5 5
+revoke 1
+3:9 1:5
+p 8 p
+d
+14 0 0
+"""
+
+
+def test_a_whole_three_player_match_at_the_plain_prompt(tmp_path):
+    db = str(tmp_path / "games.sqlite3")
+    result = CliRunner().invoke(main, ["score", "--plain", "--rules", "additive", "-o", "players=3", "-o",
+                                       "target=21", "--db", db, "--player", "1=Ann", "--player", "3=Cy"],
+                                input=THREE_PLAYER_INPUT)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "3 players, each for himself, in seats 1, 2 and 3 clockwise; the maker plays alone against all the " \
+           "others." in out
+    assert "Who deals the first deal? 1, 2 or 3 (Enter: 1)." in out
+    assert "Took back deal 1: 2 dealt: 1 bid 6 in hearts; points 1: 3, 2: 6, 3: 5; 1 bid 6, took 3: set;" in out
+    assert "1 bid 6 in hearts: 1 took 8, 2 1, 3 5: made." in out
+    assert "'4' is not a seat at this table; the seats are 1 2 3." in out
+    assert "3 is still to call" in out and "for a maker and his bid write '3 bid 7'." in out  # not two calls
+    assert "A bid of 20 is out of range: bids run from 1 to 14 under additive+." in out
+    assert "1: 5, 2: 5 and 3: 5 make 15, but the point cards hold only 14 under additive+" in out
+    assert "Misdeals, revokes and incorrect hands are ruled on only at four players in partnerships" in out
+    assert "Players: 1 (Ann), 2, 3 (Cy)." in out
+    assert "3 bid 7 in spades: 3 took 9, 1 5, 2 0: made." in out  # by seat: 2, left out, took nothing
+    assert ("Cut-throat scoring: every player adds the points he took, but a maker short of his bid loses it: "
+            "3 -8, 1 +14, 2 +0.") in out  # the maker set
+    assert "1 reaches 21, the target: 1 wins the match with 27 (1: 27, 2: 1, 3: 6)." in out
+    assert "*** 1 (Ann) wins the match with 27 (1: 27, 2: 1, 3: 6). ***" in out
+
+    with Library.open(db, readonly=True) as lib:
+        (stored,) = lib.list()
+        assert (stored.status, stored.score, stored.deals) == (FINISHED, (27, 1, 6), 3)
+        assert stored.winner is Rules.preset("additive").with_options(players=3).seating.seats[0]
+    shown = CliRunner().invoke(main, ["replay", "--db", db, str(stored.id)])
+    assert shown.exit_code == 0 and shown.output.splitlines()[-1] == "Winner: 1 (1: 27, 2: 1, 3: 6)"
+
+
+def test_the_record_format_s_cut_throat_example_is_the_program_s_own():
+    from pathlib import Path
+
+    doc = (Path(__file__).parent.parent / "docs" / "record-format.md").read_text(encoding="utf-8")
+    section = doc[doc.index("At a cut-throat table (`\"rules\""):]
+    example = json.loads(section[section.index("```json") + len("```json"):section.index("```\n",
+                                                                                        section.index("```json"))])
+    sheet = replay(example).sheet
+    assert sheet is not None and sheet.score == (22, -7, 5) and sheet_record(sheet) == example

@@ -633,7 +633,7 @@ class Library:
 
     def _sheet_row(self, sheet: ScoreSheet) -> dict[str, Any]:
         return {
-            "players": json.dumps({s.name: str(sheet.players[s]) for s in Seat if s in sheet.players}),
+            "players": json.dumps({s.name: str(sheet.players[s]) for s in sheet.table.seats if s in sheet.players}),
             "status": FINISHED if sheet.is_over else IN_PROGRESS,
             **_score_columns(sheet.rules.seating, sheet.score),
             "winner": None if sheet.winner is None else sheet.winner.name,

@@ -92,8 +92,8 @@ def sheet_record(sheet: ScoreSheet, **metadata: Any) -> dict[str, Any]:
     {'maker': 'N', 'bid': 7, 'trump': 'H', 'points': {'NS': 13, 'EW': 1}}
     """
     record: dict[str, Any] = {"format": FORMAT, "rules": _rules_json(sheet.rules)}
-    if sheet.players:
-        record["players"] = {s.name: sheet.players[s] for s in Seat if s in sheet.players}
+    if sheet.players:  # (by the table's own seats: seat 1 of three equals N as a number)
+        record["players"] = {s.name: sheet.players[s] for s in sheet.table.seats if s in sheet.players}
     record.update({k: v for k, v in sheet.metadata.items() if k not in _KEYS})
     record.update(metadata)
     record["deals"] = [{"dealer": d.dealer.name, "real_cards": d.entry.to_json(), "result": d.result_json()}
@@ -271,7 +271,7 @@ def _sheet_json(sheet: ScoreSheet) -> dict[str, Any]:
     winner = sheet.winner
     return {
         "rules": sheet.rules.to_json(),
-        "score": {"NS": sheet.score[0], "EW": sheet.score[1]},
+        "score": sheet.table.side_json(sheet.score),
         "winner": None if winner is None else winner.name,
         "deals": [d.to_json() for d in sheet.deals],
         "next": None,
@@ -287,11 +287,10 @@ def _sheet_text(sheet: ScoreSheet) -> str:
              "with their scores (there are no cards to show)."]
     lines += [d.line() for d in sheet.deals]
     winner = sheet.winner
-    ns, ew = sheet.score
     if winner is not None:
-        lines.append(f"Winner: {winner} ({ns} to {ew})")
+        lines.append(f"Winner: {winner} ({_final(sheet.table, sheet.score)})")
     else:
-        lines.append(f"Score: NS {ns}, EW {ew}; the match goes on.")
+        lines.append(f"Score: {sheet.score_text()}; the match goes on.")
         dealer = sheet.next_dealer
         if dealer is not None:
             lines.append(f"Next: a new deal, dealt by {dealer}.")
@@ -389,7 +388,7 @@ def _replay_sheet(record: dict[str, Any], rules: Rules, players: dict[Seat, str]
             raise RecordError(f'"real_cards": {e}', deal=number) from None
         if sheet.winner is not None:
             raise RecordError(
-                f"the match was already won by {sheet.winner} ({sheet.score[0]} to {sheet.score[1]}) before this "
+                f"the match was already won by {sheet.winner} ({_final(sheet.table, sheet.score)}) before this "
                 f"deal; the record ends with deal {number - 1}", deal=number)
         try:
             settled = sheet.add(played)

@@ -16,6 +16,15 @@ in the game library (and a record file) after every deal entered or taken back.
 'quit'
 >>> [line for line in out.getvalue().splitlines() if line.startswith("  Score")]
 ['  Score: NS 13, EW 1 (first to 62 wins).']
+
+At a cut-throat table the seats are ``1`` to ``n`` and the points are each player's:
+
+>>> out = io.StringIO()
+>>> talk = ScoreDialogue(ScoreSheet(Rules.preset("official").with_options(players=3)))
+>>> run_plain(talk, io.StringIO("3\\n2 bid 7\\nH\\n12 2 0\\nquit\\n"), out)
+'quit'
+>>> [line for line in out.getvalue().splitlines() if line.startswith("  Score")]
+['  Score: 1: 12, 2: -7, 3: 0 (first to 51 wins).']
 """
 
 from __future__ import annotations
@@ -48,11 +57,13 @@ from cinch.scorekeeper import (
     cards_text,
     default_penalty_text,
     every_card_scores,
+    honour_refusal,
     parse_calls,
     parse_point_card,
     parse_taker,
     point_cards,
 )
+from cinch.seating import Seating
 
 if TYPE_CHECKING:
     from cinch.library import Library
@@ -190,6 +201,10 @@ class ScoreDialogue:
     def rules(self) -> Rules:
         return self.sheet.rules
 
+    @property
+    def table(self) -> Seating:
+        return self.sheet.table
+
     # ---- the question in front of the person ------------------------------------------------------------
     def _begin_deal(self) -> None:
         sheet = self.sheet
@@ -208,24 +223,33 @@ class ScoreDialogue:
         """The question now asked, in one line."""
         d = self.draft
         rules = self.rules
+        table = self.table
         if self.step == OVER:
             winner = self.sheet.winner
             assert winner is not None
             return (f"The match is over: {self.sheet.side_name(winner)} won. Type undo to take back the last deal, "
                     "sheet to see every deal, or quit.")
         if self.step == DEALER:
-            return "Who deals the first deal? N, E, S or W (Enter: N)."
+            return f"Who deals the first deal? {_or(table.names)} (Enter: {table.names[0]})."
         assert d.dealer is not None
         if self.step == BIDS:
             pass_words = " Enter alone: all passed." if rules.all_pass is AllPass.THROW_IN else ""
+            if not table.partnership:
+                calls = " ".join(["p", "7"] + ["p"] * (table.players - 2))
+                return (f"Deal {self.number}, {d.dealer} deals. The bidding from {d.dealer.left}: the calls ({calls}), "
+                        f"or the maker and bid ({d.dealer.left} bid 7).{pass_words}")
             return (f"Deal {self.number}, {d.dealer} deals. The bidding from {d.dealer.left}: the calls (p 7 p p), "
                     f"or the maker and bid (N 7).{pass_words}")
         if self.step == TRUMP:
             assert d.maker is not None
-            return f"{d.maker} bid {d.bid} for {d.maker.team}. Trumps? S H D C (Enter: leave them out)."
+            side = f" for {d.maker.team}" if table.partnership else ""
+            return f"{d.maker} bid {d.bid}{side}. Trumps? S H D C (Enter: leave them out)."
         noted = ([d.irregularity.describe()] if d.irregularity is not None else []) + [
             f"incorrect hand {hand.describe()}" for hand in d.incorrect_hands]
         extra = f" (noted: {'; '.join(noted)})" if noted else ""
+        if not table.partnership:
+            return (f"Who took the points? Each player's, {_example_points(table)} ({_in_order(table)}) or "
+                    f"{_example_labelled(table)}, or by card: 1 high jack, 2 rest.{extra}")
         return f"Who took the points? NS 9 EW 5, or by card: NS high jack, EW rest.{extra}"
 
     def prompt(self) -> str:
@@ -237,12 +261,20 @@ class ScoreDialogue:
         """What a front end says before the first question."""
         sheet = self.sheet
         rules = sheet.rules
-        lines = [f"Cinch scorekeeper, {rules.name} rules: first side to {rules.target} wins. The point cards are "
+        table = sheet.table
+        first = "first side" if table.partnership else "first player"
+        lines = [f"Cinch scorekeeper, {rules.name} rules: {first} to {rules.target} wins. The point cards are "
                  f"{cards_text(rules)}."]
-        if sheet.players:
+        if not table.partnership:
+            lines.append(f"{table.players} players, each for himself, in seats {_and_words(table.names)} clockwise; "
+                         "the maker plays alone against all the others." if table.players > 2 else
+                         "2 players, each for himself, in seats 1 and 2.")
+        if sheet.players and table.partnership:
             lines.append(f"{sheet.side_name(Team.NS)} against {sheet.side_name(Team.EW)}.")
+        elif sheet.players:
+            lines.append("Players: " + ", ".join(sheet.side_name(side) for side in table.side_list) + ".")
         if sheet.deals:
-            lines.append(f"Going on after deal {len(sheet.deals)}: score NS {sheet.score[0]}, EW {sheet.score[1]}.")
+            lines.append(f"Going on after deal {len(sheet.deals)}: score {sheet.score_text()}.")
         lines.append("Type help at any question for the answers it takes and the commands.")
         return lines
 
@@ -265,38 +297,46 @@ class ScoreDialogue:
             return Reply([_sentence(str(e))])
 
     def _answer_over(self, text: str) -> Reply:
-        winner = self.sheet.winner
-        assert winner is not None
-        ns, ew = self.sheet.score
-        return Reply([f"The match is over: {winner} won, {ns} to {ew}. Type undo to take back the last deal, "
-                      "or quit."])
+        return Reply([f"The match is over: {self.sheet.over_words()}. Type undo to take back the last deal, or quit."])
 
     def _answer_dealer(self, text: str) -> Reply:
-        if text and text.upper() not in ("N", "E", "S", "W"):
-            raise EntryError(f"{text!r} is not a seat; the first dealer is one of N E S W")
-        self.draft.dealer = Seat.parse(text) if text else Seat.N
+        table = self.table
+        if text and text.strip().upper() not in table.names:
+            raise EntryError(f"{text!r} is not a seat; the first dealer is one of {' '.join(table.names)}")
+        self.draft.dealer = table.parse_seat(text) if text else table.seats[0]
         self.step = BIDS
         return Reply(asked=True)
 
     def _answer_bids(self, text: str) -> Reply:
         d = self.draft
         assert d.dealer is not None
+        table = self.table
         low = text.lower()
         words = low.split()
-        if words and words[0] in ("ns", "ew"):
+        if words and words[0] in ("ns", "ew") and table.partnership:
             raise EntryError(f"name the maker by seat, as {words[0][0].upper()} 7 (the side follows from the seat), "
                              "or give the calls, as p 7 p p")
-        maker_bid = re.fullmatch(r"([nesw])\s*(?:bid\s*|bids\s*)?(\d{1,3})", low)
+        if table.partnership:
+            maker_bid = re.fullmatch(r"([nesw])\s*(?:bid\s*|bids\s*)?(\d{1,3})", low)
+        else:  # seats are numbers too, so the maker and bid need a word between them: "2 bid 7", "2: 7"
+            maker_bid = re.fullmatch(r"(\d)\s*(?:bids?|:)\s*(\d{1,3})", low)
         if not text and self.rules.all_pass is not AllPass.THROW_IN:
             raise EntryError(f"type the calls or the maker and bid: under {self.rules.name} the dealer is stuck "
-                             "when the first three pass, so a deal is never thrown in")
+                             f"when {table.others_text} pass, so a deal is never thrown in")
         if not text or low in ("all pass", "all passed", "allpass", "thrown in"):
-            given = DealEntry(d.dealer, calls=(PASS,) * 4)
+            given = DealEntry(d.dealer, calls=(PASS,) * table.players)
         elif maker_bid:  # only the maker and the bid: no calls
-            given = DealEntry(d.dealer, maker=Seat.parse(maker_bid[1]), bid=int(maker_bid[2]))
+            given = DealEntry(d.dealer, maker=table.parse_seat(maker_bid[1]), bid=int(maker_bid[2]))
         else:
             given = DealEntry(d.dealer, calls=parse_calls(text))
-        entry = self.sheet.contract(given)
+        try:
+            entry = self.sheet.contract(given)
+        except EntryError as e:
+            seat_and_bid = re.fullmatch(r"(\d)\s+(\d{1,3})", low)
+            if table.partnership or seat_and_bid is None or seat_and_bid[1] not in table.names:
+                raise
+            # "2 7" reads as two calls; the person may have meant seat 2 and his bid of 7.
+            raise EntryError(f"{e}; for a maker and his bid write '{seat_and_bid[1]} bid {seat_and_bid[2]}'") from None
         if entry.maker is None:
             return self._enter(entry)
         d.calls, d.maker, d.bid = entry.calls, entry.maker, entry.bid
@@ -315,6 +355,8 @@ class ScoreDialogue:
         d = self.draft
         assert d.dealer is not None
         words = text.split()
+        if words and words[0].lower() in ("incorrect", REVOKE) and not self.table.partnership:
+            raise EntryError(honour_refusal(self.table))
         if words and words[0].lower() == "incorrect":
             hand = parse_incorrect_hand(words[1:])
             if any(h.seat == hand.seat for h in d.incorrect_hands):
@@ -331,6 +373,9 @@ class ScoreDialogue:
                 return self._enter(self._entry())
             return Reply([f"Noted: a revoke by {words[1].upper()}, with 003's penalty: the offenders score nothing "
                           "and a defender's revoke cannot set the makers. Now who took the points?"], asked=True)
+        if not text and not self.table.partnership:
+            raise EntryError(f"type each player's points, {_example_points(self.table)} ({_in_order(self.table)}), "
+                             "or who took each point card (1 high jack, 2 rest)")
         if not text:
             raise EntryError("type each side's points (NS 9 EW 5) or who took each point card (NS high jack, EW rest)")
         points = parse_points(text, self.rules)
@@ -338,7 +383,7 @@ class ScoreDialogue:
             return self._enter(self._entry(points=points))
         return self._enter(self._entry(took=parse_took(text, self.rules)))
 
-    def _entry(self, *, points: tuple[int, int] | None = None,
+    def _entry(self, *, points: tuple[int, ...] | None = None,
                took: tuple[tuple[str, Taker], ...] | None = None) -> DealEntry:
         d = self.draft
         assert d.dealer is not None
@@ -348,7 +393,9 @@ class ScoreDialogue:
     def _enter(self, entry: DealEntry) -> Reply:
         settled = self.sheet.add(entry)
         lines = [f"Deal {settled.number}:"] + [f"  {line}" for line in settled.ruling]
-        if settled.winner is not None:
+        if settled.winner is not None and not self.table.partnership:
+            lines.append(f"*** {self.sheet.final_words(settled.score, settled.winner)}. ***")
+        elif settled.winner is not None:
             ns, ew = settled.score
             lines.append(f"*** {self.sheet.side_name(settled.winner)} win the match, {settled.score[settled.winner]} "
                          f"to {settled.score[settled.winner.other]} (NS {ns}, EW {ew}). ***")
@@ -385,7 +432,7 @@ class ScoreDialogue:
         if dropped:
             lines.append("The deal you were entering is dropped too.")
         lines += self._changed()
-        lines.append(f"Score: NS {sheet.score[0]}, EW {sheet.score[1]}. Enter deal {removed.number} again.")
+        lines.append(f"Score: {sheet.score_text()}. Enter deal {removed.number} again.")
         self._begin_deal()
         if self.step == DEALER:  # the first deal taken back: its dealer stands ('back' changes him)
             self.draft.dealer, self.step = removed.dealer, BIDS
@@ -409,6 +456,8 @@ class ScoreDialogue:
     def forms(self) -> list[str]:
         """The answers the current question takes."""
         rules = self.rules
+        if not self.table.partnership:
+            return self._players_forms()
         if self.step == DEALER:
             return ["Answer: a seat, N E S or W. The deal then passes to the left by itself."]
         if self.step == BIDS:
@@ -440,14 +489,50 @@ class ScoreDialogue:
             ]
         return ["Answers: undo, sheet or quit."]
 
+    def _players_forms(self) -> list[str]:
+        """:meth:`forms` at a cut-throat table: seats 1 to n, each player's points."""
+        rules, table = self.rules, self.table
+        seats = _or(table.names)
+        if self.step == DEALER:
+            return [f"Answer: a seat, {seats}. The deal then passes to the left by itself."]
+        if self.step == BIDS:
+            calls = " ".join(["p", "7"] + ["p"] * (table.players - 2))
+            return [
+                f"Answers: the calls in order from the dealer's left, each 'p' (pass) or a number (a bid): '{calls}';",
+                "  or only the maker and the bid, with 'bid' between: '2 bid 8' (or '2: 8');",
+                "  'all pass' when everyone passed" + (" (or Enter alone)." if rules.all_pass is AllPass.THROW_IN
+                                                       else " (never under these rules: the dealer is stuck)."),
+                f"Bids run from {rules.min_bid} to {rules.highest_bid}.",
+            ]
+        if self.step == TRUMP:
+            return ["Answer: the trump suit, as S H D C, a symbol, or a name (hearts). Enter alone leaves it out."]
+        if self.step == POINTS:
+            nobody = ("" if every_card_scores(rules) else
+                      " 'nobody' (or '-') for a card that scored for no one (dead, or left in the stock).")
+            return [
+                f"Answers: each player's points in seat order, {_example_points(table)} ({_in_order(table)}),",
+                f"  or by seat, {_example_labelled(table)} (a player left out took nothing).",
+                f"  Or who took each point card: a player ({seats}), then his cards: '1 high jack game, 2 rest';",
+                "  'rest' stands for every card not yet named." + nobody,
+                f"  The cards: {', '.join(c.name for c in point_cards(rules))} (short: h l j g rp lp"
+                + (" sancho" if rules.sancho else "") + (" dom" if rules.dom_pedro else "") + ", pedros for both).",
+                "  Misdeals, revokes and incorrect hands are ruled on only at four players in partnerships.",
+            ]
+        return ["Answers: undo, sheet or quit."]
+
     def sheet_lines(self) -> list[str]:
         sheet = self.sheet
-        lines = [f"{sheet.rules.name} rules, first side to {sheet.rules.target} wins."]
+        table = sheet.table
+        first = "first side" if table.partnership else "first player"
+        lines = [f"{sheet.rules.name} rules, {first} to {sheet.rules.target} wins."]
         if not sheet.deals:
             lines.append("No deal entered yet.")
         lines += [d.line() for d in sheet.deals]
-        ns, ew = sheet.score
-        tail = f"Score: {sheet.side_name(Team.NS)} {ns}, {sheet.side_name(Team.EW)} {ew}."
+        score = sheet.score
+        if table.partnership:
+            tail = f"Score: {sheet.side_name(Team.NS)} {score[0]}, {sheet.side_name(Team.EW)} {score[1]}."
+        else:
+            tail = "Score: " + ", ".join(f"{sheet.side_name(side)}: {score[side]}" for side in table.side_list) + "."
         if sheet.winner is not None:
             tail += f" {sheet.winner} won the match."
         elif sheet.next_dealer is not None:
@@ -461,7 +546,8 @@ class ScoreDialogue:
         lines = [f"The point cards under {rules.name} ({rules.total_points} points in all):"]
         lines += [f"  {c.name}: {c.what}, {c.points}" for c in point_cards(rules)]
         if every_card_scores(rules):
-            lines.append("Every trump is in play under these rules, so every point card scores for a side.")
+            who = "a side" if self.table.partnership else "a player"
+            lines.append(f"Every trump is in play under these rules, so every point card scores for {who}.")
         return lines
 
 
@@ -526,17 +612,49 @@ def _revoke_words(rules: Rules) -> str:
            "cannot set the makers"
 
 
+# ---- words for a table of any size -------------------------------------------------------------------------
+def _or(names: tuple[str, ...]) -> str:
+    """``N, E, S or W``; ``1, 2 or 3``."""
+    return ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def _and_words(names: tuple[str, ...]) -> str:
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _example_points(table: Seating) -> str:
+    """Each player's points in seat order, for an example: ``4 0 10``."""
+    return " ".join(str(p) for p in (4, 0, 10, 0, 0, 0)[:table.players])
+
+
+def _example_labelled(table: Seating) -> str:
+    """The same by seat, for an example: ``1:4 3:10``."""
+    return "1:4 3:10" if table.players > 2 else "1:4 2:10"
+
+
+def _in_order(table: Seating) -> str:
+    """How positional points are read: seat 1 first, then round the table."""
+    return "seat 1 first"
+
+
 # ---- reading points ---------------------------------------------------------------------------------------
-def parse_points(text: str, rules: Rules) -> tuple[int, int] | None:
+def parse_points(text: str, rules: Rules) -> tuple[int, ...] | None:
     """Each side's points from ``NS 9 EW 5``, ``9 5`` (NS first) or, when every card scores, ``NS 9``;
-    None when the text is not points (it names cards).
+    None when the text is not points (it names cards).  At a cut-throat table each player's points, in
+    seat order (``4 0 10``) or by seat (``1:4 3:10``, a player left out took nothing).
 
     >>> from cinch import Rules
     >>> parse_points("ew 5, ns 9", Rules.preset("pagat")), parse_points("NS 9", Rules.preset("pagat"))
     ((9, 5), (9, 5))
     >>> parse_points("NS high jack", Rules.preset("pagat")) is None
     True
+    >>> three = Rules.preset("official").with_options(players=3)
+    >>> parse_points("4 0 10", three), parse_points("3:10, 1:4", three), parse_points("1 high 3 rest", three)
+    ((4, 0, 10), (4, 0, 10), None)
     """
+    table = rules.seating
+    if not table.partnership:
+        return _players_points(text, table)
     tokens = re.findall(r"[A-Za-z]+|-?\d+", text)
     if not tokens or not any(t.lstrip("-").isdigit() for t in tokens):
         return None
@@ -562,6 +680,31 @@ def parse_points(text: str, rules: Rules) -> tuple[int, int] | None:
     return pairs[Team.NS], pairs[Team.EW]
 
 
+def _players_points(text: str, table: Seating) -> tuple[int, ...] | None:
+    """:func:`parse_points` at a cut-throat table (None: the text names cards)."""
+    if re.search(r"[A-Za-z]", text):
+        return None
+    form = f"type each player's points in seat order, as {_example_points(table)}, or by seat, as " \
+           f"{_example_labelled(table)}"
+    tokens = [t for t in re.split(r"[\s,;]+", text.strip()) if t]
+    if all(":" not in t and "=" not in t for t in tokens):
+        if len(tokens) != table.players or not all(re.fullmatch(r"-?\d{1,4}", t) for t in tokens):
+            raise EntryError(f"{text!r} gives {len(tokens)} numbers for {table.players} players; {form}")
+        return tuple(int(t) for t in tokens)
+    points = [0] * table.players
+    given: set[int] = set()
+    for token in tokens:
+        m = re.fullmatch(r"(\d)[:=](-?\d{1,4})", token)
+        if m is None:
+            raise EntryError(f"{token!r} is not a seat and its points; {form}")
+        seat = table.parse_seat(m[1])
+        if seat in given:
+            raise EntryError(f"{seat} is given twice; give each player's points once")
+        given.add(seat)
+        points[seat] = int(m[2])
+    return tuple(points)
+
+
 _REST = ("rest", "others", "other", "all", "everything")
 _BOTH_PEDROS = ("pedros", "pedro", "both")
 
@@ -573,6 +716,7 @@ def parse_took(text: str, rules: Rules) -> tuple[tuple[str, Taker], ...]:
     >>> parse_took("EW low pedros; N high - game, S rest", Rules.preset("official"))[:3]
     (('Low', Team.EW), ('Right Pedro', Team.EW), ('Left Pedro', Team.EW))
     """
+    table = rules.seating
     tokens = [t for t in re.split(r"[\s,;:.]+", text.strip().lower()) if t]
     pairs: list[tuple[str, Taker]] = []
     rest: list[Taker] = []
@@ -586,13 +730,16 @@ def parse_took(text: str, rules: Rules) -> tuple[tuple[str, Taker], ...]:
             i += 1
         i += 1
         try:
-            taker = parse_taker(word)
+            taker = parse_taker(word, table)
             have_taker = True
             continue
         except EntryError:
-            pass
+            if word.isdigit() and not table.partnership:  # a seat number no one sits in
+                raise EntryError(f"{word!r} is not a seat at this table; the players are "
+                                 f"{' '.join(table.names)}") from None
         if not have_taker:
-            raise EntryError(f"say whose the cards are first, as NS high jack, EW rest (not {word!r} first)")
+            example = "NS high jack, EW rest" if table.partnership else "1 high jack, 2 rest"
+            raise EntryError(f"say whose the cards are first, as {example} (not {word!r} first)")
         if word in _REST:
             rest.append(taker)
         elif word in _BOTH_PEDROS:

@@ -22,6 +22,14 @@ last deal.
 Traceback (most recent call last):
 ...
 cinch.scorekeeper.EntryError: W cannot deal deal 2: the deal passes to the left, and N deals now
+
+At a cut-throat table (two, three, five or six players, each for himself) the seats are ``1``
+to ``n``, every player is his own side, and the points are entered per player:
+
+>>> three = ScoreSheet(Rules.preset("official").with_options(players=3))
+>>> done = three.add(DealEntry.of("3", maker="2", bid=7, points=(12, 2, 0), table=three.table))
+>>> done.ruling[0], done.score
+('2 bid 7: 2 took 2, 3 0, 1 12: set.', (12, -7, 0))
 """
 
 from __future__ import annotations
@@ -43,6 +51,7 @@ from cinch.irregularities import default_penalty_text as default_penalty_text
 from cinch.match import DealSummary, bidder_goes_out_applies, decide, teams_json
 from cinch.rules import AboveSix, AllPass, Bidding, High, Low, Rob, Rules, Settlement
 from cinch.scoring import PointTable, settle
+from cinch.seating import FOUR, Seating, seating
 from cinch.view import Phase
 
 
@@ -51,13 +60,46 @@ class EntryError(CinchError, ValueError):
 
 
 Taker: TypeAlias = Team | Seat | None
-"""Who scored a point card: a side, a player (who scores for his side), or None for nobody."""
+"""Who scored a point card: a side, a player (who scores for his side), or None for nobody.
+At a cut-throat table a taker is a player: his seat is his side."""
 
 CARD_ORDER = ("High", "Low", "Jack", "Game", "Right Pedro", "Left Pedro", "Left Bower", "Sancho", "Dom")
 """The point cards in the order a score sheet lists them (their names as :class:`PointTable` gives them)."""
 
 MISDEAL: Literal["misdeal"] = "misdeal"
 REVOKE: Literal["revoke"] = "revoke"
+
+
+# ---- the table: four in partnerships, or two to six each for himself ----------------------------------------
+def table_of(seat: Seat) -> Seating:
+    """The table a seat sits at: four for ``N E S W``, else as many players as its seats number.
+
+    >>> table_of(Seat.E).players, table_of(seating(5).seats[0]).players
+    (4, 5)
+    """
+    return seating(len(type(seat)))
+
+
+def at_table(table: Seating, who: object) -> bool:
+    """Whether ``who`` is a seat or a side of ``table`` (by identity: seat 1 of three equals N as a number)."""
+    return any(who is s for s in table.seats) or any(who is t for t in table.side_list)
+
+
+def honour_refusal(table: Seating) -> str:
+    """Why a misdeal, a revoke or an incorrect hand is refused at a cut-throat table, in one line."""
+    return (f"misdeals, revokes and incorrect hands are ruled on only at four players in partnerships (the honour "
+            f"rule is a four-player rule); at this table of {table.players}, each for himself, enter the deal as it "
+            "was scored")
+
+
+def _seats_text(table: Seating) -> str:
+    """``N E S W``, or ``1 2 3``: the seats' names, for a message."""
+    return " ".join(table.names)
+
+
+def _side_word(table: Seating) -> str:
+    """What each share of the points belongs to: a side, or at a cut-throat table a player."""
+    return "side" if table.partnership else "player"
 
 
 # ---- the point cards of a rules -----------------------------------------------------------------------
@@ -109,13 +151,16 @@ def every_card_scores(rules: Rules) -> bool:
     every trump left in the stock, and a hand above six buries only non-point cards.
     Elsewhere a point card can be dead (thrown under keep-six, left in the stock by the
     dealer's rob, never dealt under no-draw), and with Sancho or Dom a hand short of other
-    cards may bury one (docs/rule-readings.md).
+    cards may bury one (docs/rule-readings.md).  At two or three players the dealer does not
+    rob (he draws like the others), so trumps may stay in the stock under any rules.
 
     >>> every_card_scores(Rules.preset("pagat")), every_card_scores(Rules.preset("official"))
     (True, False)
+    >>> every_card_scores(Rules.preset("pagat").with_options(players=3))
+    False
     """
-    return (rules.rob is Rob.ALL_TRUMPS and rules.above_six is AboveSix.BURIED and not rules.no_draw
-            and not rules.sancho and not rules.dom_pedro)
+    return (rules.seating.dealer_robs and rules.rob is Rob.ALL_TRUMPS and rules.above_six is AboveSix.BURIED
+            and not rules.no_draw and not rules.sancho and not rules.dom_pedro)
 
 
 def cards_text(rules: Rules) -> str:
@@ -162,13 +207,21 @@ def parse_point_card(text: str) -> str:
 _NOBODY = ("nobody", "none", "-", "dead", "null")
 
 
-def parse_taker(text: str) -> Taker:
-    """A side (``NS``, ``EW``), a player (``N`` ... ``W``) or nobody (``nobody``, ``-``).
+def parse_taker(text: str, table: Seating = FOUR) -> Taker:
+    """A side (``NS``, ``EW``), a player (``N`` ... ``W``) or nobody (``nobody``, ``-``); at a cut-throat
+    table a player (``1`` ... ``n``) or nobody.
 
-    >>> parse_taker("ew"), parse_taker("S"), parse_taker("nobody")
-    (Team.EW, Seat.S, None)
+    >>> parse_taker("ew"), parse_taker("S"), parse_taker("nobody"), str(parse_taker("3", seating(3)))
+    (Team.EW, Seat.S, None, '3')
     """
     t = text.strip().upper()
+    if not table.partnership:
+        if t in table.names:
+            return table.parse_seat(t)
+        if t.lower() in _NOBODY:
+            return None
+        raise EntryError(f"{text!r} is not a player at this table or nobody; write one of {_seats_text(table)}, "
+                         "or nobody")
     if t in ("NS", "EW"):
         return Team[t]
     if t in ("SN", "WE"):
@@ -379,8 +432,10 @@ class DealEntry:
     are given; with calls, ``maker`` and ``bid`` may be left out (the calls give them).  No
     maker and no bid: all passed and the deal is thrown in.  ``took``: who scored each
     point card (pairs of name and :data:`Taker`); or ``points``: only each side's points
-    (NS, EW).  ``irregularity``: a misdeal or a revoke.  ``incorrect_hands``: hands found with too many or
-    too few cards (003), which change no score.
+    (NS, EW; at a cut-throat table each player's, 1 to n).  ``irregularity``: a misdeal or a revoke.
+    ``incorrect_hands``: hands found with too many or too few cards (003), which change no score.
+    The irregularities are four-player only.  The seats say the table: ``N E S W``, or a
+    cut-throat table's seats (:attr:`table`).
 
     >>> DealEntry.of("N", calls="p p 8 p", trump="S", took={"High": "NS", "Low": "E", "Jack": "nobody",
     ...     "Game": "EW", "Right Pedro": "S", "Left Pedro": "W"}).took[:2]
@@ -393,7 +448,7 @@ class DealEntry:
     bid: int | None = None
     trump: Suit | None = None
     took: tuple[tuple[str, Taker], ...] | None = None
-    points: tuple[int, int] | None = None
+    points: tuple[int, ...] | None = None
     irregularity: Irregularity | None = None
     incorrect_hands: tuple[IncorrectHand, ...] = ()  # 003's incorrect hand: noted, no score changes
 
@@ -401,28 +456,38 @@ class DealEntry:
     def of(cls, dealer: Seat | str, *, calls: str | Iterable[Call | str] = (), maker: Seat | str | None = None,
            bid: int | None = None, trump: Suit | str | None = None,
            took: Mapping[str, Taker | str] | Iterable[tuple[str, Taker | str]] | None = None,
-           points: tuple[int, int] | None = None, irregularity: Irregularity | None = None,
-           incorrect_hands: Iterable[IncorrectHand] = ()) -> DealEntry:
-        """An entry from text or values: seats as ``"N"``, suits as ``"H"`` or ``"hearts"``, calls as ``"p 7 p p"``,
-        takers as ``"NS"``, ``"E"`` or ``"nobody"``."""
+           points: Sequence[int] | None = None, irregularity: Irregularity | None = None,
+           incorrect_hands: Iterable[IncorrectHand] = (), table: Seating = FOUR) -> DealEntry:
+        """An entry from text or values: seats as ``"N"`` (at a cut-throat ``table``, ``"1"``), suits as ``"H"``
+        or ``"hearts"``, calls as ``"p 7 p p"``, takers as ``"NS"``, ``"E"`` or ``"nobody"``."""
         try:
             pairs = None
             if took is not None:
                 items = took.items() if isinstance(took, Mapping) else took
-                pairs = tuple((parse_point_card(name), parse_taker(who) if isinstance(who, str) else who)
+                pairs = tuple((parse_point_card(name), parse_taker(who, table) if isinstance(who, str) else who)
                               for name, who in items)
             return cls(
-                dealer=Seat.parse(dealer) if isinstance(dealer, str) else Seat(dealer),
+                dealer=table.parse_seat(dealer) if isinstance(dealer, str) else table.seats[dealer],
                 calls=parse_calls(calls),
-                maker=Seat.parse(maker) if isinstance(maker, str) else maker,
+                maker=table.parse_seat(maker) if isinstance(maker, str) else maker,
                 bid=bid, trump=Suit.parse(trump) if isinstance(trump, str) else trump,
-                took=pairs, points=None if points is None else (int(points[0]), int(points[1])),
+                took=pairs, points=None if points is None else _points_of(points, table),
                 irregularity=irregularity, incorrect_hands=tuple(incorrect_hands),
             )
+        except EntryError:
+            raise
         except NotationError as e:
             raise EntryError(str(e)) from None
-        except (TypeError, ValueError):
-            raise EntryError(f"points are two whole numbers, NS then EW, as (9, 5), not {points!r}") from None
+        except (TypeError, ValueError, IndexError):
+            if table.partnership:
+                raise EntryError(f"points are two whole numbers, NS then EW, as (9, 5), not {points!r}") from None
+            raise EntryError(f"points are {table.players} whole numbers, one for each player from 1 to "
+                             f"{table.players}, as {_example_points(table)}, not {points!r}") from None
+
+    @property
+    def table(self) -> Seating:
+        """The table the deal was played at, as its dealer's seat says."""
+        return table_of(self.dealer)
 
     def taker(self, name: str) -> Taker:
         """Who took the point card ``name`` (None: nobody, or not entered)."""
@@ -441,7 +506,7 @@ class DealEntry:
         if self.took is not None:
             out["took"] = {name: None if who is None else who.name for name, who in self.took}
         if self.points is not None:
-            out["points"] = teams_json(self.points)
+            out["points"] = teams_json(self.points, self.table)
         if self.irregularity is not None:
             out["irregularity"] = self.irregularity.to_json()
         if self.incorrect_hands:
@@ -450,7 +515,14 @@ class DealEntry:
 
     @classmethod
     def from_json(cls, dealer: Seat, value: Any) -> DealEntry:
-        """Read a record's ``real_cards`` object; :class:`EntryError` names the field that is wrong."""
+        """Read a record's ``real_cards`` object, at the table of ``dealer``'s seat; :class:`EntryError` names
+        the field that is wrong.
+
+        >>> three = seating(3)
+        >>> DealEntry.from_json(three.seats[0], {"maker": "2", "bid": 6, "points": {"1": 4, "2": 7, "3": 3}}).points
+        (4, 7, 3)
+        """
+        table = table_of(dealer)
         if not isinstance(value, dict):
             raise EntryError(f"must be an object with maker, bid, trump and took or points, not {json_kind(value)}")
         unknown = set(value) - {"calls", "maker", "bid", "trump", "took", "points", "irregularity", "incorrect_hands"}
@@ -464,8 +536,8 @@ class DealEntry:
                 raise EntryError('"calls" must be a list of calls, as ["pass", "bid 7"]')
             calls = parse_calls(raw)
         maker = value.get("maker")
-        if maker is not None and (not isinstance(maker, str) or maker.strip().upper() not in ("N", "E", "S", "W")):
-            raise EntryError(f'"maker" must be one of N E S W or null, not {maker!r}')
+        if maker is not None and (not isinstance(maker, str) or maker.strip().upper() not in table.names):
+            raise EntryError(f'"maker" must be one of {_seats_text(table)} or null, not {maker!r}')
         bid = value.get("bid")
         if bid is not None and (not isinstance(bid, int) or isinstance(bid, bool)):
             raise EntryError(f'"bid" must be a whole number, not {json_kind(bid)}')
@@ -483,15 +555,19 @@ class DealEntry:
                     raise EntryError(f'"took" names {name!r}, which is not a point card; they are '
                                      f"{_and(list(CARD_ORDER))}")
                 if who is not None and not isinstance(who, str):
-                    raise EntryError(f'"took": {name} must go to "NS", "EW", a seat or null, not {json_kind(who)}')
-                pairs.append((name, None if who is None else _taker_json(who, name)))
+                    where = '"NS", "EW", a seat' if table.partnership else "a player's seat"
+                    raise EntryError(f'"took": {name} must go to {where} or null, not {json_kind(who)}')
+                pairs.append((name, None if who is None else _taker_json(who, name, table)))
         points = value.get("points")
         pair = None
         if points is not None:
-            if (not isinstance(points, dict) or set(points) != {"NS", "EW"}
+            if (not isinstance(points, dict) or set(points) != set(table.side_names)
                     or not all(isinstance(v, int) and not isinstance(v, bool) for v in points.values())):
-                raise EntryError('"points" must be {"NS": n, "EW": n} with whole numbers')
-            pair = (points["NS"], points["EW"])
+                shape = ", ".join(f'"{name}": n' for name in table.side_names)
+                raise EntryError(f'"points" must be {{{shape}}} with whole numbers')
+            pair = tuple(points[name] for name in table.side_names)
+        if not table.partnership and (value.get("irregularity") is not None or value.get("incorrect_hands")):
+            raise EntryError(honour_refusal(table))
         irregularity = None if value.get("irregularity") is None else Irregularity.from_json(value["irregularity"])
         hands = value.get("incorrect_hands", [])
         if not isinstance(hands, list):
@@ -499,17 +575,34 @@ class DealEntry:
                              f"not {json_kind(hands)}")
         incorrect = tuple(IncorrectHand.from_json(h) for h in hands)
         try:
-            return cls(dealer, calls, None if maker is None else Seat.parse(maker), bid,
+            return cls(dealer, calls, None if maker is None else table.parse_seat(maker), bid,
                        None if trump is None else Suit.parse(trump), None if pairs is None else tuple(pairs), pair,
                        irregularity, incorrect)
         except NotationError as e:
             raise EntryError(str(e)) from None
 
 
-def _taker_json(text: str, name: str) -> Taker:
-    if text not in ("NS", "EW", "N", "E", "S", "W"):
+def _taker_json(text: str, name: str, table: Seating = FOUR) -> Taker:
+    if table.partnership and text not in ("NS", "EW", "N", "E", "S", "W"):
         raise EntryError(f'"took": {name} must go to "NS", "EW", one of "N" "E" "S" "W", or null, not {text!r}')
-    return parse_taker(text)
+    if not table.partnership and text not in table.names:
+        seats = " ".join(f'"{n}"' for n in table.names)
+        raise EntryError(f'"took": {name} must go to one of {seats}, or null, not {text!r}')
+    return parse_taker(text, table)
+
+
+def _points_of(points: Sequence[int], table: Seating) -> tuple[int, ...]:
+    """Points as whole numbers, one per side of the table (ValueError otherwise)."""
+    if isinstance(points, str | bytes) or len(points) != table.sides:
+        raise ValueError(points)
+    if any(isinstance(p, bool) or not isinstance(p, int | str) for p in points):
+        raise ValueError(points)
+    return tuple(int(p) for p in points)
+
+
+def _example_points(table: Seating) -> str:
+    """An example of each player's points at a cut-throat table: ``(4, 0, 10)``."""
+    return "(" + ", ".join(str(p) for p in (4, 0, 10, 0, 0, 0)[:table.players]) + ")"
 
 
 # ---- a settled deal -----------------------------------------------------------------------------------
@@ -523,7 +616,7 @@ class SettledDeal:
     points: tuple[int, ...] | None  # what each side took (None: not entered, a revoke under 002)
     made: bool | None
     score_change: tuple[int, ...]
-    score: tuple[int, ...]  # the running score after the deal (NS, EW)
+    score: tuple[int, ...]  # the running score after the deal (NS, EW; cut-throat by player)
     bidder_goes_out: bool  # the deal was played under bidder goes out
     winner: Team | None  # the match's winner after this deal
     decider_pending: bool  # both sides reached the target together: bidder-goes-out deals follow
@@ -539,16 +632,22 @@ class SettledDeal:
         return None if self.entry.maker is None else self.entry.maker.team
 
     @property
+    def table(self) -> Seating:
+        return self.entry.table
+
+    @property
     def result(self) -> DealResult:
         """The deal's result in the engine's terms (no awards: no cards were recorded)."""
         e = self.entry
         thrown_in = e.maker is None and e.irregularity is None
-        return DealResult(thrown_in, e.maker, e.bid, e.trump, (), self.points, self.made, self.score_change)
+        return DealResult(thrown_in, e.maker, e.bid, e.trump, (), self.points, self.made, self.score_change,
+                          seating=self.table)
 
     def result_json(self) -> dict[str, Any]:
         """The ``result`` of a record's deal: what the rules made of the entry."""
-        return {"points": None if self.points is None else teams_json(self.points), "made": self.made,
-                "score_change": teams_json(self.score_change), "score": teams_json(self.score)}
+        table = self.table
+        return {"points": None if self.points is None else teams_json(self.points, table), "made": self.made,
+                "score_change": teams_json(self.score_change, table), "score": teams_json(self.score, table)}
 
     def to_json(self) -> dict[str, Any]:
         """As ``cinch replay --json`` reports a deal, with its irregularity (or null)."""
@@ -562,7 +661,7 @@ class SettledDeal:
 
     def line(self) -> str:
         """One line for ``cinch replay``: ``1. W dealt: N bid 7 in hearts; took NS 13, EW 1; ...``."""
-        return f"{self.number:>3}. {self.summary()}  Score NS {self.score[0]}, EW {self.score[1]}"
+        return f"{self.number:>3}. {self.summary()}  Score {self.table.score_text(self.score)}"
 
     def summary(self) -> str:
         """The deal in one sentence, without its number or the score after it:
@@ -576,7 +675,9 @@ class SettledDeal:
             return f"{head}: thrown in."
         trump = f" in {_suit_word(e.trump)}" if e.trump is not None else ""
         bgo = " [bidder goes out]" if self.bidder_goes_out else ""
-        took = "" if self.points is None else f"took NS {self.points[0]}, EW {self.points[1]}; "
+        table = self.table
+        took = "" if self.points is None else \
+            f"{'took' if table.partnership else 'points'} {table.score_text(self.points)}; "
         what = (self.result.describe() if irregularity is None
                 else f"{irregularity.describe()}: {_changes(self.score_change)}")
         hands = "".join(f" {self.ruling[i]}" for i in self.incorrect_hand_lines())
@@ -630,9 +731,10 @@ def read_auction(rules: Rules, dealer: Seat, calls: Sequence[Call]) -> tuple[Sea
     return deal.maker, deal.high_bid
 
 
-def check_took(rules: Rules, took: Sequence[tuple[str, Taker]]) -> tuple[int, int]:
-    """Each side's points from who took each point card, after checking that every point card of the
-    rules is named once and that the nobodies are possible.
+def check_took(rules: Rules, took: Sequence[tuple[str, Taker]]) -> tuple[int, ...]:
+    """Each side's points (at a cut-throat table each player's) from who took each point card, after
+    checking that every point card of the rules is named once, to someone at the table, and that the
+    nobodies are possible.
 
     >>> rules = Rules.preset("official")
     >>> check_took(rules, [("High", Team.NS), ("Low", Seat.E), ("Jack", None), ("Game", Team.NS),
@@ -640,24 +742,29 @@ def check_took(rules: Rules, took: Sequence[tuple[str, Taker]]) -> tuple[int, in
     (7, 6)
     """
     cards = point_cards(rules)
+    table = rules.seating
     by_name = {c.name: c for c in cards}
     seen: dict[str, Taker] = {}
     for name, taker in took:
         if name not in by_name:
             raise EntryError(_not_a_point_card(rules, name))
+        if taker is not None and not at_table(table, taker):
+            raise EntryError(f"{name} is given to {taker}, who is not at this table: the players are "
+                             f"{_seats_text(table)}")
         if name in seen:
             raise EntryError(f"{name} is given twice (to {taker_text(seen[name])} and to {taker_text(taker)}): "
-                             "a point card scores for one side only")
+                             f"a point card scores for one {_side_word(table)} only")
         seen[name] = taker
     missing = [c.name for c in cards if c.name not in seen]
     if missing:
-        raise EntryError(f"say who took {_and(missing)}: a side (NS, EW), a player (N E S W) or nobody")
+        whom = "a side (NS, EW), a player (N E S W)" if table.partnership else f"a player ({_seats_text(table)})"
+        raise EntryError(f"say who took {_and(missing)}: {whom} or nobody")
     nobody = [c.name for c in cards if seen[c.name] is None]
     if nobody and every_card_scores(rules):
         raise EntryError(
             f"{_and(nobody)} cannot go to nobody under {rules.name}: there every trump is in play (players keep "
             "their trumps, the dealer takes every trump left in the stock, and no point card is buried), so "
-            "every point card scores for a side"
+            f"every point card scores for a {_side_word(table)}"
         )
     for name in ("High", "Low"):
         if is_relative(rules, name) and seen[name] is None:
@@ -665,14 +772,14 @@ def check_took(rules: Rules, took: Sequence[tuple[str, Taker]]) -> tuple[int, in
             if taken:
                 raise EntryError(
                     f"under {rules.name} {name} is {by_name[name].what}: if nobody took it no trump was played, "
-                    f"yet {_and(taken)} went to a side; say who took {name}"
+                    f"yet {_and(taken)} went to a {_side_word(table)}; say who took {name}"
                 )
-    points = [0, 0]
+    points = [0] * table.sides
     for card in cards:
         taker = seen[card.name]
         if taker is not None:
             points[team_of(taker)] += card.points
-    return points[0], points[1]
+    return tuple(points)
 
 
 def _not_a_point_card(rules: Rules, name: str) -> str:
@@ -686,12 +793,12 @@ def _not_a_point_card(rules: Rules, name: str) -> str:
 
 
 @functools.lru_cache(maxsize=64)
-def possible_points(rules: Rules) -> frozenset[tuple[int, int]]:
-    """Every (NS, EW) split of points a deal can give: the totals of every assignment of the point
-    cards that :func:`check_took` accepts."""
+def possible_points(rules: Rules) -> frozenset[tuple[int, ...]]:
+    """Every split of points between two sides (NS, EW; or the two players of a table of two) a deal can
+    give: the totals of every assignment of the point cards that :func:`check_took` accepts."""
     names = [c.name for c in point_cards(rules)]
     found = set()
-    for sides in itertools.product((Team.NS, Team.EW, None), repeat=len(names)):
+    for sides in itertools.product((*rules.seating.side_list[:2], None), repeat=len(names)):
         try:
             found.add(check_took(rules, list(zip(names, sides))))
         except EntryError:
@@ -699,7 +806,37 @@ def possible_points(rules: Rules) -> frozenset[tuple[int, int]]:
     return frozenset(found)
 
 
-def check_points(rules: Rules, points: tuple[int, int]) -> None:
+def can_share(rules: Rules, points: Sequence[int]) -> bool:
+    """Whether the point cards can be shared out to give each player ``points`` (a cut-throat table),
+    under the same limits as :func:`check_took`: a card may go to nobody only where the rules let it,
+    and once any card is taken High and Low "in play" are taken too.
+
+    >>> three = Rules.preset("official").with_options(players=3)
+    >>> can_share(three, (4, 0, 10)), can_share(three, (2, 2, 2))
+    (True, False)
+    """
+    cards = sorted(point_cards(rules), key=lambda c: -c.points)  # the big ones first: they fit fewest ways
+    may_be_dead = not every_card_scores(rules)
+    anyone = any(points)
+
+    @functools.cache
+    def fits(index: int, needs: tuple[int, ...]) -> bool:  # needs: what each player still has to take, sorted
+        if index == len(cards):
+            return not any(needs)
+        card = cards[index]
+        if may_be_dead and not (anyone and is_relative(rules, card.name)) and fits(index + 1, needs):
+            return True
+        for i, need in enumerate(needs):
+            if need >= card.points and (i == 0 or needs[i - 1] != need):  # (equal needs: one try does)
+                rest = (*needs[:i], need - card.points, *needs[i + 1:])
+                if fits(index + 1, tuple(sorted(rest))):
+                    return True
+        return False
+
+    return fits(0, tuple(sorted(points)))
+
+
+def check_points(rules: Rules, points: Sequence[int]) -> None:
     """Refuse a split of points no deal can give under the rules, saying why.
 
     >>> check_points(Rules.preset("pagat"), (4, 4))  # doctest: +ELLIPSIS
@@ -707,6 +844,13 @@ def check_points(rules: Rules, points: tuple[int, int]) -> None:
     ...
     cinch.scorekeeper.EntryError: NS 4 and EW 4 make 8, but under pagat every point card scores for a side: ...
     """
+    table = rules.seating
+    if len(points) != table.sides:
+        raise EntryError(f"give the points of each {_side_word(table)}: {table.sides} numbers "
+                         f"({', '.join(table.side_names)}), not {len(points)}")
+    if not table.partnership:
+        _check_players_points(rules, table, tuple(points))
+        return
     ns, ew = points
     total = rules.total_points
     if ns < 0 or ew < 0:
@@ -724,12 +868,34 @@ def check_points(rules: Rules, points: tuple[int, int]) -> None:
                      f"and no share of them gives NS {ns} and EW {ew}")
 
 
+def _check_players_points(rules: Rules, table: Seating, points: tuple[int, ...]) -> None:
+    """:func:`check_points` at a cut-throat table, where each player took his own points."""
+    total = rules.total_points
+    shown = _and([f"{name}: {p}" for name, p in zip(table.side_names, points, strict=True)])
+    if any(p < 0 for p in points):
+        raise EntryError(f"the points taken cannot be negative ({shown}); a set is scored by the rules, enter what "
+                         "each player took")
+    taken = sum(points)
+    if taken > total:
+        raise EntryError(f"{shown} make {taken}, but the point cards hold only {total} under {rules.name} "
+                         f"({cards_text(rules)})")
+    if every_card_scores(rules) and taken != total:
+        raise EntryError(f"{shown} make {taken}, but under {rules.name} at {table.players} players every point card "
+                         f"scores for a player: the points add up to {total}")
+    if (points in possible_points(rules)) if table.sides == 2 else can_share(rules, points):
+        return
+    raise EntryError(f"{shown} cannot be taken together: the point cards are {cards_text(rules)}, and no share of "
+                     "them gives each player those points")
+
+
 # ---- the score sheet --------------------------------------------------------------------------------------
 class ScoreSheet:
     """A match with real cards: its entries settled one by one, the running score, the winner, undo.
 
     ``first_dealer`` fixes who deals first (None: the first entry says).  ``players`` names the
     players by seat, as a record does.  ``metadata`` holds a record's other top-level keys.
+    The table is the rules' (:attr:`table`): four in partnerships, or two to six each for himself,
+    whose entries name seats ``1`` to ``n`` and give each player's points.
 
     >>> from cinch import Rules
     >>> sheet = ScoreSheet(Rules.preset("difference"), first_dealer=Seat.S)
@@ -738,18 +904,20 @@ class ScoreSheet:
     """
 
     def __init__(self, rules: Rules, players: Mapping[Seat, str] | None = None, first_dealer: Seat | None = None):
-        if rules.cut_throat:  # the sheet's entries and words are those of two sides, NS and EW
-            option = "heasly" if rules.heasly else f"players={rules.players}"
-            raise CinchError(f"these rules seat {rules.players} players, each for himself: the scorekeeper keeps "
-                             f"partnership (four-player) games for now (leave out {option})")
         self.rules = rules
+        self.table = table = rules.seating
+        # By identity: seat 1 of a cut-throat table equals N as a number, and would find N's name.
+        for seat in [*(players or {}), *([first_dealer] if first_dealer is not None else [])]:
+            if not any(seat is s for s in table.seats):
+                raise EntryError(f"{seat} is not a seat at this table; the seats are {_seats_text(table)}")
         self.players = dict(players or {})
         self.first_dealer = first_dealer
         self.metadata: dict[str, Any] = {}
         self._deals: list[SettledDeal] = []
 
     def __repr__(self) -> str:
-        return f"<ScoreSheet {self.rules.name}: {len(self._deals)} deals, NS {self.score[0]} EW {self.score[1]}>"
+        score = self.table.score_text(self.score).replace(",", "")
+        return f"<ScoreSheet {self.rules.name}: {len(self._deals)} deals, {score}>"
 
     # ---- state ---------------------------------------------------------------------------------------------
     @property
@@ -758,7 +926,7 @@ class ScoreSheet:
 
     @property
     def score(self) -> tuple[int, ...]:
-        return self._deals[-1].score if self._deals else (0, 0)
+        return self._deals[-1].score if self._deals else (0,) * self.table.sides
 
     @property
     def winner(self) -> Team | None:
@@ -779,25 +947,46 @@ class ScoreSheet:
         return bool(self._deals) and self._deals[-1].decider_pending
 
     def bidder_goes_out_applies(self) -> bool:
-        """Whether the next deal is played under bidder goes out (000): both sides at the threshold or
+        """Whether the next deal is played under bidder goes out (000): every side at the threshold or
         more, or a tie at the target waiting for a decider (as :meth:`Match.bidder_goes_out_applies`)."""
         return bidder_goes_out_applies(self.rules, self.score, self.decider_pending)
 
     def side_name(self, team: Team) -> str:
-        """``NS`` or, when the players have names, ``NS (Ann & Cy)``."""
+        """``NS`` or, when the players have names, ``NS (Ann & Cy)``; at a cut-throat table ``2`` or
+        ``2 (Bo)``."""
         names = [self.players[s] for s in team.seats if self.players.get(s)]
         return f"{team} ({' & '.join(names)})" if names else str(team)
+
+    def score_text(self, score: Sequence[int] | None = None) -> str:
+        """The score (the running one unless given) by side: ``NS 13, EW 1`` or ``1: 4, 2: -7, 3: 5``."""
+        return self.table.score_text(tuple(self.score if score is None else score))
+
+    def final_words(self, score: Sequence[int] | None = None, winner: Team | None = None) -> str:
+        """How the match ended, for a line: ``NS win the match, 65 to 0`` (the winner's score first), or
+        at a cut-throat table ``3 wins the match with 64 (1: 52, 2: 40, 3: 64)``."""
+        score = tuple(self.score if score is None else score)
+        winner = self.winner if winner is None else winner
+        assert winner is not None
+        return _final_words(self.table, score, winner, self.side_name(winner))
+
+    def over_words(self) -> str:
+        """Who won a finished match, for a refusal: ``NS won, 65 to 0``, or ``3 won with 64 (1: 52, ...)``."""
+        assert self.winner is not None
+        return _over_words(self.table, self.score, self.winner)
 
     # ---- entering -------------------------------------------------------------------------------------------
     def check(self, entry: DealEntry) -> SettledDeal:
         """Settle ``entry`` as the next deal without adding it; :class:`EntryError` says what is wrong."""
         rules = self.rules
         number = len(self._deals) + 1
+        table = self.table
         if self.winner is not None:
-            ns, ew = self.score
-            raise EntryError(f"the match is over: {self.winner} won, {ns} to {ew}; undo takes back the last deal")
+            raise EntryError(f"the match is over: {self.over_words()}; undo takes back the last deal")
         expected = self.next_dealer
         dealer = entry.dealer
+        self._check_seats(entry)
+        if not table.partnership and (entry.irregularity is not None or entry.incorrect_hands):
+            raise EntryError(honour_refusal(table))
         if expected is not None and dealer != expected:
             why = ("after a misdeal under 002 the same dealer deals again" if self._deals and expected ==
                    self._deals[-1].dealer else "the deal passes to the left")
@@ -822,6 +1011,13 @@ class ScoreSheet:
         settled = self.check(entry)
         self._deals.append(settled)
         return settled
+
+    def _check_seats(self, entry: DealEntry) -> None:
+        """Refuse a seat or a side that is not at this table (an entry made for another table)."""
+        table = self.table
+        for what, who in (("dealer", entry.dealer), ("maker", entry.maker)):
+            if who is not None and not any(who is s for s in table.seats):
+                raise EntryError(f"the {what}, {who}, is not a seat at this table; the seats are {_seats_text(table)}")
 
     def undo(self) -> SettledDeal:
         """Take back the last deal (a mistyped one); returns it."""
@@ -856,7 +1052,7 @@ class ScoreSheet:
                     raise EntryError(f"the bid is given as {bid}, but the calls end with {high}'s bid of {amount}")
                 maker, bid = high, amount
         elif maker is None and bid is not None:
-            raise EntryError(f"a bid of {bid} needs its maker: say who bid it (N E S W)")
+            raise EntryError(f"a bid of {bid} needs its maker: say who bid it ({_seats_text(rules.seating)})")
         elif maker is not None and bid is None:
             raise EntryError(f"say what {maker} bid: from {rules.min_bid} to {rules.highest_bid} under {rules.name}")
         elif bid is not None and not rules.min_bid <= bid <= rules.highest_bid:
@@ -885,13 +1081,13 @@ class ScoreSheet:
                 or entry.took is not None or entry.points is not None or entry.incorrect_hands:
             raise EntryError("a misdeal is dealt again: it has no bidding, trumps, points or incorrect hand to enter")
         nxt, words = misdeal_ruling(entry.dealer, irregularity.text or default_penalty_text(self.rules))
-        return self._settled(number, entry, None, None, (0, 0), nxt, [words], scored=False)
+        return self._settled(number, entry, None, None, (0,) * self.table.sides, nxt, [words], scored=False)
 
     def _thrown_in(self, number: int, entry: DealEntry) -> SettledDeal:
         rules = self.rules
         if rules.all_pass is AllPass.STUCK_DEALER:
-            raise EntryError(f"under {rules.name} a deal is never thrown in: when the first three pass the dealer "
-                             f"is stuck and must bid {rules.min_bid}; give the maker and the bid")
+            raise EntryError(f"under {rules.name} a deal is never thrown in: when {self.table.others_text} pass the "
+                             f"dealer is stuck and must bid {rules.min_bid}; give the maker and the bid")
         if entry.irregularity is not None:
             raise EntryError("a revoke needs a contract: give the maker and the bid")
         if entry.incorrect_hands:
@@ -901,24 +1097,27 @@ class ScoreSheet:
             raise EntryError("all passed, so the deal is thrown in: it has no trumps and no points; give the "
                              "maker and the bid if someone bid")
         words = f"All passed: the deal is thrown in, no score. {entry.dealer.left} deals next."
-        return self._settled(number, entry, None, None, (0, 0), entry.dealer.left, [words], scored=False)
+        return self._settled(number, entry, None, None, (0,) * self.table.sides, entry.dealer.left, [words],
+                             scored=False)
 
     def _played(self, number: int, entry: DealEntry) -> SettledDeal:
         rules = self.rules
         maker, bid = entry.maker, entry.bid
         assert maker is not None and bid is not None
+        table = self.table
+        each = f"each {_side_word(table)}'s points"
         if entry.took is not None and entry.points is not None:
-            raise EntryError("give either who took each point card or each side's points, not both")
-        points: tuple[int, int] | None = None
+            raise EntryError(f"give either who took each point card or {each}, not both")
+        points: tuple[int, ...] | None = None
         if entry.took is not None:
             points = check_took(rules, entry.took)
         elif entry.points is not None:
             check_points(rules, entry.points)
-            points = entry.points
+            points = tuple(entry.points)
         irregularity = entry.irregularity
         revoke_002 = irregularity is not None and irregularity.kind == REVOKE and irregularity.text == "002"
         if points is None and not revoke_002:
-            raise EntryError(f"say who took the points: each side's points (they add up to at most "
+            raise EntryError(f"say who took the points: {each} (they add up to at most "
                              f"{rules.total_points}), or who took each point card ({_and(_names(rules))})")
         makers = maker.team
         words = [_contract_words(entry, points)]
@@ -933,30 +1132,41 @@ class ScoreSheet:
             made, change = settle(rules, makers, bid, points)
             words[0] += ": made." if made else ": set."
             words += hands
-            words.append(_settlement_words(rules, makers, bid, points, made, change))
+            if table.partnership:
+                words.append(_settlement_words(rules, makers, bid, points, made, change))
+            elif table.sides == 2:
+                words.append(_two_players_words(rules, makers, bid, points, made, change))
+            else:
+                words.append(_cut_throat_words(table, maker, made, change))
         return self._settled(number, entry, points, made, change, entry.dealer.left, words, scored=True)
 
     def _settled(self, number: int, entry: DealEntry, points: tuple[int, ...] | None, made: bool | None,
                  change: tuple[int, ...], next_dealer: Seat, words: list[str], *, scored: bool) -> SettledDeal:
         rules = self.rules
+        table = self.table
         before = self.score
         bgo = self.bidder_goes_out_applies()
         pending = self.decider_pending
         winner: Team | None = None
-        score = (before[0] + change[0], before[1] + change[1])
+        score = tuple(b + c for b, c in zip(before, change, strict=True))
         if scored:
             assert entry.maker is not None and made is not None
             makers = entry.maker.team
             winner, tied = decide(rules, score, makers, made, bgo)
             # As the match keeps it: a win ends the decider, a tie at the target starts one.
             pending = False if winner is not None else (True if tied else pending)
-            words.append(f"Score: NS {score[0]}, EW {score[1]} (first to {rules.target} wins).")
-            words += _going_out_words(rules, score, makers, made, bgo, winner, tied)
+            words.append(f"Score: {table.score_text(score)} (first to {rules.target} wins).")
+            if table.partnership:
+                words += _going_out_words(rules, score, makers, made, bgo, winner, tied)
+            else:
+                words += _players_going_out_words(rules, score, makers, made, bgo, winner, tied)
             if winner is None and not bgo and not tied and bidder_goes_out_applies(rules, score, False):
                 words.append(f"Bidder goes out from the next deal: both sides stand at {rules.bidder_goes_out} or "
-                             "more, and makers who make their bid win outright.")
+                             "more, and makers who make their bid win outright." if table.partnership else
+                             f"Bidder goes out from the next deal: every player stands at {rules.bidder_goes_out} "
+                             "or more, and a maker who makes his bid wins outright.")
         else:
-            words.append(f"Score: NS {score[0]}, EW {score[1]}.")
+            words.append(f"Score: {table.score_text(score)}.")
         return SettledDeal(number, entry, points, made, change, score, bgo, winner, pending, next_dealer,
                            tuple(words))
 
@@ -976,7 +1186,7 @@ def _names(rules: Rules) -> list[str]:
     return [c.name for c in point_cards(rules)]
 
 
-def _contract_words(entry: DealEntry, points: tuple[int, int] | None) -> str:
+def _contract_words(entry: DealEntry, points: tuple[int, ...] | None) -> str:
     maker = entry.maker
     assert maker is not None
     makers = maker.team
@@ -984,7 +1194,28 @@ def _contract_words(entry: DealEntry, points: tuple[int, int] | None) -> str:
     head = f"{maker} bid {entry.bid}{trump}"
     if points is None:
         return head
+    if len(points) != 2:  # each for himself: the maker first, then the others from his left
+        others = ", ".join(f"{seat} {points[seat]}" for seat in _after(entry.table, maker))
+        return f"{head}: {maker} took {points[maker]}, {others}"
     return f"{head}: {makers} took {points[makers]}, {makers.other} {points[makers.other]}"
+
+
+def _after(table: Seating, seat: Seat) -> list[Seat]:
+    """The other seats in turn, from ``seat``'s left."""
+    out, at = [], seat.left
+    while at != seat:
+        out.append(at)
+        at = at.left
+    return out
+
+
+def _cut_throat_words(table: Seating, maker: Seat, made: bool, change: tuple[int, ...]) -> str:
+    """How a deal scores at three to six players, each for himself; the figures are ``settle()``'s."""
+    figures = ", ".join(f"{seat} {change[seat]:+d}" for seat in (maker, *_after(table, maker)))
+    if made:
+        return f"Cut-throat scoring: every player adds the points he took: {figures}."
+    return ("Cut-throat scoring: every player adds the points he took, but a maker short of his bid loses it: "
+            f"{figures}.")
 
 
 def _settlement_words(rules: Rules, makers: Team, bid: int, points: tuple[int, ...], made: bool,
@@ -1008,7 +1239,29 @@ def _settlement_words(rules: Rules, makers: Team, bid: int, points: tuple[int, .
             f"{bid - took} the makers fell short: {defenders} {change[defenders]:+d}.")
 
 
-def _going_out_words(rules: Rules, score: tuple[int, int], makers: Team, made: bool, bgo: bool,
+def _two_players_words(rules: Rules, maker: Team, bid: int, points: tuple[int, ...], made: bool,
+                       change: tuple[int, ...]) -> str:
+    """:func:`_settlement_words` at a table of two, each for himself: the preset's own scoring, with a
+    maker and his opponent for the two sides."""
+    other = maker.other
+    took, against = points[maker], points[other]
+    if rules.settlement is Settlement.ADDITIVE:
+        if made:
+            return (f"Additive scoring: each player adds the points he took: {maker} {change[maker]:+d}, "
+                    f"{other} {change[other]:+d}.")
+        return (f"Additive scoring: a maker who falls short loses his bid, and his opponent adds the points he "
+                f"took: {maker} {change[maker]:+d}, {other} {change[other]:+d}.")
+    if made:
+        if took == against:
+            return f"Difference scoring: {took} against {against}, no difference: no score."
+        more, fewer = (maker, other) if took > against else (other, maker)
+        return (f"Difference scoring: the player who took more scores the difference, {points[more]} - "
+                f"{points[fewer]}: {more} {change[more]:+d}.")
+    return (f"Difference scoring: the opponent scores the deal's {rules.total_points} points plus the "
+            f"{bid - took} the maker fell short: {other} {change[other]:+d}.")
+
+
+def _going_out_words(rules: Rules, score: tuple[int, ...], makers: Team, made: bool, bgo: bool,
                      winner: Team | None, tied: bool) -> list[str]:
     """Why the match ends here, or why not, in words; who wins is ``decide()``'s answer."""
     target = rules.target
@@ -1035,4 +1288,54 @@ def _going_out_words(rules: Rules, score: tuple[int, int], makers: Team, made: b
                      "bid wins; a set leaves it to the target).")
     elif all(over):
         words.append(f"Both sides stand at {target} or more with equal scores: another deal decides.")
+    return words
+
+
+def _final_words(table: Seating, score: tuple[int, ...], winner: Team, name: str) -> str:
+    """``NS win the match, 65 to 0``, or each for himself ``3 wins the match with 64 (1: 52, 2: 40, 3: 64)``;
+    ``name`` is the winner as the sheet names him."""
+    if table.partnership:
+        return f"{name} win the match, {score[winner]} to {score[winner.other]}"
+    return f"{name} wins the match with {score[winner]} ({table.score_text(score)})"
+
+
+def _over_words(table: Seating, score: tuple[int, ...], winner: Team) -> str:
+    """``NS won, 65 to 0``, or ``3 won with 64 (1: 52, 2: 40, 3: 64)``: a finished match, in a refusal."""
+    if table.partnership:
+        return f"{winner} won, {score[0]} to {score[1]}"
+    return f"{winner} won with {score[winner]} ({table.score_text(score)})"
+
+
+def _players_going_out_words(rules: Rules, score: tuple[int, ...], maker: Team, made: bool, bgo: bool,
+                             winner: Team | None, tied: bool) -> list[str]:
+    """:func:`_going_out_words` at a table where each plays for himself (two to six players)."""
+    table = rules.seating
+    target = rules.target
+    over = [side for side, s in zip(table.side_list, score, strict=True) if s >= target]
+    words = []
+    if bgo and not made:
+        words.append(f"Bidder goes out applied, but {maker} was set: the deal scores as usual.")
+    if winner is not None:
+        final = _final_words(table, score, winner, str(winner)) + "."
+        if bgo and made and winner == maker:
+            words.append(f"Bidder goes out: {maker} made his bid on a bidder-goes-out deal: {final}")
+        elif len(over) > 1 and rules.makers_count_first:
+            words.append(f"{_and([str(s) for s in over])} reach {target} on this deal: the maker counts first, and "
+                         f"{maker} {'made his bid' if made else 'was set'}: {final}")
+        elif len(over) > 1:
+            words.append(f"{_and([str(s) for s in over])} reach {target}: the highest score wins: {final}")
+        elif over:
+            words.append(f"{winner} reaches {target}, the target: {final}")
+        else:
+            floor = rules.negative_floor
+            down = [str(side) for side, s in zip(table.side_list, score, strict=True)
+                    if floor is not None and s <= floor]
+            words.append(f"{_and(down)} {'stands' if len(down) == 1 else 'stand'} at or below the floor of {floor}: "
+                         f"the best of the others wins: {final}")
+    elif tied:
+        words.append(f"{_and([str(s) for s in over])} reach {target} together: bidder-goes-out deals follow until "
+                     "one decides (a made bid wins; a set leaves it to the target).")
+    elif len(over) > 1:
+        words.append(f"{_and([str(s) for s in over])} stand at {target} or more, the highest with equal scores: "
+                     "another deal decides.")
     return words

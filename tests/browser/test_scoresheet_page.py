@@ -201,3 +201,64 @@ def test_an_incorrect_hand_under_003_is_entered_and_ruled_on(srv, browser):
     errors = page.errors  # type: ignore[attr-defined]
     page.context.close()
     assert not errors, errors
+
+
+def test_a_three_player_sheet_on_a_phone(srv, browser):
+    page = phone(browser)
+    page.goto(srv.url + "/score")
+    page.wait_for_selector("main[data-ready=true]")
+    page.get_by_test_id("preset").select_option("additive")
+    page.get_by_test_id("table-size").select_option("3")
+    expect(page.get_by_test_id("name-N")).to_have_count(0)  # the names are asked by the table's own seats
+    page.get_by_test_id("name-2").fill("Bo")
+    page.get_by_test_id("first-dealer").select_option("3")
+    page.get_by_test_id("target").fill("21")
+    fits(page, "the setup at three")
+    page.get_by_test_id("start").tap()
+    page.wait_for_selector("main[data-view=sheet][data-ready=true]")
+    expect(page.get_by_test_id("sheet-title")).to_contain_text("3 players each for himself")
+    expect(page.get_by_test_id("dealer")).to_have_value("3")
+    expect(page.get_by_test_id("irregularity")).to_be_hidden()  # the honour rule is four-player only
+    expect(page.get_by_test_id("what-misdeal")).to_be_hidden()
+
+    # Deal 1, each player's points: a blank player took none, and points that do not add up are refused.
+    page.get_by_test_id("maker").select_option("2")
+    page.get_by_test_id("bid").fill("6")
+    page.get_by_test_id("mode-sums").check()
+    page.get_by_test_id("points-1").fill("9")
+    page.get_by_test_id("points-2").fill("9")
+    page.get_by_test_id("settle").tap()
+    expect(page.get_by_test_id("deal-error")).to_contain_text("1: 9, 2: 9 and 3: 0 make 18, but the point cards hold "
+                                                              "only 14")
+    page.get_by_test_id("points-1").fill("")
+    settle(page, 1)
+    expect(page.get_by_test_id("ruling-lines")).to_contain_text("2 bid 6: 2 took 9, 3 0, 1 0: made.")
+    expect(page.get_by_test_id("score-2")).to_have_text("9")
+    expect(page.get_by_test_id("dealer")).to_have_value("1")
+
+    # Deal 2 by cards: the takers are the players; 1 bid 8 and was set.
+    page.get_by_test_id("maker").select_option("1")
+    page.get_by_test_id("bid").fill("8")
+    page.get_by_test_id("mode-cards").check()
+    for card, taker in (("High", "1"), ("Low", "3"), ("Jack", "nobody"), ("Game", "3"), ("Right-Pedro", "2"),
+                        ("Left-Pedro", "1")):
+        page.get_by_test_id(f"took-{card}").select_option(taker)
+    settle(page, 2)
+    expect(page.get_by_test_id("ruling-lines")).to_contain_text("a maker short of his bid loses it: 1 -8, 2 +5, 3 +2.")
+    expect(page.get_by_test_id("deals")).to_contain_text("-8")
+    assert page.evaluate("() => [...document.querySelectorAll('#deals thead th')].map((th) => th.textContent)") == [
+        "#", "Deal", "1", "2", "3"]
+
+    # Deal 3 ends the match: 2 (Bo) reaches 21.
+    page.get_by_test_id("maker").select_option("2")
+    page.get_by_test_id("bid").fill("7")
+    page.get_by_test_id("mode-sums").check()
+    page.get_by_test_id("points-2").fill("8")
+    page.get_by_test_id("points-3").fill("6")
+    settle(page, 3)
+    expect(page.get_by_test_id("winner")).to_have_text("2 (Bo) wins the match with 22 (1: -8, 2: 22, 3: 8).")
+    fits(page, "a three-player sheet with its winner")
+    axe(page, "a three-player sheet")
+    errors = page.errors  # type: ignore[attr-defined]
+    page.context.close()
+    assert not errors, errors

@@ -408,14 +408,13 @@ def test_the_page_and_its_assets_are_served(client):
 
 
 def test_a_sheet_let_go_from_memory_is_read_again_from_the_library(client, monkeypatch):
-    import cinch.server.scoresheet as scoresheet
-
-    monkeypatch.setattr(scoresheet, "KEEP_SHEETS", 2)
+    book = client.app.state.server.sheets
+    # The globals the server's own SheetBook reads: a doctest run may have imported the module a second time.
+    monkeypatch.setitem(type(book)._keep.__globals__, "KEEP_SHEETS", 2)
     first, key, _ = new_sheet(client, rules="official", first_dealer="N")
     enter(client, first, key, number=1, dealer="N", maker="E", bid=6, points={"NS": 6, "EW": 8})
     for _ in range(2):
         new_sheet(client, rules="pagat")
-    book = client.app.state.server.sheets
     assert first not in book.held and len(book.held) == 2
     again = state(client, first, key)
     assert again["score"] == {"NS": 0, "EW": 2} and first in book.held and len(book.held) == 2
@@ -432,3 +431,54 @@ def test_a_server_whose_library_keeps_no_sheets_says_so():
     with pytest.raises(Refused) as refusal:
         asyncio.run(book.create({"rules": "official"}))
     assert refusal.value.status == 501 and "PostgreSQL" in refusal.value.message
+
+
+# ---- a cut-throat table: seats 1 to n, each player's points ---------------------------------------------------
+def test_a_three_player_sheet_through_the_api(client, db):
+    sheet, key, first = new_sheet(client, rules="additive", options={"players": 3}, target=21,
+                                  players={"1": "Ann", "3": "Cy"}, first_dealer="2")
+    rules = first["rules"]
+    assert (rules["players"], rules["partnership"], rules["seats"], rules["side_names"]) == (
+        3, False, ["1", "2", "3"], ["1", "2", "3"])
+    assert rules["irregularities"] is False and first["sides"] == {"1": "1 (Ann)", "2": "2", "3": "3 (Cy)"}
+    assert first["score"] == {"1": 0, "2": 0, "3": 0} and first["next_dealer"] == "2"
+
+    made = enter(client, sheet, key, number=1, dealer="2", maker="1", bid=6, trump="H",
+                 took={"High": "1", "Low": "2", "Jack": "1", "Game": "1", "Right Pedro": "1", "Left Pedro": "3"})
+    assert made["deal"]["ruling"][:2] == ["1 bid 6 in hearts: 1 took 8, 2 1, 3 5: made.",
+                                          "Cut-throat scoring: every player adds the points he took: 1 +8, 2 +1, 3 +5."]
+    assert made["sheet"]["score"] == {"1": 8, "2": 1, "3": 5} and made["sheet"]["next_dealer"] == "3"
+    refusals = [
+        ({"dealer": "N", "maker": "1", "bid": 6}, '"dealer" must be one of 1 2 3, not \'N\''),
+        ({"dealer": "3", "maker": "4", "bid": 6}, '"maker" must be one of 1 2 3 or null, not \'4\''),
+        ({"dealer": "3", "maker": "1", "bid": 6, "points": {"1": 5, "2": 5, "3": 5}},
+         "1: 5, 2: 5 and 3: 5 make 15, but the point cards hold only 14"),
+        ({"dealer": "3", "maker": "1", "bid": 6, "points": {"NS": 9, "EW": 5}},
+         '"points" must be {"1": n, "2": n, "3": n} with whole numbers'),
+        ({"dealer": "3", "irregularity": {"kind": "misdeal"}},
+         "Misdeals, revokes and incorrect hands are ruled on only at four players in partnerships"),
+    ]
+    for body, message in refusals:
+        assert message in refused(client.post(f"/api/scoresheets/{sheet}/deals", json={"number": 2, **body},
+                                              headers=key), 400)
+    set_back = enter(client, sheet, key, number=2, dealer="3", maker="2", bid=8, points={"1": 14, "2": 0, "3": 0})
+    assert set_back["deal"]["score_change"] == {"1": 14, "2": -8, "3": 0}
+    assert set_back["sheet"]["winner"] == "1"
+    assert set_back["sheet"]["winner_words"] == "1 (Ann) wins the match with 22 (1: 22, 2: -7, 3: 5)."
+    undone = client.post(f"/api/scoresheets/{sheet}/undo", json={"deals": 2}, headers=key)
+    assert undone.status_code == 200 and undone.json()["sheet"]["winner"] is None
+
+    with Library.open(db, readonly=True) as lib:
+        stored = lib.get(sheet)
+        assert stored.frontend == SCOREKEEPER and stored.score == (8, 1, 5)
+        assert {str(seat): name for seat, name in stored.players.items()} == {"1": "Ann", "3": "Cy"}
+
+
+def test_a_cut_throat_sheet_s_names_and_first_dealer_are_by_its_own_seats(client):
+    for body, message in (({"options": {"players": 5}, "players": {"N": "Ann"}}, "A player's seat must be one of "
+                                                                                 "1 2 3 4 5, not 'N'"),
+                          ({"options": {"heasly": True}, "first_dealer": "7"}, '"first_dealer" must be one of '
+                                                                                "1 2 3 4 5 6, not '7'")):
+        assert message in refused(client.post("/api/scoresheets", json=body), 400)
+    _, _, two = new_sheet(client, rules="official", options={"players": 2})
+    assert two["rules"]["seats"] == ["1", "2"] and two["score"] == {"1": 0, "2": 0}

@@ -216,11 +216,11 @@ def test_the_replay_viewer_shows_a_cut_throat_record_by_player():
     assert "wins the match" in last
 
 
-def test_the_score_sheet_refuses_a_cut_throat_table_in_one_line(tmp_path):
+def test_the_score_sheet_seats_a_cut_throat_table(tmp_path):
     with served(tmp_path / "g.sqlite3") as app:
         reply = app.http.post("/api/scoresheets", json={"rules": "official", "options": {"players": "3"}})
-        assert reply.status_code == 400
-        assert reply.json()["code"] == "cut-throat" and "four players" in reply.json()["message"]
+        assert reply.status_code == 201
+        assert reply.json()["sheet"]["score"] == {"1": 0, "2": 0, "3": 0}
 
 
 def test_two_processes_share_a_three_player_room_over_postgresql(database_url):

@@ -60,3 +60,30 @@ async def test_an_incorrect_hand_is_noted_on_the_score_screen_and_its_ruling_sho
         text = " ".join(screen_text(app).split())
         assert "W: E 6♠ made (incorrect hand)" in text
         assert sheet.score == (0, 2) and sheet.deals[0].entry.incorrect_hands[0].text == "003"
+
+
+@table_test
+async def test_a_six_player_deal_on_the_score_screen_has_a_column_for_each_player():
+    rules = Rules.preset("official").with_options(players=6)
+    table = rules.seating
+    sheet = ScoreSheet(rules, players={table.seats[1]: "Bo"})
+    app = ScoreApp(ScoreDialogue(sheet))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await type_in(pilot, "6")
+        assert "Deal 1, 6 deals. The bidding from 1" in screen_text(app)
+        await type_in(pilot, "p 7 p p p p", "c", "1 high 2 low jack game rp 5 lp")
+        text = screen_text(app)
+        assert sheet.score == (1, 8, 0, 0, 5, 0)
+        assert "1: 1  ·  2 (Bo): 8  ·  3: 0  ·  4: 0  ·  5: 5  ·  6: 0" in text
+        header = next(line for line in text.splitlines() if "Dealer: bid" in line)
+        assert header.split()[-6:] == ["1", "2", "3", "4", "5", "6"]
+        rows = text.splitlines()
+        at = next(i for i, line in enumerate(rows) if "6: 2 7♣ made" in line)
+        assert rows[at].split()[-6:] == ["1", "8", "0", "0", "5", "0"]  # each player's score, his change below
+        assert rows[at + 1].split() == ["+1", "+8", "+5"] and "Deal 2, 1 deals." in text
+        await type_in(pilot, "p p p p p p")  # all passed
+        assert "Deal 3, 2 deals." in screen_text(app)
+        await type_in(pilot, "3 bid 5", "h", "revoke 2")
+        assert "only at four players in partnerships" in " ".join(screen_text(app).split())
+        assert len(sheet.deals) == 2

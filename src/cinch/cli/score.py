@@ -6,7 +6,8 @@ explains the ruling, keeps the running score and names the winner.  The Textual 
 (:mod:`cinch.tui.score`) is the default; ``--plain`` (or a standard input or output that
 is not a terminal) asks at a line prompt (:mod:`cinch.score_plain`).  Every match is kept
 in the game library after every deal, as a ``cinch/1`` record of deals played with real
-cards; ``--resume ID`` goes on with one.
+cards; ``--resume ID`` goes on with one.  ``-o players=3`` (2 to 6, or ``-o heasly=true``) keeps
+the score of a cut-throat table: seats ``1`` to ``n``, each player for himself.
 """
 
 from __future__ import annotations
@@ -18,27 +19,40 @@ from click.core import ParameterSource
 
 from cinch.cards import Seat
 from cinch.cli.options import db_option, make_rules, rules_options
+from cinch.seating import FOUR, Seating
 
 
-def _players(values: tuple[str, ...]) -> dict[Seat, str]:
-    """``--player N=Ann`` (repeated) as names by seat."""
+def _players(values: tuple[str, ...], table: Seating = FOUR) -> dict[Seat, str]:
+    """``--player N=Ann`` (repeated; ``1=Ann`` at a cut-throat table) as names by seat."""
     out: dict[Seat, str] = {}
+    seats = " ".join(table.names)
     for value in values:
         seat, sep, name = value.partition("=")
         key = seat.strip().upper()
-        if not sep or key not in ("N", "E", "S", "W") or not name.strip():
-            raise click.BadParameter(f"{value!r}: write SEAT=NAME with a seat N E S W, as N=Ann",
+        if not sep or key not in table.names or not name.strip():
+            raise click.BadParameter(f"{value!r}: write SEAT=NAME with a seat {seats}, as {table.names[0]}=Ann",
                                      param_hint="--player")
-        out[Seat.parse(key)] = name.strip()
+        out[table.parse_seat(key)] = name.strip()
     return out
+
+
+def _dealer(value: str | None, table: Seating) -> Seat | None:
+    """``--dealer``: a seat at this table, or None (the first question asks)."""
+    if value is None:
+        return None
+    if value.strip().upper() not in table.names:
+        raise click.BadParameter(f"{value!r} is not a seat at this table; the seats are {' '.join(table.names)}",
+                                 param_hint="--dealer")
+    return table.parse_seat(value)
 
 
 @click.command("score")
 @rules_options
 @click.option("--player", "players", multiple=True, metavar="SEAT=NAME",
-              help="A player's name, as N=Ann (repeat for each seat; partners sit opposite: N-S against E-W).")
-@click.option("--dealer", "dealer", type=click.Choice(["N", "E", "S", "W"], case_sensitive=False), default=None,
-              metavar="N|E|S|W", help="Who deals first (without it the first question asks).")
+              help="A player's name, as N=Ann (repeat for each seat; partners sit opposite: N-S against E-W; "
+                   "at a cut-throat table the seats are 1 to n, as 1=Ann).")
+@click.option("--dealer", "dealer", default=None, metavar="SEAT",
+              help="Who deals first: N E S W, or 1 to n at a cut-throat table (without it the first question asks).")
 @click.option("--plain", "plain", is_flag=True, help="A plain line prompt: for screen readers and scripts.")
 @click.option("--resume", "resume", default=None, metavar="ID",
               help="Go on with a score sheet of the game library (`cinch history` lists them).")
@@ -58,7 +72,6 @@ def score_command(ctx: click.Context, preset: str, options: tuple[str, ...], pla
     from cinch.score_plain import ScoreDialogue, SheetSaver, run_plain
     from cinch.scorekeeper import ScoreSheet
 
-    names = _players(players)
     given = [p for p in ("preset", "options", "players", "dealer")
              if ctx.get_parameter_source(p) is ParameterSource.COMMANDLINE]
     if resume is not None and given:
@@ -70,6 +83,8 @@ def score_command(ctx: click.Context, preset: str, options: tuple[str, ...], pla
     if save is not None:
         _check_writable(save)
     rules = make_rules(preset, options)
+    names = _players(players, rules.seating)
+    first_dealer = _dealer(dealer, rules.seating)
     library = None
     if not no_library:
         try:
@@ -84,11 +99,10 @@ def score_command(ctx: click.Context, preset: str, options: tuple[str, ...], pla
             assert library is not None
             sheet = library.sheet(match_id)
             if sheet.is_over:
-                assert sheet.winner is not None
-                raise LibraryError(f"match {match_id} is over: {sheet.winner} won, {sheet.score[0]} to "
-                                   f"{sheet.score[1]}; `cinch replay {match_id}` shows it")
+                raise LibraryError(f"match {match_id} is over: {sheet.over_words()}; `cinch replay {match_id}` "
+                                   "shows it")
         else:
-            sheet = ScoreSheet(rules, names, None if dealer is None else Seat.parse(dealer))
+            sheet = ScoreSheet(rules, names, first_dealer)
         saver = SheetSaver(library, save, match_id)
         notes = saver.start(sheet)
         dialogue = ScoreDialogue(sheet, on_change=saver.save)

@@ -1,7 +1,8 @@
 """The scorekeeper's phone page: ``cinch score`` in the browser, over the same score sheet and game library.
 
-A table that plays with a real pack opens ``/score`` on a phone, picks the preset and the players,
-then enters each deal in a form.  Every check, settlement and ruling is
+A table that plays with a real pack opens ``/score`` on a phone, picks the preset and the players
+(four in partnerships, or two to six each for himself: ``"options": {"players": 3}``), then enters
+each deal in a form.  Every check, settlement and ruling is
 :class:`~cinch.scorekeeper.ScoreSheet`'s, the code ``cinch score`` runs in the terminal: this module only
 turns JSON into a :class:`~cinch.scorekeeper.DealEntry` and the sheet back into JSON.  Each sheet is a
 match of the game library (the record ``cinch score`` writes), saved after every deal entered or taken
@@ -25,6 +26,11 @@ The routes (:func:`add_scoresheet_routes`):
 'N bid 7 in hearts: NS took 13, EW 1: made.'
 >>> sheet_json(1, sheet)["score"], sheet_json(1, sheet)["next_dealer"]
 ({'NS': 13, 'EW': 1}, 'N')
+>>> three = new_sheet({"rules": "official", "options": {"players": 3}, "players": {"2": "Bo"}})
+>>> entry, _ = read_entry({"dealer": "3", "maker": "2", "bid": 5, "points": {"1": 4, "2": 10, "3": 0}},
+...                       three.table)
+>>> settled_json(three.add(entry))["score"], sheet_json(2, three)["sides"]["2"]
+({'1': 4, '2': 10, '3': 0}, '2 (Bo)')
 """
 
 from __future__ import annotations
@@ -45,7 +51,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from cinch.cards import Seat, Team
+from cinch.cards import Seat
 from cinch.errors import CinchError, json_kind
 from cinch.library import SCOREKEEPER, LibraryError, UnknownMatch
 from cinch.match import teams_json
@@ -61,6 +67,7 @@ from cinch.scorekeeper import (
     every_card_scores,
     point_cards,
 )
+from cinch.seating import FOUR, Seating
 from cinch.server.pages import page_routes
 from cinch.server.protocol import Name, Refusal
 from cinch.server.rooms import new_token, rules_from, token_hash
@@ -72,7 +79,6 @@ MAX_BODY = 16 * 1024  # bytes: the largest request body (a deal's entry is a few
 MAX_NUMBER = 1_000_000  # any whole number of a request above this is refused before the rules see it
 KEEP_SHEETS = 256  # sheets held in memory; the others are read again from the library when asked for
 CREATE_RATE, CREATE_BURST = 1.0, 30  # new sheets a second, and at once: a flood cannot fill the library
-SEATS = ("N", "E", "S", "W")
 _NAME = TypeAdapter(Name)
 
 PENALTIES = {
@@ -115,11 +121,11 @@ def _no_unknown(body: dict[str, Any], known: tuple[str, ...], what: str) -> None
                                           f"{', '.join(known)}")
 
 
-def _seat(value: Any, what: str) -> Seat:
-    if not isinstance(value, str) or value.strip().upper() not in SEATS:
+def _seat(value: Any, what: str, table: Seating = FOUR) -> Seat:
+    if not isinstance(value, str) or value.strip().upper() not in table.names:
         shown = repr(value[:10]) if isinstance(value, str) else json_kind(value)
-        raise Refused(400, "bad-request", f"{what} must be one of N E S W, not {shown}")
-    return Seat.parse(value.strip().upper())
+        raise Refused(400, "bad-request", f"{what} must be one of {' '.join(table.names)}, not {shown}")
+    return table.parse_seat(value.strip().upper())
 
 
 def _check_sizes(value: Any, depth: int = 0) -> None:
@@ -145,7 +151,9 @@ def _check_sizes(value: Any, depth: int = 0) -> None:
 
 def new_sheet(body: Any) -> ScoreSheet:
     """A new score sheet from ``{"rules", "options", "target", "players", "first_dealer"}``: the rules as
-    a room takes them (a preset, option overrides, a target), names by seat, who deals first (or null)."""
+    a room takes them (a preset, option overrides, a target; ``players`` and ``heasly`` among the options
+    seat two to six each for himself), names by seat (``N E S W``, or ``1`` to ``n``), who deals first
+    (or null)."""
     spec = _object(body, '{"rules": "official", "players": {"N": "Ann"}, "first_dealer": "W"}')
     _no_unknown(spec, ("rules", "options", "target", "players", "first_dealer"), "a new score sheet")
     _check_sizes(spec)
@@ -164,16 +172,14 @@ def new_sheet(body: Any) -> ScoreSheet:
         rules = rules_from(rules_spec, target, options)
     except Refusal as e:
         raise Refused(400, e.code, e.message) from None
-    if rules.cut_throat:  # (the scorekeeper's sheet has two sides, NS and EW)
-        raise Refused(400, "cut-throat", f"the score sheet keeps partnership games of four players for now, not "
-                                         f"{rules.seating.players} each for himself: leave out players and heasly")
+    table = rules.seating
     players = spec.get("players") or {}
     if not isinstance(players, dict):
-        raise Refused(400, "bad-request", f'"players" must be an object of names by seat, as {{"N": "Ann"}}, '
-                                          f"not {json_kind(players)}")
+        raise Refused(400, "bad-request", f'"players" must be an object of names by seat, as '
+                                          f'{{"{table.names[0]}": "Ann"}}, not {json_kind(players)}')
     names: dict[Seat, str] = {}
     for key, name in players.items():
-        seat = _seat(key, "a player's seat")
+        seat = _seat(key, "a player's seat", table)
         if name is None or (isinstance(name, str) and not name.strip()):
             continue  # a seat left without a name
         try:
@@ -182,20 +188,21 @@ def new_sheet(body: Any) -> ScoreSheet:
             raise Refused(400, "bad-request", f"{seat}'s name must be text of 1 to 40 characters, without "
                                               "control or invisible characters") from None
     first = spec.get("first_dealer")
-    return ScoreSheet(rules, names, None if first is None else _seat(first, '"first_dealer"'))
+    return ScoreSheet(rules, names, None if first is None else _seat(first, '"first_dealer"', table))
 
 
-def read_entry(body: Any) -> tuple[DealEntry, int | None]:
+def read_entry(body: Any, table: Seating = FOUR) -> tuple[DealEntry, int | None]:
     """A deal's entry from the page's JSON: ``dealer``, optionally the deal's ``number`` (a form sent
-    twice is then refused), and the fields of a record's ``real_cards`` (docs/record-format.md)."""
+    twice is then refused), and the fields of a record's ``real_cards`` (docs/record-format.md), with
+    the seats of ``table``."""
     spec = _object(body, '{"number": 1, "dealer": "W", "maker": "N", "bid": 7, "points": {"NS": 9, "EW": 5}}')
     _check_sizes(spec)
     number = spec.get("number")
     if number is not None and (not isinstance(number, int) or isinstance(number, bool) or number < 1):
         raise Refused(400, "bad-request", '"number" must be the deal\'s number, a whole number from 1')
     if "dealer" not in spec:
-        raise Refused(400, "bad-request", "say who dealt: dealer, one of N E S W")
-    dealer = _seat(spec["dealer"], '"dealer"')
+        raise Refused(400, "bad-request", f"say who dealt: dealer, one of {' '.join(table.names)}")
+    dealer = _seat(spec["dealer"], '"dealer"', table)
     real_cards = {k: v for k, v in spec.items() if k not in ("number", "dealer")}
     try:
         return DealEntry.from_json(dealer, real_cards), number
@@ -213,8 +220,14 @@ def _sentence(text: str) -> str:
 
 # ---- the scorekeeper's terms to JSON -----------------------------------------------------------------------
 def rules_json(rules: Rules) -> dict[str, Any]:
-    """What the form needs of the rules: the bids' range, the point cards, the penalties' text."""
+    """What the form needs of the rules: the table, the bids' range, the point cards, the penalties' text."""
+    table = rules.seating
     return {
+        "players": table.players,
+        "partnership": table.partnership,
+        "seats": list(table.names),  # N E S W, or 1 to n
+        "side_names": list(table.side_names),  # NS EW, or the seats again
+        "irregularities": table.partnership,  # misdeal, revoke, incorrect hand: four players only
         "name": rules.name,
         "spec": rules.to_json(),
         "target": rules.target,
@@ -234,16 +247,17 @@ def rules_json(rules: Rules) -> dict[str, Any]:
 def settled_json(deal: SettledDeal) -> dict[str, Any]:
     """One settled deal: its entry as a record keeps it, the ruling in words, the score after it."""
     irregularity = deal.entry.irregularity
+    table = deal.table
     return {
         "number": deal.number,
         "dealer": deal.dealer.name,
         "entry": deal.entry.to_json(),
         "summary": deal.summary(),
         "ruling": list(deal.ruling),
-        "points": None if deal.points is None else teams_json(deal.points),
+        "points": None if deal.points is None else teams_json(deal.points, table),
         "made": deal.made,
-        "score_change": teams_json(deal.score_change),
-        "score": teams_json(deal.score),
+        "score_change": teams_json(deal.score_change, table),
+        "score": teams_json(deal.score, table),
         "bidder_goes_out": deal.bidder_goes_out,
         "irregularity": None if irregularity is None else irregularity.to_json(),
         "misdeal": irregularity is not None and irregularity.kind == MISDEAL,
@@ -256,19 +270,19 @@ def sheet_json(match_id: int, sheet: ScoreSheet) -> dict[str, Any]:
     """The whole sheet as the page shows it."""
     winner = sheet.winner
     next_dealer = sheet.next_dealer
+    table = sheet.table
     return {
         "id": match_id,
         "rules": rules_json(sheet.rules),
-        "players": {s.name: sheet.players[s] for s in Seat if sheet.players.get(s)},
-        "sides": {team.name: sheet.side_name(team) for team in Team},
-        "score": teams_json(sheet.score),
+        "players": {s.name: sheet.players[s] for s in table.seats if sheet.players.get(s)},
+        "sides": {side.name: sheet.side_name(side) for side in table.side_list},
+        "score": teams_json(sheet.score, table),
         "deals": [settled_json(d) for d in sheet.deals],
         "next_number": len(sheet.deals) + 1,
         "next_dealer": None if next_dealer is None else next_dealer.name,
         "bidder_goes_out": not sheet.is_over and sheet.bidder_goes_out_applies(),
         "winner": None if winner is None else winner.name,
-        "winner_words": None if winner is None else (f"{sheet.side_name(winner)} win the match, "
-                                                     f"{sheet.score[winner]} to {sheet.score[winner.other]}."),
+        "winner_words": None if winner is None else sheet.final_words() + ".",
     }
 
 
@@ -394,7 +408,7 @@ class SheetBook:
 
     async def enter(self, held: Held, body: Any) -> SettledDeal:
         """Settle the entry as the sheet's next deal and save the sheet."""
-        entry, number = read_entry(body)
+        entry, number = read_entry(body, held.sheet.table)
         async with held.lock:
             sheet = held.sheet
             _expect(number, len(sheet.deals) + 1, "number", sheet)

@@ -11,6 +11,8 @@ with its input line.  The questions and answers are the plain mode's
 >>> _ = sheet.add(DealEntry.of("W", maker="N", bid=6, trump="S", points=(6, 8)))
 >>> contract_cell(sheet.deals[0])
 'W: N 6♠ made'
+
+At a cut-throat table (``-o players=3``) the sheet has a column for each player, ``1`` to ``n``.
 """
 
 from __future__ import annotations
@@ -130,13 +132,17 @@ class ScoreApp(App):
     def show(self) -> None:
         sheet = self.dialogue.sheet
         rules = sheet.rules
+        table = sheet.table
         self.query_one("#title", Static).update(f"Scorekeeper · {rules.name} · first to {rules.target}")
-        ns, ew = sheet.score
-        score = Text(f"{sheet.side_name(Team.NS)} {ns}  ·  {sheet.side_name(Team.EW)} {ew}")
+        if table.partnership:
+            ns, ew = sheet.score
+            score = Text(f"{sheet.side_name(Team.NS)} {ns}  ·  {sheet.side_name(Team.EW)} {ew}")
+        else:  # "1: 12  ·  2 (Bo): -7  ·  3: 0"
+            score = Text("  ·  ".join(f"{sheet.side_name(side)}: {sheet.score[side]}" for side in table.side_list))
         head = self.query_one("#score", Static)
         winner = sheet.winner
         if winner is not None:
-            score.append(f"\n{sheet.side_name(winner)} win the match!")
+            score.append(f"\n{sheet.side_name(winner)} {'win' if table.partnership else 'wins'} the match!")
         elif sheet.bidder_goes_out_applies():
             score.append("\nBidder goes out applies to this deal.")
         head.set_class(winner is not None, "over")
@@ -146,20 +152,27 @@ class ScoreApp(App):
         self.query_one("#question", Static).update(self.dialogue.question())
 
     def _sheet_table(self) -> Table | Text:
-        deals = self.dialogue.sheet.deals
+        sheet = self.dialogue.sheet
+        deals = sheet.deals
         if not deals:
             return Text("No deal entered yet.", style="dim")
+        sides = sheet.table.side_list
+        many = len(sides) > 2  # a column for each of three to six players: closer together, to fit a phone
         # As wide as its cells, not the screen: on a wide terminal the scores stay beside their deal.
-        table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
+        table = Table(box=box.SIMPLE_HEAD, padding=(0, 0 if many else 1), pad_edge=False)
         table.add_column("#", justify="right", no_wrap=True)
         table.add_column("Dealer: bid")
-        table.add_column("NS", justify="right", no_wrap=True)
-        table.add_column("EW", justify="right", no_wrap=True)
+        for side in sides:  # NS and EW, or a column for each player
+            table.add_column(str(side), justify="right", no_wrap=True, min_width=3 if many else None)
         for deal in deals[-SHOWN_DEALS:]:
-            table.add_row(str(deal.number), contract_cell(deal), _cell(deal, Team.NS), _cell(deal, Team.EW))
+            table.add_row(str(deal.number), contract_cell(deal), *(_cell(deal, side, below=many) for side in sides))
         return table
 
 
-def _cell(deal: SettledDeal, team: Team) -> str:
+def _cell(deal: SettledDeal, team: Team, *, below: bool = False) -> str:
+    """The running score and the deal's change: ``13 (+4)``, or with ``below`` (a column for each of
+    three to six players, narrow enough for a phone) the change under the score."""
     change = deal.score_change[team]
+    if below:
+        return f"{deal.score[team]}" + (f"\n{change:+d}" if change else "")
     return f"{deal.score[team]}" + (f" ({change:+d})" if change else "")

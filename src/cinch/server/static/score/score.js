@@ -4,6 +4,8 @@
 // this page only gathers a deal's entry into JSON, sends it, and shows what comes back, refusals included.
 // A sheet is opened by its id (/score?sheet=12) with the key its creation answered, kept in this
 // browser's storage; /score?sheet=12#key=KEY hands the key to another device.
+// The table is four in partnerships (seats N E S W, sides NS and EW) or two to six each for himself
+// (seats 1 to n, each player his own side): the sheet's rules say which, and the form follows them.
 
 const STORE = "cinch-score-sheets";
 const SEAT_NAMES = { N: "North", E: "East", S: "South", W: "West" };
@@ -89,6 +91,53 @@ function setRadio(name, value) {
   if (el) el.checked = true;
 }
 
+function make(tag, props, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(props || {})) {
+    if (key === "testid") el.dataset.testid = value;
+    else if (key === "for") el.htmlFor = value;
+    else el[key] = value;
+  }
+  el.append(...children);
+  return el;
+}
+
+function fillSelect(select, options) {
+  const was = select.value;
+  select.replaceChildren(...options.map(([value, text]) => make("option", { value, textContent: text })));
+  if (options.some(([value]) => value === was)) select.value = was;
+}
+
+// ---- the table: four in partnerships, or two to six each for himself -----------------------------------
+function tableSize() {
+  const v = $("table-size").value;
+  return v === "heasly" ? 6 : Number(v);
+}
+
+function seatsFor(n) {
+  return n === 4 ? SEATS : Array.from({ length: n }, (_, i) => String(i + 1));
+}
+
+function seatWords(seat) {
+  return SEAT_NAMES[seat] || `Seat ${seat}`;
+}
+
+function sizeChanged() {
+  const n = tableSize();
+  const seats = seatsFor(n);
+  const legend = make("legend", { id: "names-legend", textContent: n === 4
+    ? "Players (optional): N and S against E and W"
+    : `Players (optional): seats 1 to ${n} clockwise, each for himself` });
+  $("names").replaceChildren(legend, ...seats.map((seat) => make("p", { className: "row" },
+    make("label", { for: `name-${seat}`, textContent: seatWords(seat) }),
+    make("input", { id: `name-${seat}`, type: "text", maxLength: 40, autocomplete: "off", testid: `name-${seat}` }))));
+  fillSelect($("first-dealer"), [["", "Say at the first deal"],
+    ...seats.map((seat) => [seat, SEAT_NAMES[seat] ? `${seat} (${SEAT_NAMES[seat]})` : `${seat}`])]);
+  const p = presets.find((x) => x.name === $("preset").value);
+  if ($("table-size").value === "heasly") $("target").value = "62"; // (Heasly plays to 62)
+  else if (p) $("target").value = p.target;
+}
+
 // ---- a new sheet -------------------------------------------------------------------------------------
 let presets = [];
 
@@ -118,7 +167,7 @@ function presetChanged() {
     li.textContent = line;
     return li;
   }));
-  $("target").value = p.target;
+  $("target").value = $("table-size").value === "heasly" ? "62" : p.target;
 }
 
 function options() {
@@ -136,9 +185,15 @@ async function create(event) {
   show("setup-error", "");
   const p = presets.find((x) => x.name === $("preset").value);
   const body = { rules: $("preset").value, options: options(), players: {} };
+  const n = tableSize();
+  if (!("players" in body.options) && !("heasly" in body.options)) { // (an override typed in wins)
+    if ($("table-size").value === "heasly") body.options.heasly = "true";
+    else if (n !== 4) body.options.players = String(n);
+  }
   const target = $("target").value.trim();
-  if (target !== "" && (!p || String(p.target) !== target)) body.target = /^\d+$/.test(target) ? Number(target) : target;
-  for (const seat of Object.keys(SEAT_NAMES)) {
+  const usual = $("table-size").value === "heasly" ? "62" : p && String(p.target);
+  if (target !== "" && target !== usual) body.target = /^\d+$/.test(target) ? Number(target) : target;
+  for (const seat of seatsFor(n)) {
     const name = $(`name-${seat}`).value.trim();
     if (name) body.players[seat] = name;
   }
@@ -190,8 +245,9 @@ function open(data) {
 function render() {
   const s = sheet;
   const r = s.rules;
-  $("sheet-title").textContent = `Match ${s.id}: ${r.name}, first to ${r.target}`;
-  for (const side of ["NS", "EW"]) {
+  $("sheet-title").textContent = `Match ${s.id}: ${r.name}, first to ${r.target}`
+    + (r.partnership ? "" : `, ${r.players} players each for himself`);
+  for (const side of r.side_names) {
     $(`side-${side}`).textContent = s.sides[side];
     $(`score-${side}`).textContent = String(s.score[side]);
   }
@@ -202,7 +258,10 @@ function render() {
   let status = "";
   if (!over) {
     status = `Deal ${s.next_number}: ${s.next_dealer ? `${s.next_dealer} deals` : "say who deals first"}.`;
-    if (s.bidder_goes_out) status += " Bidder goes out applies: makers who make their bid win outright.";
+    if (s.bidder_goes_out) {
+      status += r.partnership ? " Bidder goes out applies: makers who make their bid win outright."
+        : " Bidder goes out applies: a maker who makes his bid wins outright.";
+    }
   }
   show("status", status);
   $("deal-form").hidden = over;
@@ -237,13 +296,8 @@ function renderDeals() {
     }));
     details.append(summary, ul);
     what.append(details);
-    const ns = document.createElement("td");
-    ns.className = "num";
-    ns.textContent = String(d.score.NS);
-    const ew = document.createElement("td");
-    ew.className = "num";
-    ew.textContent = String(d.score.EW);
-    tr.append(num, what, ns, ew);
+    tr.append(num, what, ...sheet.rules.side_names.map((side) => make("td", { className: "num",
+      textContent: String(d.score[side]) })));
     return tr;
   }));
 }
@@ -260,14 +314,33 @@ function showRuling(deal, focus) {
 }
 
 // ---- the form of a deal ------------------------------------------------------------------------------
+// The parts drawn by the table: the scoreboard, the seats to choose from, the points of each side (NS and EW,
+// or each player), the deals' columns; the irregularities only at four (the honour rule is four-player).
+function buildTable() {
+  const r = sheet.rules;
+  const sides = r.side_names;
+  $("scoreboard").classList.toggle("many", sides.length > 2);
+  $("scoreboard").replaceChildren(...sides.map((side) => make("p", { className: "side" },
+    make("span", { className: "side-name", id: `side-${side}` }), " ",
+    make("strong", { className: "points", id: `score-${side}`, testid: `score-${side}`, textContent: "0" }))));
+  fillSelect($("dealer"), r.seats.map((seat) => [seat, seat]));
+  fillSelect($("maker"), [["", "—"], ...r.seats.map((seat) => [seat, seat])]);
+  $("sums-row").replaceChildren(...sides.map((side) => make("span", { className: "pair" },
+    make("label", { for: `points-${side}`, textContent: r.partnership ? side : `Player ${side}` }),
+    make("input", { id: `points-${side}`, type: "number", inputMode: "numeric", min: "0", max: String(r.total_points),
+      testid: `points-${side}` }))));
+  $("deals-head").replaceChildren(...["#", "Deal", ...sides].map((text) => make("th", { scope: "col", textContent: text })));
+  $("what-misdeal-label").hidden = !r.irregularities;
+}
+
 function buildForm() {
   const r = sheet.rules;
+  buildTable();
   $("bid").min = String(r.min_bid);
   $("bid").max = String(r.highest_bid);
   $("bid").placeholder = `${r.min_bid}–${r.highest_bid}`;
-  $("points-NS").max = $("points-EW").max = String(r.total_points);
   $("what-passed-label").hidden = !r.throw_in;
-  const takers = [...TAKERS, ...(r.every_card_scores ? [] : ["nobody"])];
+  const takers = [...(r.partnership ? TAKERS : r.seats), ...(r.every_card_scores ? [] : ["nobody"])];
   $("cards-body").replaceChildren(...r.point_cards.map((card, i) => {
     const tr = document.createElement("tr");
     const th = document.createElement("th");
@@ -411,7 +484,7 @@ function resetForm() {
   $("deal-form").reset();
   setHands([]);
   $("deal-title").textContent = `Deal ${sheet.next_number}`;
-  $("dealer").value = sheet.next_dealer || "N";
+  $("dealer").value = sheet.next_dealer || sheet.rules.seats[0];
   show("deal-error", "");
   refreshForm();
 }
@@ -424,7 +497,7 @@ function refreshForm() {
   $("calls-row").hidden = radio("bid-mode") !== "calls";
   $("cards-table").hidden = radio("points-mode") !== "cards";
   $("sums-row").hidden = radio("points-mode") !== "sums";
-  $("irregularity").hidden = what === "passed";
+  $("irregularity").hidden = what === "passed" || !r.irregularities;
   $("revoke-row").hidden = what !== "played";
   const kind = what === "misdeal" ? "misdeal" : $("revoke").value ? "revoke" : "";
   $("text-row").hidden = !kind;
@@ -471,9 +544,12 @@ function entry() {
     if (Object.keys(took).length) e.took = took;
   } else {
     const points = {};
-    for (const side of ["NS", "EW"]) {
+    for (const side of sheet.rules.side_names) {
       const v = $(`points-${side}`).value.trim();
       if (v !== "") points[side] = /^-?\d+$/.test(v) ? Number(v) : v;
+    }
+    if (Object.keys(points).length && !sheet.rules.partnership) {
+      for (const side of sheet.rules.side_names) if (!(side in points)) points[side] = 0; // a player left blank took none
     }
     if (Object.keys(points).length) e.points = points;
   }
@@ -553,8 +629,7 @@ function fillForm(deal) {
       }
     } else if (e.points) {
       setRadio("points-mode", "sums");
-      $("points-NS").value = String(e.points.NS);
-      $("points-EW").value = String(e.points.EW);
+      for (const side of sheet.rules.side_names) $(`points-${side}`).value = String(e.points[side]);
     }
     $("revoke").value = irregularity && irregularity.kind === "revoke" ? irregularity.by : "";
   }
@@ -567,6 +642,7 @@ function fillForm(deal) {
 async function start() {
   $("setup-form").addEventListener("submit", create);
   $("preset").addEventListener("change", presetChanged);
+  $("table-size").addEventListener("change", sizeChanged);
   $("deal-form").addEventListener("submit", settle);
   $("deal-form").addEventListener("change", refreshForm);
   $("undo").addEventListener("click", undo);
