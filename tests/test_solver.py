@@ -511,6 +511,50 @@ def test_the_solver_plays_a_cut_throat_deal_to_its_par(players):
     assert _maker_margin(d) == res.value
 
 
+def _alone_minimax(deal: Deal, seat: int) -> int:
+    """Brute force with ``seat`` alone: he maximises his points less everyone else's, all the others minimise."""
+    if deal.phase is Phase.DONE:
+        points = deal.result.points
+        return points[seat] - (sum(points) - points[seat])
+    values = []
+    for action in deal.legal_actions():
+        child = deal.copy()
+        child.apply(action)
+        values.append(_alone_minimax(child, seat))
+    return max(values) if deal.to_act == seat else min(values)
+
+
+@pytest.mark.parametrize("players,cards_left", [(3, 3), (6, 2)])
+def test_a_defender_searched_alone_against_everyone_else(players, cards_left):
+    """``alone=seat``: a defender's own points when the maker and the other defenders all play
+    against him, card by card as a brute force finds them, and they are his points in the result."""
+    solved = 0
+    for seed in range(6):
+        d = _cut_throat_play(players, "official", seed, cards_left)
+        if d is None:
+            continue
+        defender = (int(d.maker) + 1) % players
+        res = solve(Position.from_deal(d), alone=defender)
+        expected = {}
+        for action in d.legal_actions():
+            child = d.copy()
+            child.apply(action)
+            expected[action.card] = _alone_minimax(child, defender)
+        assert res.card_values == dict(sorted(expected.items())), d
+        assert res.points[defender] - (sum(res.points) - res.points[defender]) == res.value
+        for card, value in res.card_values.items():
+            mine, theirs = res.points_after(card)
+            assert mine - theirs == value
+        solved += 1
+    assert solved >= 3
+
+
+def test_alone_is_refused_at_four_players():
+    d = ending(Rules.preset("official"), random.Random(1), 3)
+    with pytest.raises(ValueError, match="cut-throat"):
+        solve(Position.from_deal(d), alone=1)
+
+
 def test_cut_throat_thresholds_agree_with_the_par():
     d = _cut_throat_play(3, "official", 2, 4)
     assert d is not None

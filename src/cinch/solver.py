@@ -1374,7 +1374,7 @@ class SolveResult:
 
     def points_after(self, card: Card | int) -> tuple[int, ...]:
         """The final points (NS, EW) after ``card`` and best play; at a cut-throat table the
-        maker's and the others' together (the two sides of the search)."""
+        maker's (the seat searched alone) and the others' together (the two sides of the search)."""
         c = CARDS[card]
         v = self.card_values[c]
         total = self.totals[c]
@@ -1653,12 +1653,22 @@ class _CutThroatSolver(_Solver):
     """:class:`_Solver` at a cut-throat table: the maker (maximising) against all the others
     together (minimising), searched by :class:`_TableCore`."""
 
-    def __init__(self, pos: Position):
+    def __init__(self, pos: Position, alone: int | None = None):
         super().__init__(pos)
         self.table = pos.rules.seating
         self.maker = int(pos.maker)
-        self.maximisers = 1 << self.maker
+        # The seat searched alone against all the others: the maker, or a defender asking what he
+        # can take for himself if everyone else plays against him.
+        self.alone = self.maker if alone is None else alone
+        self.maximisers = 1 << self.alone
         self._table_cores: dict[tuple[int, ...], _TableCore] = {}
+
+    def model(self, buried_later: int = 0) -> _PointModel:
+        m = super().model(buried_later)
+        if self.alone == self.maker:
+            return m
+        mine = m.by_side[self.alone]  # the two sides of the search: this seat, and all the others
+        return replace(m, const=(mine, sum(m.by_side) - mine))
 
     def table_core(self, model: _PointModel) -> _TableCore:
         core = self._table_cores.get(model.val)
@@ -1668,7 +1678,7 @@ class _CutThroatSolver(_Solver):
             for c in range(52):
                 val_int[lay.to_int[c]] = model.val[c]
             own = [lay.mask_in(h) for h in self.pos.hands]
-            core = self._table_cores[model.val] = _TableCore(lay, val_int, self.strict, own, self.maker,
+            core = self._table_cores[model.val] = _TableCore(lay, val_int, self.strict, own, self.alone,
                                                              self.table.left)
         return core
 
@@ -1784,7 +1794,7 @@ class _CutThroatSolver(_Solver):
                 state = (nxt, rem, pts, led, best, winner, tval, togo)
                 continue
             points[winner] += tval
-            target -= tval if winner == self.maker else -tval
+            target -= tval if winner == self.alone else -tval
             if rem:
                 while not rem & own[winner]:
                     winner = left[winner]
@@ -1792,11 +1802,15 @@ class _CutThroatSolver(_Solver):
         return tuple(points)
 
 
-def _solver(position: Position) -> _Solver:
-    """The search for this table: the partnership game's, or the maker against the others."""
+def _solver(position: Position, alone: Seat | int | None = None) -> _Solver:
+    """The search for this table: the partnership game's, or one seat (the maker by default) against the others."""
     if position.rules.seating.partnership:
+        if alone is not None:
+            raise ValueError("alone is for a cut-throat table: at four players the sides are the partnerships")
         return _Solver(position)
-    return _CutThroatSolver(position)
+    if alone is not None and not 0 <= int(alone) < position.rules.seating.players:
+        raise ValueError(f"alone must be a seat of the table, not {alone}")
+    return _CutThroatSolver(position, None if alone is None else int(alone))
 
 
 def _root_value(moves: int, maxi: bool, child, a: int, b: int) -> int:
@@ -1862,18 +1876,21 @@ def _total_points(solver: _Solver) -> int:
     return model.const[0] + model.const[1] + sum(model.val[c] for c in bits(live))
 
 
-def solve(position: Position, *, card_values: bool = True) -> SolveResult:
+def solve(position: Position, *, card_values: bool = True, alone: Seat | int | None = None) -> SolveResult:
     """The par of ``position`` and, unless ``card_values=False``, the value of each legal card.
 
     At four players the value is NS points less EW points; at a cut-throat table the maker's
     points less the others' together, the others searched as one side (see :class:`SolveResult`).
+    ``alone`` (cut-throat only) searches another seat alone against all the others instead: a
+    defender's own points when every other player, the maker and the other defenders, plays
+    against him (the value is his points less the others', ``points_after`` his and theirs).
     """
     pos = position
     to_act = pos.to_act
     makers = pos.makers
     if to_act is None:
         raise ValueError("the position has no player to act: the play is over")
-    solver = _solver(pos)
+    solver = _solver(pos, alone)
     if pos.bury_pending():
         value, total, per_card = solver.solve_bury(card_values, -INF, INF)
         values = {CARDS[c]: v for c, (v, _, _) in sorted(per_card.items())}
@@ -1889,7 +1906,7 @@ def solve(position: Position, *, card_values: bool = True) -> SolveResult:
         if pos.bury_pending():  # the line goes on from the best card and burial of trick 1
             pick = max if solver.maximises(to_act) else min
             card, (_, bury, _) = pick(per_card.items(), key=lambda item: item[1][0])
-            points = solve(_after_card(pos, card, bury), card_values=False).points
+            points = solve(_after_card(pos, card, bury), card_values=False, alone=alone).points
         else:
             points = solver.line_points(value)
     return SolveResult(

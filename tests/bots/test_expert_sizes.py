@@ -84,3 +84,31 @@ def test_a_cut_throat_hint_weighs_points_against_the_others():
     decision = _expert(1).explain(view)
     assert decision.unit == "points"
     assert "against the others" in decision.detail and "double-dummy" in decision.detail
+
+
+def test_a_cut_throat_defender_plays_for_his_own_points():
+    """Six players: a defender's deal is his score change less the others' average, so points a
+    fellow defender takes count against him (they are a rival's), and a set maker helps him."""
+    from cinch.bots.expert import _Objective
+
+    rules = Rules.preset("difference").with_options(players=6)
+    deal = Deal.shuffled(rules, 0, rng=5)
+    rng = random.Random(5)
+    while deal.phase is not Phase.PLAY:
+        if deal.phase is Phase.DONE:
+            pytest.skip("thrown in")
+        deal.apply(rng.choice(deal.legal_actions()))
+    maker = int(deal.maker)
+    defender = (maker + 1) % 6
+    rival = (maker + 2) % 6
+    judge = _Objective(deal.view(defender), match_equity=True)
+
+    def value(maker_points: int, mine: int, rivals: int) -> float:
+        points = [0] * 6
+        points[maker], points[defender], points[rival] = maker_points, mine, rivals
+        return judge.contract(maker, 5, tuple(points))
+
+    assert value(6, 4, 4) - value(6, 0, 8) == pytest.approx(4 * 1.2)  # his own 4 rather than a rival's: 4 + 4 / 5
+    assert value(4, 0, 10) > value(6, 0, 8)  # the maker set: he loses his bid, the defender gains a fifth of it
+    maker_judge = _Objective(deal.view(maker), match_equity=True)
+    assert maker_judge.contract(maker, 5, (0,) * 6) < 0  # a maker who takes nothing loses his bid

@@ -44,12 +44,17 @@ lone deal) it maximises the deal's points, ours less theirs.
 **Every table size.**  Two players play the two-side game (match equity as at four).  At a
 cut-throat table of three to six, where the maker plays alone against all the others, match
 equity (a two-sided race) is not modelled and every decision is judged by the deal's points:
-the maker's score change (his points, or minus his bid when set) less the average of the
-others' (each adds what he took).  A defender maximises the opposite, the defenders' common
-aim: he plays with the other defenders as one side to hold the maker down, as the solver
-searches them (:mod:`cinch.solver`), rather than for his own share.  At five or six players
-the solver takes the last four tricks (a whole deal of thirty or more cards is too long for
-it in a decision's time); the tricks before are judged by heuristic playouts.
+the seat's own score change less the average of the others' (each defender adds what he took;
+the maker his points, or minus his bid when set).  For the maker that is his points against
+everyone's; for a defender it is mostly his own points, since another defender's points count
+against him as the maker's do, plus a share of the maker's loss when the maker is set (not the
+defenders' common aim of holding the maker down: a Pedro fed to another defender is a gift to
+a rival).  In the solver's tricks a defender's card is judged by two searches
+(:mod:`cinch.solver`): the maker alone against the others together (his points, so whether he
+is set) and the defender alone against everyone else (``solve(..., alone=seat)``: his own
+points).  At five or six players the solver takes the last four tricks (a whole deal of thirty
+or more cards is too long for it in a decision's time); the tricks before are judged by
+heuristic playouts.
 
 **Budget.**  ``time_budget`` seconds (0.25 s by default) is the budget of an ordinary
 decision; a bid gets twice it, the trump and the first trick one and a half times, a keep
@@ -215,7 +220,7 @@ class _Objective:
     def contract(self, makers: int, bid: int, points: tuple[int, ...]) -> float:
         """The value of a deal in which team ``makers`` bid ``bid`` and the sides took ``points`` (by side)."""
         if self.lone:
-            return self.lone_value(makers, bid, points[makers], sum(points))
+            return self.lone_value(makers, bid, points[makers], points[self.team], sum(points))
         key = (makers, bid, points)
         value = self._cache.get(key)
         if value is None:
@@ -228,19 +233,26 @@ class _Objective:
         return value
 
     def split(self, makers: int, bid: int, makers_points: int, others_points: int) -> float:
-        """:meth:`contract` from the solver's two sides at a table other than four: the maker's
-        points and the others' together (:meth:`cinch.solver.SolveResult.points_after`)."""
-        if self.lone:
-            return self.lone_value(makers, bid, makers_points, makers_points + others_points)
+        """:meth:`contract` from the solver's two sides at two players: the maker's points and
+        the other's (:meth:`cinch.solver.SolveResult.points_after`)."""
         by_side = (makers_points, others_points) if makers == 0 else (others_points, makers_points)
         return self.contract(makers, bid, by_side)
 
-    def lone_value(self, maker: int, bid: int, makers_points: int, total: int) -> float:
-        """A cut-throat deal's value: the maker's score change less the others' average (each of
-        them adds what he took), for the maker; its opposite for every other player."""
+    def lone_value(self, maker: int, bid: int, makers_points: int, own_points: int, total: int) -> float:
+        """A cut-throat deal's value for this seat: his score change less the average of the others'.
+
+        Each defender adds what he took; the maker adds his points, or loses his bid when short
+        of it.  For a defender that is mostly his own points (another defender's points count
+        against him, as the maker's do), plus a share of the bid and of the maker's points when
+        the maker is set.  At six players, a maker who bid 5 and took 3 against a defender who
+        took 4 of the 14 points: the maker -5, the defender 4, the four others 7 together, so the
+        defender's value is 4 - (-5 + 7) / 5 = 3.6.
+        """
         change = makers_points if makers_points >= bid else -bid
-        value = change - (total - makers_points) / self.others
-        return value if self.team == maker else -value
+        k = self.others
+        if self.team == maker:
+            return change - (total - makers_points) / k
+        return own_points * (1 + 1 / k) - total / k - (change - makers_points) / k
 
     def thrown_in(self) -> float:
         return 0.0 if self.equity is None else 100.0 * self.equity.now
@@ -675,6 +687,7 @@ class ExpertBot(Bot):
         burying = any(a.bury for a in legal)
         verify = (rules.above_six is AboveSix.BURIED and not view.tricks
                   and any(n > rules.tricks for n in view.hand_sizes))
+        lone_defender = objective.lone and seat != int(view.maker)
         heuristic = self._heuristic.choose(view)
         values: dict[int, list[float]] = {c: [] for c in cards}
         weights: list[float] = []
@@ -687,16 +700,28 @@ class ExpertBot(Bot):
             hands = sample.hands
             budget.tick()
             try:
-                result = solve(Position.from_view(view, hands))
+                position = Position.from_view(view, hands)
+                result = solve(position)
+                # A cut-throat defender's own points: a second search, him alone against everyone else.
+                mine = solve(position, alone=seat) if lone_defender else None
             except (ValueError, KeyError, IndexError, AssertionError):  # a world the solver refuses
                 continue
             w = sample.weight * (self._play_weight(view, hands) if self._play_weight is not None else 1.0)
             weights.append(w)
-            sign = w if result.maximisers >> seat & 1 else -w  # the solver's value is NS's (the maker's cut-throat)
-            for card, value in result.card_values.items():
+            own_search = result if mine is None else mine  # the tie-break: the search for this seat's side
+            sign = w if own_search.maximisers >> seat & 1 else -w  # its value is NS's (the lone seat's cut-throat)
+            for card, value in own_search.card_values.items():
                 c = int(card)
                 if table.partnership:
                     values[c].append(objective.contract(makers, bid, result.points_after(card)))
+                elif mine is not None:
+                    makers_points, _ = result.points_after(card)
+                    own, rest = mine.points_after(card)
+                    values[c].append(objective.lone_value(makers, bid, makers_points, own, own + rest))
+                elif objective.lone:
+                    makers_points, rest = result.points_after(card)
+                    values[c].append(objective.lone_value(makers, bid, makers_points, makers_points,
+                                                          makers_points + rest))
                 else:
                     values[c].append(objective.split(makers, bid, *result.points_after(card)))
                 diffs[c] += sign * value
