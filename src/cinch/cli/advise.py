@@ -15,6 +15,7 @@ import click
 from cinch.cards import Seat
 from cinch.cli.options import fail, make_rules, rules_options
 from cinch.errors import CinchError
+from cinch.rules import Rules
 from cinch.study.advise import (
     DEFAULT_SECONDS,
     Advice,
@@ -32,25 +33,29 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 
-def _seat(ctx: click.Context, param: click.Parameter, value: str) -> Seat:
+def _seat(rules: Rules, text: str, option: str) -> Seat:
+    """A seat of the rules' table (``N E S W``, or ``1`` to ``n`` cut-throat); a bad one is a usage error."""
+    table = rules.seating
     try:
-        return Seat.parse(value)
+        return Seat.parse(text) if table.partnership else table.parse_seat(text)
     except CinchError as e:
-        raise click.BadParameter(str(e)) from None
+        raise click.BadParameter(str(e), param_hint=f"'{option}'") from None
 
 
 @click.command("advise")
 @click.argument("hand", nargs=-1, required=True)
 @rules_options
-@click.option("--seat", default="S", show_default=True, callback=_seat, help="The seat about to bid: N, E, S or W.")
-@click.option("--dealer", required=True, callback=_seat, help="The dealer: N, E, S or W (the bidding starts at "
-              "the dealer's left).")
+@click.option("--seat", "seat_name", default=None, metavar="SEAT",
+              help="The seat about to bid: N, E, S or W (default S); 1 to n at a cut-throat table (default 1).")
+@click.option("--dealer", "dealer_name", required=True, metavar="SEAT",
+              help="The dealer: N, E, S or W, or 1 to n cut-throat (the bidding starts at the dealer's left).")
 @click.option("--bids", "bids", default="", metavar="CALLS",
               help="The calls before yours, from the dealer's left, in record notation: 'pass, bid 7' (a bare "
                    "number is a bid).")
 @click.option("--score", "score", default=None, metavar="NS-EW",
               help="The match score before the deal, e.g. 32-41: adds the chance to win the match, and the "
-                   "calls are judged by it.")
+                   "calls are judged by it.  Cut-throat: one number per player, seat 1 first (12,-7,0); the "
+                   "chance to win is given at two players only.")
 @click.option("--worlds", type=click.IntRange(1, 5000), default=None,
               help="A fixed number of worlds (repeatable for the seed) instead of a time budget.")
 @click.option("--time", "seconds", type=click.FloatRange(0.05, 600), default=DEFAULT_SECONDS, show_default=True,
@@ -59,25 +64,34 @@ def _seat(ctx: click.Context, param: click.Parameter, value: str) -> Seat:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Write the distribution of your side's points per suit (PNG, SVG or PDF, by the extension).")
-def advise_command(hand: tuple[str, ...], preset: str, options: tuple[str, ...], seat: Seat, dealer: Seat,
-                   bids: str, score: str | None, worlds: int | None, seconds: float, seed: int, as_json: bool,
-                   plot_file: str | None) -> None:
+def advise_command(hand: tuple[str, ...], preset: str, options: tuple[str, ...], seat_name: str | None,
+                   dealer_name: str, bids: str, score: str | None, worlds: int | None, seconds: float, seed: int,
+                   as_json: bool, plot_file: str | None) -> None:
     """Advise the seat about to bid: every trump suit and level, every call, the best call.
 
-    HAND is the seat's nine cards, e.g. AS KS 5S 2H 3D 4C 7C 9H TD (quoted or not). The
-    worlds are deals consistent with what the seat knows, weighted by the calls before it,
-    played out by the expert's playouts (the heuristic bot in all four seats). Prints, per
-    suit and level, the chance to make the bid and the score change (yours less theirs, 95%
-    intervals), the value of each call with the others answering as the heuristic bids, and
-    the recommended call with its margin over the runner-up.
+    HAND is the seat's nine cards (six at five or six players), e.g. AS KS 5S 2H 3D 4C 7C 9H TD
+    (quoted or not). The worlds are deals consistent with what the seat knows, weighted by the
+    calls before it, played out by the expert's playouts (the heuristic bot in every seat).
+    Prints, per suit and level, the chance to make the bid and the score change (yours less
+    theirs; cut-throat, yours less the others' average; 95% intervals), the value of each call
+    with the others answering as the heuristic bids, and the recommended call with its margin
+    over the runner-up.
 
     \b
     e.g. cinch advise AS KS QS JS 5S 2H 3D 4C 7C --rules pagat --dealer W --bids 'pass, pass'
+         cinch advise AS KS QS JS 5S 2H 3D 4C 7C --rules official -o players=3 --seat 1 --dealer 3
     """
     try:
         rules = make_rules(preset, options)
-        cards = parse_hand(" ".join(hand))
-        view = position(rules, cards, seat, dealer, parse_calls(bids), None if score is None else parse_score(score))
+    except CinchError as e:
+        fail(f"cinch advise: {e}")
+    table = rules.seating
+    seat = _seat(rules, seat_name or ("S" if table.partnership else table.names[0]), "--seat")
+    dealer = _seat(rules, dealer_name, "--dealer")
+    try:
+        cards = parse_hand(" ".join(hand), table.dealt)
+        view = position(rules, cards, seat, dealer, parse_calls(bids),
+                        None if score is None else parse_score(score, table))
         advice = advise(view, worlds=worlds, seconds=seconds, seed=seed)
         if plot_file is not None:
             _plot(advice, plot_file)
@@ -129,13 +143,18 @@ def _call_value(advice: Advice, e: Estimate, signed: bool = False) -> str:
 def heading(advice: Advice) -> list[str]:
     view = advice.view
     calls = ", ".join(f"{s} {a}" for s, a in view.auction) or "none"
-    score = "" if view.score is None else f"; score NS {view.score[0]}, EW {view.score[1]} (to {view.target})"
-    return [
-        f"Hand of {view.seat}: {view.hand.symbols()}   ({view.rules.name} rules, dealer {view.dealer}; "
+    table = view.rules.seating
+    score = "" if view.score is None else f"; score {table.score_text(view.score)} (to {view.target})"
+    players = "" if table.partnership else f", {table.players} players each for himself"
+    lines = [
+        f"Hand of {view.seat}: {view.hand.symbols()}   ({view.rules.name} rules{players}, dealer {view.dealer}; "
         f"calls before: {calls}{score})",
         f"{advice.worlds} worlds (worth {advice.effective:.0f} unweighted) in {advice.seconds:.2f} s; "
         "figures are means with 95% intervals.",
     ]
+    if advice.note is not None:
+        lines.append(f"With a score, {advice.note}.")
+    return lines
 
 
 def suit_rows(advice: Advice) -> tuple[list[str], list[list[str]]]:
@@ -161,7 +180,8 @@ def call_rows(advice: Advice) -> tuple[list[str], list[list[str]]]:
 
 def points_line(advice: Advice) -> str:
     parts = [f"{s.suit.symbol} {s.points.text('{:.1f}')}" for s in advice.suits]
-    return "Points your side takes as makers: " + ";  ".join(parts)
+    who = "Points your side takes as makers" if advice.you == "your side" else "Points you take as the maker"
+    return f"{who}: " + ";  ".join(parts)
 
 
 def verdict(advice: Advice) -> str:
@@ -183,7 +203,9 @@ def _table_text(header: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def _grid_title(advice: Advice) -> str:
-    what = "chance to win the match" if advice.unit == "%" else "score change (yours less theirs)"
+    lone = advice.view.rules.seating.sides > 2
+    what = ("chance to win the match" if advice.unit == "%" else
+            "score change (yours less the others' average)" if lone else "score change (yours less theirs)")
     return f"If you are the maker: {what} ± its 95% interval, then the chance to make the bid"
 
 

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.progress import Progress, TaskID
 
+    from cinch.rules import Rules
     from cinch.study.analysis import Analysis
 
 
@@ -130,7 +131,7 @@ def show(console: Console, analysis: Analysis, name: str, show_all: bool = False
     console.print(f"[bold]Analysis of {name}[/bold]: {rules.name} (target {rules.target}), "
                   f"{len(analysis.deals)} deal{'s' * (len(analysis.deals) != 1)}, {len(judged)} decisions with a "
                   f"choice judged by the expert ({how}; seed {settings['seed']}; {analysis.seconds:.1f} s).")
-    console.print(f"Points lost are points of the deal, your side's less the other side's: an inaccuracy from "
+    console.print(f"Points lost are points of the deal, {_unit_words(rules)}: an inaccuracy from "
                   f"{INACCURACY:g}, a mistake from {MISTAKE:g}, a blunder from {BLUNDER:g}.")
     styles = {Mark.INACCURACY: "yellow", Mark.MISTAKE: "dark_orange", Mark.BLUNDER: "bold red"}
     for deal in analysis.deals:
@@ -154,6 +155,13 @@ def show(console: Console, analysis: Analysis, name: str, show_all: bool = False
                       "-" if s.average_loss is None else f"{s.average_loss:.2f}",
                       str(s.marks[Mark.INACCURACY]), str(s.marks[Mark.MISTAKE]), str(s.marks[Mark.BLUNDER]))
     console.print(table)
+
+
+def _unit_words(rules: Rules) -> str:
+    """What a point lost measures: two sides, or a player against the average of the others (cut-throat)."""
+    if rules.seating.sides > 2:
+        return "your own score change less the average of the others'"
+    return "your side's less the other side's"
 
 
 __all__ = ["analyze_command", "show"]

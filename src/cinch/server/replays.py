@@ -410,9 +410,6 @@ def analysis_spec(record: dict[str, Any], number: Any) -> DealSpec:
         raise RecordError(f"the record holds {len(deals)} deals; the viewer shows records of at most {MAX_DEALS}")
     text = str(number)
     match = replay(record).match
-    if not match.table.partnership:  # (the analysis judges against the expert's partnership search)
-        raise RecordError(f"the analysis judges partnership games of four players for now, not a table of "
-                          f"{match.table.players} each for himself; the replay itself shows every deal")
     count = len(match.deals)
     if not text.isdigit() or not 1 <= int(text) <= count:
         raise RecordError(f"deal must be a deal's number, 1 to {count}, not {text!r}" if count else
@@ -469,8 +466,9 @@ async def _analyse(spec: DealSpec, executor: Executor | None, settings: Analysis
             log.warning("analysis of a replayed deal failed: %r", e)
             why = "the search failed"
             break
-    analysis = DealAnalysis(spec.number, Seat.parse(spec.dealer), len(spec.actions), judged, spec.headline())
-    names = dict(zip(Seat, spec.players or ("",) * 4, strict=True))
+    analysis = DealAnalysis(spec.number, spec.dealer_seat, len(spec.actions), judged, spec.headline())
+    seats = spec.table.seats
+    names = dict(zip(seats, spec.players or ("",) * len(seats), strict=True))
     data = {**analysis.to_json(), "status": "partial" if why else "done", "settings": settings.to_json(),
             "seats": {s.seat.name: s.to_json() for s in analysis.summaries(names)},
             "text": _analysis_words(analysis, len(steps), why)}

@@ -1,10 +1,11 @@
 """The bid advisor: what each trump suit and each bid level is worth to the seat about to bid.
 
-The advisor sees only the seat's view: its nine cards and the calls before it.  It draws
+The advisor sees only the seat's view: its cards (nine, or six at five or six players) and the calls
+before it.  It draws
 worlds consistent with that view (:func:`cinch.worlds.sample_weighted`), weighted by how
 likely the calls so far are (:class:`~cinch.bots.inference.BidLikelihood`: the others bid
 roughly as the heuristic bot would), and plays each world out the way the expert bot judges
-a bid (:mod:`cinch.bots.expert`): the heuristic bot in all four seats, for the discard, the
+a bid (:mod:`cinch.bots.expert`): the heuristic bot in every seat, for the discard, the
 draw, the rob and every card.
 
 Per world and trump suit, one playout with this seat as the maker gives the points each
@@ -12,6 +13,12 @@ side takes.  The heuristic's play does not depend on the level bid, so the same 
 serves every level: the settlement of the preset (:func:`cinch.scoring.settle`) turns it
 into the score change of a bid of 7, of 8, ... exactly, made or set back; with a match
 score, :class:`~cinch.bots.equity.MatchEquity` turns it into the chance to win the match.
+
+At a cut-throat table (two, three, five or six players, each for himself) the maker plays alone
+against all the others.  A figure is then the seat's own score change less the average of the
+others' (as the expert judges a cut-throat deal); at two players that is simply his change less
+his opponent's.  The chance to win the match is a race between two sides: it is given at two
+players, never at three or more (the calls are then judged by the deal's points, score or not).
 
 The calls themselves (pass, or a bid of some level) are judged as the expert judges them:
 after the call the others bid as the heuristic does (and may overcall); a deal that another
@@ -46,13 +53,13 @@ from cinch.bots.equity import MatchEquity
 from cinch.bots.inference import BidLikelihood
 from cinch.bots.playout import bid_out, play_out
 from cinch.cards import SUITS, CardSet, Seat, Suit, Team, bit_list
-from cinch.constants import BATCH, DEAL_BATCHES, DEALT
+from cinch.constants import BATCH, DEALT
 from cinch.deal import Deal
 from cinch.errors import CinchError
 from cinch.match import bidder_goes_out_applies
 from cinch.rules import Rules
 from cinch.scoring import settle
-from cinch.study import partnership_only
+from cinch.seating import FOUR, Seating
 from cinch.view import Phase, SeatView
 from cinch.worlds import sample_weighted
 
@@ -75,11 +82,12 @@ class AdviceError(CinchError):
 
 # ---- reading the position ----------------------------------------------------------------------
 
-def parse_hand(text: str) -> CardSet:
-    """Nine cards, separated by spaces or commas: ``"AS KS 5S 2H 3D 4C 7C 9H TD"``."""
+def parse_hand(text: str, dealt: int = DEALT) -> CardSet:
+    """The cards dealt (nine; six at five or six players), separated by spaces or commas:
+    ``"AS KS 5S 2H 3D 4C 7C 9H TD"``."""
     hand = CardSet.parse(text.replace(",", " "))  # a card written twice is refused there, by name
-    if len(hand) != DEALT:
-        raise AdviceError(f"a hand is the {DEALT} cards dealt; {text.strip()!r} has {len(hand)}")
+    if len(hand) != dealt:
+        raise AdviceError(f"a hand is the {dealt} cards dealt; {text.strip()!r} has {len(hand)}")
     return hand
 
 
@@ -97,20 +105,36 @@ def parse_calls(text: str | Sequence[str]) -> list[Call]:
     return calls
 
 
-def parse_score(text: str) -> tuple[int, int]:
-    """The match score before the deal, NS first: ``"32-41"``."""
-    m = re.fullmatch(r"\s*(-?\d{1,4})\s*[-:/]\s*(-?\d{1,4})\s*", text)
+_SCORE_NUMBER = r"\s*(-?\d{1,4})\s*"
+_SCORE_SEPARATOR = r"[-:/,]"
+
+
+def parse_score(text: str, table: Seating = FOUR) -> tuple[int, ...]:
+    """The match score before the deal, one number per side: NS first (``"32-41"``), or at a
+    cut-throat table one per player, seat 1 first (``"12,-7,0"``; ``12--7-0`` reads the same).
+
+    >>> from cinch.seating import seating
+    >>> parse_score("32-41"), parse_score("12,-7,0", seating(3)), parse_score("12--7-0", seating(3))
+    ((32, 41), (12, -7, 0), (12, -7, 0))
+    """
+    n = table.sides
+    m = re.fullmatch(_SCORE_NUMBER + (_SCORE_SEPARATOR + _SCORE_NUMBER) * (n - 1), text)
     if m is None:
-        raise AdviceError(f"{text!r} is not a score; write it NS-EW, as 32-41")
-    return int(m.group(1)), int(m.group(2))
+        if table.partnership:
+            raise AdviceError(f"{text!r} is not a score; write it NS-EW, as 32-41")
+        example = ",".join(str(v) for v in (12, -7, 0, 5, 9, 3)[:n])
+        raise AdviceError(f"{text!r} is not a score at a table of {table.players}; write one number per player, "
+                          f"{table.names[0]} first, as {example}")
+    return tuple(int(g) for g in m.groups())
 
 
 def position(rules: Rules, hand: CardSet | str, seat: Seat, dealer: Seat, calls: Sequence[Call | str] = (),
-             score: tuple[int, int] | None = None) -> SeatView:
+             score: tuple[int, ...] | None = None) -> SeatView:
     """The view of ``seat`` holding ``hand`` at its turn to bid, after ``calls`` (from the dealer's left).
 
     The other hands of the deal built here are placeholders: the view hides them, and the
-    advisor sees only the view.  The advisor keeps the partnership game: a cut-throat table is refused.
+    advisor sees only the view.  ``seat`` and ``dealer`` are seats of the rules' table (``1`` to ``n``
+    cut-throat: ``rules.seating.parse_seat("2")``); ``score`` has a number per side (per player cut-throat).
 
     >>> from cinch import Rules, Seat
     >>> view = position(Rules.preset("difference"), "AS KS QS JS TS 5S 2H 3D 4C", Seat.S, Seat.W, ["bid 2", "pass"])
@@ -120,12 +144,15 @@ def position(rules: Rules, hand: CardSet | str, seat: Seat, dealer: Seat, calls:
     Traceback (most recent call last):
     cinch.study.advise.AdviceError: the calls before S's first turn to bid are those of N, E (2 calls ...); 1 was given
     """
-    partnership_only(rules, "the bid advisor")
+    table = rules.seating
     if isinstance(hand, str):
-        hand = parse_hand(hand)
-    elif len(hand) != DEALT:
-        raise AdviceError(f"a hand is the {DEALT} cards dealt; {hand} has {len(hand)}")
-    deal = Deal(rules, dealer, _deck_with(int(hand), seat, dealer))
+        hand = parse_hand(hand, table.dealt)
+    elif len(hand) != table.dealt:
+        raise AdviceError(f"a hand is the {table.dealt} cards dealt; {hand} has {len(hand)}")
+    if score is not None and len(score) != table.sides:
+        raise AdviceError(f"a score has one number per {'side' if table.partnership else 'player'} "
+                          f"({table.sides}); {len(score)} were given")
+    deal = Deal(rules, dealer, _deck_with(int(hand), seat, dealer, table))
     actions = [parse_calls([c])[0] if isinstance(c, str) else c for c in calls]
     for i, call in enumerate(actions):
         bidder = deal.to_act
@@ -145,12 +172,12 @@ def position(rules: Rules, hand: CardSet | str, seat: Seat, dealer: Seat, calls:
                      bidder_goes_out=bidder_goes_out_applies(rules, score, False))
 
 
-def _deck_with(hand: int, seat: int, dealer: int) -> list[int]:
+def _deck_with(hand: int, seat: int, dealer: int, table: Seating = FOUR) -> list[int]:
     """A deck that deals ``hand`` to ``seat`` (batches of three from the dealer's left); the rest in order."""
     own, rest = bit_list(hand), bit_list(((1 << 52) - 1) & ~hand)
     deck: list[int] = []
-    for batch in range(DEAL_BATCHES):
-        source = own if (dealer + 1 + batch) & 3 == seat else rest
+    for batch in range(table.batches):
+        source = own if (dealer + 1 + batch) % table.players == seat else rest
         deck += source[:BATCH]
         del source[:BATCH]
     return deck + rest  # the stock
@@ -242,24 +269,29 @@ def effective_worlds(weights: Sequence[float]) -> float:
 
 
 class _Judge:
-    """Turns a deal's outcome into the score change (ours less theirs) and the chance to win the match."""
+    """Turns a deal's outcome into the score change (ours less theirs: less the others' average
+    cut-throat) and the chance to win the match (two sides only)."""
 
     def __init__(self, view: SeatView):
         self.rules = view.rules
-        self.team = view.seat.team
+        self.table = view.rules.seating
+        self.team = self.table.side_of[view.seat]
         self.equity: MatchEquity | None = None
-        if view.score is not None and view.target is not None:
-            self.equity = MatchEquity(view.rules, view.score, self.team, target=view.target,
+        # The chance to win is a race between two sides: at three or more players there is none.
+        if view.score is not None and view.target is not None and self.table.sides == 2:
+            self.equity = MatchEquity(view.rules, view.score, Team(self.team), target=view.target,
                                       bidder_goes_out=view.bidder_goes_out)
         self._cache: dict[tuple[int, int, tuple[int, ...]], tuple[float, float | None]] = {}
 
     def of(self, makers: int, bid: int, points: tuple[int, ...]) -> tuple[float, float | None]:
-        """(our side's score change less the other side's, the chance in % to win the match or None)."""
+        """(our side's score change less the other sides' average, the chance in % to win the match or None);
+        ``makers`` and ``points`` by side."""
         key = (makers, bid, points)
         got = self._cache.get(key)
         if got is None:
-            _, change = settle(self.rules, Team(makers), bid, points)
-            net = float(change[self.team] - change[1 - self.team])
+            _, change = settle(self.rules, self.table.side_list[makers], bid, points)
+            others = [c for side, c in enumerate(change) if side != self.team]
+            net = change[self.team] - sum(others) / len(others)
             win = None if self.equity is None else 100.0 * self.equity.of(makers, bid, points)
             got = self._cache[key] = (net, win)
         return got
@@ -274,8 +306,8 @@ class LevelAdvice:
 
     bid: int
     make: Estimate  # the chance (0 to 1) that the makers take ``bid`` points or more
-    change: Estimate  # our side's score change less the other side's
-    win: Estimate | None  # the chance in % to win the match (with a score)
+    change: Estimate  # our side's score change less the other side's (less the others' average cut-throat)
+    win: Estimate | None  # the chance in % to win the match (with a score, two sides only)
 
 
 @dataclass(frozen=True)
@@ -283,8 +315,8 @@ class SuitAdvice:
     """One trump suit with this seat the maker: the points the partnership takes, and each level."""
 
     suit: Suit
-    points: Estimate  # the points our side takes
-    against: Estimate  # the points the other side takes
+    points: Estimate  # the points our side takes (this player, cut-throat)
+    against: Estimate  # the points the other side takes (all the others together, cut-throat)
     distribution: tuple[float, ...]  # the weighted share of worlds in which our side takes 0, 1, 2, ... points
     levels: tuple[LevelAdvice, ...]
 
@@ -319,6 +351,20 @@ class Advice:
     heuristic: Action  # the heuristic bot's call, for comparison
 
     @property
+    def you(self) -> str:
+        """Who plays for the figures: ``your side`` in partnership, ``you`` cut-throat."""
+        return "your side" if self.view.rules.seating.partnership else "you"
+
+    @property
+    def note(self) -> str | None:
+        """Why a score brings no chance to win the match: at three or more players (None otherwise)."""
+        table = self.view.rules.seating
+        if self.view.score is None or table.sides == 2:
+            return None
+        return (f"no chance to win the match: at {table.players} players each plays for himself and the match "
+                f"equity is a race of two sides, so the calls are judged by the deal's points")
+
+    @property
     def best_advice(self) -> CallAdvice:
         return next(c for c in self.calls if c.call == self.best)
 
@@ -346,13 +392,14 @@ class Advice:
             else:
                 lead = f"{doing} keeps you about {_points(gap)} ahead of {other}"
         if best.win is not None:
-            outlook = f"your side's chance to win the match is about {round(best.win.mean)}%"
+            yours = "your side's" if self.you == "your side" else "your"
+            outlook = f"{yours} chance to win the match is about {round(best.win.mean)}%"
         elif abs(best.change.mean) < 0.5:
             outlook = "the deal looks even"
         elif best.change.mean > 0:
-            outlook = f"your side should come out about {_points(best.change.mean)} ahead this deal"
+            outlook = f"{self.you} should come out about {_points(best.change.mean)} ahead this deal"
         else:
-            outlook = f"your side should lose about {_points(-best.change.mean)} on this deal"
+            outlook = f"{self.you} should lose about {_points(-best.change.mean)} on this deal"
         return f"{lead}; {outlook}"
 
     @property
@@ -368,7 +415,8 @@ class Advice:
         shown = top + [c for c in self.calls if isinstance(c.call, Pass) and c not in top]
         calls = ", ".join(f"{c.call} {_value(c.value.mean, self.unit)}" for c in shown)
         points = ", ".join(f"{s.suit.symbol} {s.points.mean:.1f}" for s in self.suits)
-        lead = f"as makers your side takes {points} points; " if points else ""
+        who = "as makers your side takes" if self.you == "your side" else "as the maker you take"
+        lead = f"{who} {points} points; " if points else ""
         return f"{lead}{calls} ({self.worlds} worlds)"
 
     def suit_lines(self) -> list[str]:
@@ -389,7 +437,7 @@ class Advice:
         return {
             "rules": v.rules.name, "seat": v.seat.name, "dealer": v.dealer.name, "hand": str(v.hand),
             "auction": [f"{s} {a}" for s, a in v.auction],
-            "score": None if v.score is None else {"NS": v.score[0], "EW": v.score[1]},
+            "score": None if v.score is None else v.rules.seating.side_json(v.score), "note": self.note,
             "worlds": self.worlds, "effective_worlds": round(self.effective, 1), "seconds": round(self.seconds, 3),
             "unit": self.unit,
             "best": str(self.best), "trump": _maybe_letter(self.best_advice.trump),
@@ -435,7 +483,7 @@ class _World:
     """What one world says: its weight, the points per suit with us as makers, and each call's outcome."""
 
     weight: float
-    points: dict[Suit, tuple[int, int]]  # suit -> (ours, theirs)
+    points: dict[Suit, tuple[int, ...]]  # suit -> the points each side took, this seat the maker
     # per call: ("us", level) when this seat ends the maker, else ("them", (net, win)) from a playout
     calls: list[tuple[str, Any]]
 
@@ -482,13 +530,12 @@ def _more(done: int, worlds: int | None, seconds: float, start: float, maximum: 
 
 def _one_world(world: Deal, weight: float, seed: int, view: SeatView, legal: list[Call], bids: list[Bid],
                heuristic: Bot, judge: _Judge, context: dict[str, Any]) -> _World:
-    team = view.seat.team
-    points: dict[Suit, tuple[int, int]] = {}
+    points: dict[Suit, tuple[int, ...]] = {}
     if bids:
         for suit in SUITS:
             result = play_out(_as_maker(world, bids[0], suit), random.Random(seed), heuristic, context)
             assert result.points is not None
-            points[suit] = (result.points[team], result.points[1 - team])
+            points[suit] = tuple(result.points)
     by_maker: dict[Seat, tuple[int, ...]] = {}  # the heuristic's playout per maker (the level does not change it)
     calls: list[tuple[str, Any]] = []
     for call in legal:
@@ -508,22 +555,22 @@ def _one_world(world: Deal, weight: float, seed: int, view: SeatView, legal: lis
             result = play_out(d, random.Random(seed), heuristic, context)
             assert result.points is not None
             pts = by_maker[maker] = result.points
-        calls.append(("them", judge.of(maker.team, d.high_bid, pts)))
+        calls.append(("them", judge.of(judge.table.side_of[maker], d.high_bid, pts)))
     return _World(weight, points, calls)
 
 
 def _summarise(view: SeatView, found: list[_World], legal: list[Call], bids: list[Bid], judge: _Judge,
                heuristic: Action, seconds: float) -> Advice:
     weights = [w.weight for w in found]
-    team = view.seat.team
+    team = judge.team
     unit = "points" if judge.equity is None else "%"
     total = view.rules.total_points
     # Per suit and level, per world: (net change, win chance) with this seat the maker.
     cell: dict[tuple[Suit, int], list[tuple[float, float | None]]] = {}
     suits = []
     for suit in (SUITS if bids else ()):
-        ours = [w.points[suit][0] for w in found]
-        theirs = [w.points[suit][1] for w in found]
+        ours = [w.points[suit][team] for w in found]
+        theirs = [sum(w.points[suit]) - w.points[suit][team] for w in found]  # the others' together
         levels = []
         for bid in bids:
             got = cell[suit, bid.amount] = [judge.of(team, bid.amount, w.points[suit]) for w in found]
@@ -618,7 +665,8 @@ def plot(advice: Advice, path: str) -> None:
             ax.step(xs, shares, where="mid", color=SUIT_COLOURS[s.suit], linewidth=1.8,
                     label=f"{s.suit.name.lower()}: {s.points.mean:.1f} ({s.points.low:.1f}-{s.points.high:.1f})")
             ax.axvline(s.points.mean, color=SUIT_COLOURS[s.suit], linewidth=0.8, linestyle=":")
-        ax.set_xlabel("points your side takes as makers")
+        ax.set_xlabel("points your side takes as makers" if advice.you == "your side" else
+                      "points you take as the maker")
         ax.set_ylabel("% of worlds")
         ax.set_xlim(-0.5, len(advice.suits[0].distribution) - 0.5)
         ax.set_ylim(bottom=0)

@@ -7,7 +7,10 @@ searched among its candidates.  The candidates share their worlds, so the cost o
 played action is measured against the best candidate on the same worlds, with its
 standard error.  Everything is in **points of the deal**: the deciding side's score
 change less the other side's, as the preset settles the deal (a Pedro lost to the other
-side costs 10 in the additive presets: 5 fewer for you and 5 more for them).
+side costs 10 in the additive presets: 5 fewer for you and 5 more for them).  At a cut-throat
+table of three to six, each for himself, a point is the player's own score change less the
+average of the others' (the expert's own objective there: :func:`deal_value`); at two players
+it is his change less his opponent's.
 
 A decision is marked when its loss is at least a threshold *and* at least ``NOISE_Z``
 standard errors (more against several candidates, and Student's t for few worlds:
@@ -26,7 +29,10 @@ A player's accuracy is the mean over their judged decisions of
 for a one-point slip, 37 for a five-point blunder; a loss within one standard error of
 nothing counts as nothing.  In the play, the double-dummy par is beside each decision: the
 value of the card played and of the best card with every hand known
-(:mod:`cinch.solver`), in the same points.  The search sees only the seat's view; only the
+(:mod:`cinch.solver`), in the same points, for the last six tricks (four at five or six
+players, whose searches are slower: :func:`par_tricks`); cut-throat, the maker is searched
+alone against the others together and a defender's own points by a second search, him alone
+against everyone else, as the expert searches.  The search sees only the seat's view; only the
 par sees the whole deal.
 
 >>> from cinch.deal import EXAMPLE_DECK
@@ -53,22 +59,22 @@ from typing import Any
 
 from cinch.actions import Action, Bid, Keep, NameTrump, Play, parse_action
 from cinch.bots.expert import Evaluation, ExpertBot
-from cinch.cards import TRUMP_TABLES, Card, Seat, Suit, Team, TrumpTables, trump_tables
+from cinch.cards import TRUMP_TABLES, Card, Seat, Suit, TrumpTables, trump_tables
 from cinch.deal import Deal
 from cinch.errors import CinchError
 from cinch.match import Match
 from cinch.record import replay
 from cinch.rules import Rules
 from cinch.scoring import settle
+from cinch.seating import FOUR, Seating
 from cinch.solver import Position, solve
-from cinch.study import partnership_only
 from cinch.view import Phase
 
 __all__ = [
     "ACCURACY_SCALE", "BLUNDER", "DEFAULT_WORLDS", "INACCURACY", "MISTAKE", "NOISE_Z", "Analysis", "AnalysisError",
     "DealAnalysis", "DealSpec", "Judgement", "Mark", "Par", "SeatSummary", "Settings", "analyze", "analyze_deal",
-    "choice_words", "deal_specs", "decision_accuracy", "decision_steps", "default_workers", "judge", "load_match",
-    "mark_of", "noise_factor", "summarise",
+    "choice_words", "deal_specs", "deal_value", "decision_accuracy", "decision_steps", "default_workers", "judge",
+    "load_match", "mark_of", "noise_factor", "par_tricks", "summarise",
 ]
 
 FORMAT = "cinch-analysis/1"
@@ -80,6 +86,7 @@ BLUNDER = 5.0  # half a Pedro's swing, or a fair chance of a set contract thrown
 NOISE_Z = 2.0  # a loss is marked only if it is this many standard errors above nothing (many worlds)
 ACCURACY_SCALE = 5.0  # points: a decision's accuracy is 100 exp(-loss / scale)
 DD_TRICKS = 6  # the most tricks left for the double-dummy par (longer hands take the solver seconds)
+DD_TRICKS_BIG_TABLE = 4  # the same at five or six players (their searches are slower; the expert's limit too)
 
 
 class AnalysisError(CinchError):
@@ -217,10 +224,10 @@ class DealSpec:
         """Deal ``index`` (from 0) of ``match``, with the score it was played at."""
         played = match.deals[index]
         summary = match.summaries[index] if index < len(match.summaries) else None
-        score = match.summaries[index - 1].score if index else (0, 0)
+        score = match.summaries[index - 1].score if index else (0,) * match.table.sides
         bgo = summary.bidder_goes_out if summary is not None else match.bidder_goes_out_applies()
         rules = match.rules.to_json()
-        names = tuple(match.players.get(s, "") for s in Seat) if match.players else None
+        names = tuple(match.players.get(s, "") for s in match.table.seats) if match.players else None
         return cls(
             rules=tuple(sorted(rules.items())) if isinstance(rules, dict) else rules,
             number=index + 1, dealer=played.dealer.name, deck=" ".join(str(c) for c in played.deck),
@@ -232,9 +239,18 @@ class DealSpec:
     def game_rules(self) -> Rules:
         return Rules.from_json(dict(self.rules) if isinstance(self.rules, tuple) else self.rules)
 
+    @property
+    def table(self) -> Seating:
+        """Who sits at the table: the seats ``N E S W``, or ``1`` to ``n`` cut-throat."""
+        return self.game_rules.seating
+
+    @property
+    def dealer_seat(self) -> Seat:
+        return self.table.parse_seat(self.dealer)
+
     def start(self) -> Deal:
         """The deal before its first action."""
-        return Deal(self.game_rules, Seat.parse(self.dealer), self.deck, restock=self.restock)
+        return Deal(self.game_rules, self.dealer_seat, self.deck, restock=self.restock)
 
     def context(self) -> dict[str, Any]:
         """The match around the deal, as :meth:`cinch.match.Match.view` gives it to a seat."""
@@ -285,15 +301,26 @@ def decision_steps(spec: DealSpec) -> list[int]:
 class Par:
     """The double-dummy values of a play decision, every hand known: the card played and the best card.
 
-    In points of the deal for the player's side, less the other side's (as the analysis).
+    In points of the deal for the player's side, less the other side's (the mean of the others'
+    cut-throat), as the analysis; whole numbers at four players, halves or thirds cut-throat.
     """
 
-    played: int
-    best: int
+    played: float
+    best: float
     best_cards: tuple[str, ...]
 
     def to_json(self) -> dict[str, Any]:
-        return {"played": self.played, "best": self.best, "best_cards": list(self.best_cards)}
+        return {"played": _number(self.played), "best": _number(self.best), "best_cards": list(self.best_cards)}
+
+
+def _number(x: float) -> int | float:
+    """A whole number as an int (``3``, not ``3.0``), else rounded to three places."""
+    return int(x) if float(x).is_integer() else round(x, 3)
+
+
+def _signed(x: float) -> str:
+    """``+3``, ``-2``, or ``+1.5`` for a value that is not whole."""
+    return f"{int(x):+d}" if float(x).is_integer() else f"{x:+.1f}"
 
 
 @dataclass(frozen=True)
@@ -366,8 +393,9 @@ class Judgement:
             verdict += f"; better: {better} ({self.best_value:+.1f} against {self.played_value:+.1f})"
         par = self.par
         if par is not None:
-            verdict += f"; double-dummy {par.played:+d}" + (", as good as any" if par.played == par.best else
-                                                           f", the best {par.best:+d} with {self._cards(par)}")
+            verdict += f"; double-dummy {_signed(par.played)}" + (
+                ", as good as any" if par.played == par.best else
+                f", the best {_signed(par.best)} with {self._cards(par)}")
         return f"{head}: {verdict}"
 
     def _cards(self, par: Par) -> str:
@@ -434,24 +462,71 @@ def _best(evaluation: Evaluation) -> int:
     return max((i for i, v in enumerate(evaluation.values) if len(v) == full), key=means.__getitem__)
 
 
+def deal_value(rules: Rules, seat: Seat, maker: Seat, bid: int, points: Sequence[int]) -> float:
+    """A deal's value for ``seat``, in points: his side's score change less the mean of the other sides'.
+
+    ``points`` are the points each side took (by side: NS and EW at four players, by player
+    cut-throat), settled as the preset settles them (:func:`cinch.scoring.settle`).  At four
+    players (and two) that is our change less theirs; at three to six the player's own change
+    less the average of the others', as the expert judges (:mod:`cinch.bots.expert`).
+
+    >>> three = Rules.preset("official").with_options(players=3)
+    >>> seats = three.seating.seats  # 1 took 4; 2 bid 7 and took 5, set: -7; 3 took 5
+    >>> deal_value(three, seats[0], seats[1], 7, (4, 5, 5)), deal_value(three, seats[1], seats[1], 7, (4, 5, 5))
+    (5.0, -11.5)
+    """
+    table = rules.seating
+    side = table.side_of[seat]
+    _, change = settle(rules, table.side(maker), bid, tuple(points))
+    others = [c for s, c in enumerate(change) if s != side]
+    return change[side] - sum(others) / len(others)
+
+
+def par_tricks(rules: Rules) -> int:
+    """The most tricks left for the double-dummy par: fewer at five or six, whose hands make long searches."""
+    return DD_TRICKS_BIG_TABLE if rules.players > FOUR.players else DD_TRICKS
+
+
 def _par(deal: Deal, action: Action) -> Par | None:
-    """The double-dummy value of the card played and of the best card (None for a hand too long to solve)."""
-    if not isinstance(action, Play) or deal.rules.tricks - len(deal.tricks) > DD_TRICKS:
+    """The double-dummy value of the card played and of the best card (None for a hand too long to solve).
+
+    At a cut-throat table of three or more the maker is searched alone against the others together;
+    a defender's own points come from a second search, him alone against everyone else (as the expert's).
+    """
+    rules = deal.rules
+    if not isinstance(action, Play) or rules.tricks - len(deal.tricks) > par_tricks(rules):
         return None
     seat = deal.to_act
-    assert seat is not None and deal.maker is not None
+    maker = deal.maker
+    assert seat is not None and maker is not None and deal.high_bid is not None
+    table = rules.seating
+    bid = deal.high_bid
     try:
-        result = solve(Position.from_deal(deal))
+        position = Position.from_deal(deal)
+        result = solve(position)
+        lone_defender = table.sides > 2 and seat != maker
+        mine = solve(position, alone=seat) if lone_defender else None
     except (ValueError, KeyError, IndexError, AssertionError):  # a position the solver refuses: no par
         return None
-    team = seat.team
-    makers = Team(deal.maker.team)
 
-    def value(card: Card) -> int:
-        _, change = settle(deal.rules, makers, deal.high_bid, result.points_after(card))
-        return change[team] - change[1 - team]
+    def by_side(card: Card) -> list[int]:
+        """The points each side takes after ``card``, as far as the seat's value depends on them."""
+        if table.partnership:
+            return list(result.points_after(card))
+        makers_points, rest = result.points_after(card)  # the maker's, and the others' together
+        points = [0] * table.sides
+        points[table.side_of[maker]] = makers_points
+        others = [s for s in range(table.sides) if s != table.side_of[maker]]
+        if mine is not None:
+            own, theirs = mine.points_after(card)  # this defender's, and everyone else's
+            points[table.side_of[seat]] = own
+            others.remove(table.side_of[seat])
+            rest = theirs - makers_points
+        if others:
+            points[others[0]] += rest  # how the rest is split among the others does not change the seat's value
+        return points
 
-    values = {card: value(card) for card in result.card_values}
+    values = {card: deal_value(rules, seat, maker, bid, by_side(card)) for card in result.card_values}
     if action.card not in values:
         return None
     top = max(values.values())
@@ -505,9 +580,14 @@ class DealAnalysis:
     def marked(self) -> list[Judgement]:
         return [j for j in self.judgements if j.mark is not None]
 
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        """Every seat at the table, in order: ``N E S W``, or ``1`` to ``n`` cut-throat (the dealer's kind)."""
+        return tuple(type(self.dealer))
+
     def summaries(self, players: dict[Seat, str] | None = None) -> list[SeatSummary]:
         """Each seat's figures over this deal."""
-        return [summarise(s, (players or {}).get(s, ""), self.judgements) for s in Seat]
+        return [summarise(s, (players or {}).get(s, ""), self.judgements) for s in self.seats]
 
     def to_json(self) -> dict[str, Any]:
         return {"number": self.number, "dealer": self.dealer.name, "headline": self.headline, "actions": self.actions,
@@ -558,13 +638,13 @@ class Analysis:
 
     def summaries(self) -> list[SeatSummary]:
         judged = self.judgements
-        return [summarise(s, self.players.get(s, ""), judged) for s in Seat]
+        return [summarise(s, self.players.get(s, ""), judged) for s in self.rules.seating.seats]
 
     def to_json(self) -> dict[str, Any]:
         return {
             "format": FORMAT,
             "rules": self.rules.to_json(),
-            "players": {s.name: self.players.get(s, "") for s in Seat},
+            "players": {s.name: self.players.get(s, "") for s in self.rules.seating.seats},
             "unit": "points",
             "settings": self.settings.to_json(),
             "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER, "noise_z": NOISE_Z,
@@ -587,7 +667,7 @@ def analyze_deal(spec: DealSpec, settings: Settings = Settings(), progress: Prog
     """
     bot = _bot(settings)
     steps = set(decision_steps(spec))
-    out = DealAnalysis(spec.number, Seat.parse(spec.dealer), len(spec.actions), headline=spec.headline())
+    out = DealAnalysis(spec.number, spec.dealer_seat, len(spec.actions), headline=spec.headline())
     for step, deal, action in spec.positions():
         if step not in steps:
             continue
@@ -606,7 +686,6 @@ def analyze(match: Match, settings: Settings = Settings(), workers: int = 1, pro
     ``deals``: the numbers (from 1) of the deals to analyse, all by default.  The result is the
     same for any number of workers with a fixed number of worlds.
     """
-    partnership_only(match.rules, "the analysis")
     if workers < 1:
         raise AnalysisError(f"workers must be at least 1, not {workers}")
     count = len(match.deals)
@@ -632,7 +711,7 @@ def analyze(match: Match, settings: Settings = Settings(), workers: int = 1, pro
     analysed = []
     for spec in specs:
         judged = sorted((j for (n, _), j in results.items() if n == spec.number), key=lambda j: j.step)
-        analysed.append(DealAnalysis(spec.number, Seat.parse(spec.dealer), len(spec.actions), judged,
+        analysed.append(DealAnalysis(spec.number, spec.dealer_seat, len(spec.actions), judged,
                                      spec.headline()))
     return Analysis(match.rules, dict(match.players), settings, analysed, time.perf_counter() - started)
 

@@ -191,8 +191,7 @@ class DealOverScreen(Dialog):
                  match: Match | None = None, analysis_settings: AnalysisSettings | None = None) -> None:
         super().__init__()
         # The deal as the analysis takes it, built now: the match moves on to the next deal meanwhile.
-        # (the analysis keeps the partnership game: a cut-throat table offers none)
-        self.spec = DealSpec.of(match, summary.number - 1) if match is not None and match.table.partnership else None
+        self.spec = DealSpec.of(match, summary.number - 1) if match is not None else None
         self.analysis_settings = analysis_settings or ANALYSIS_SETTINGS
         self.analysis: DealAnalysis | None = None
         self.analysing = False
@@ -335,7 +334,10 @@ def analysis_text(analysis: DealAnalysis, me: Seat) -> Text:
         mark = j.mark
         line = j.text(hide_keeps=j.seat != me)
         out.append(("• " if mark is not None else "  ") + line + "\n", style=styles[mark] if mark else "")
-    out.append("\nPoints lost are the deal's points, the side's less the other side's, judged by the expert from "
+    # Cut-throat at three or more, each plays for himself: the loss is his change against the others' average.
+    unit = ("the player's own change less the average of the others'" if len(analysis.seats) in (3, 5, 6)
+            else "the side's less the other side's")
+    out.append(f"\nPoints lost are the deal's points, {unit}, judged by the expert from "
                "the player's own view; the double-dummy values see every hand.", style="italic")
     return out
 

@@ -550,14 +550,12 @@ function drawAnalysis(deal, frame) {
     status.textContent = deal.analysisError;
   } else if (a) {
     status.textContent = `Deal ${deal.number}: ${a.text}`;
-  } else if (game.partnership === false) {
-    status.textContent = "The analysis judges partnership games of four players for now, not a cut-throat table.";
   } else {
     status.textContent = "Every decision judged by the expert from the player's own view, marked by the points " +
       "it cost.";
   }
   const finished = a && a.status === "done";
-  button.hidden = Boolean(finished) || game.partnership === false;
+  button.hidden = Boolean(finished);
   button.setAttribute("aria-disabled", String(Boolean(deal.analysisPending)));
   button.textContent = a ? "Analyse this deal again" : "Analyse this deal";
   const list = $("analysis-list");
