@@ -1221,44 +1221,44 @@ def _cut_throat_words(table: Seating, maker: Seat, made: bool, change: tuple[int
 def _settlement_words(rules: Rules, makers: Team, bid: int, points: tuple[int, ...], made: bool,
                       change: tuple[int, ...]) -> str:
     """How the deal scores, in the words of the preset's own scoring; the figures are ``settle()``'s."""
-    defenders = makers.other
-    took, against = points[makers], points[defenders]
-    if rules.settlement is Settlement.ADDITIVE:
-        if made:
-            return (f"Additive scoring: each side adds the points it took: {makers} {change[makers]:+d}, "
-                    f"{defenders} {change[defenders]:+d}.")
-        return (f"Additive scoring: makers who fall short lose their bid, and the defenders add the points they "
-                f"took: {makers} {change[makers]:+d}, {defenders} {change[defenders]:+d}.")
-    if made:
-        if took == against:
-            return f"Difference scoring: {took} against {against}, no difference: no score."
-        more, fewer = (makers, defenders) if took > against else (defenders, makers)
-        return (f"Difference scoring: the side that took more scores the difference, {points[more]} - "
-                f"{points[fewer]}: {more} {change[more]:+d}.")
-    return (f"Difference scoring: the defenders score the deal's {rules.total_points} points plus the "
-            f"{bid - took} the makers fell short: {defenders} {change[defenders]:+d}.")
+    return _two_sides_words(rules, makers, bid, points, made, change, _SIDES_WORDS)
 
 
 def _two_players_words(rules: Rules, maker: Team, bid: int, points: tuple[int, ...], made: bool,
                        change: tuple[int, ...]) -> str:
     """:func:`_settlement_words` at a table of two, each for himself: the preset's own scoring, with a
     maker and his opponent for the two sides."""
-    other = maker.other
-    took, against = points[maker], points[other]
+    return _two_sides_words(rules, maker, bid, points, made, change, _PLAYERS_WORDS)
+
+
+# The words of a two-side settlement: partnerships, or the two players of a table of two.
+_SIDES_WORDS = {
+    "made": "each side adds the points it took",
+    "set": "makers who fall short lose their bid, and the defenders add the points they took",
+    "more": "the side that took more", "gets": "the defenders score", "short": "the makers fell short",
+}
+_PLAYERS_WORDS = {
+    "made": "each player adds the points he took",
+    "set": "a maker who falls short loses his bid, and his opponent adds the points he took",
+    "more": "the player who took more", "gets": "the opponent scores", "short": "the maker fell short",
+}
+
+
+def _two_sides_words(rules: Rules, makers: Team, bid: int, points: tuple[int, ...], made: bool,
+                     change: tuple[int, ...], words: dict[str, str]) -> str:
+    other = makers.other
+    took, against = points[makers], points[other]
     if rules.settlement is Settlement.ADDITIVE:
-        if made:
-            return (f"Additive scoring: each player adds the points he took: {maker} {change[maker]:+d}, "
-                    f"{other} {change[other]:+d}.")
-        return (f"Additive scoring: a maker who falls short loses his bid, and his opponent adds the points he "
-                f"took: {maker} {change[maker]:+d}, {other} {change[other]:+d}.")
+        return (f"Additive scoring: {words['made' if made else 'set']}: {makers} {change[makers]:+d}, "
+                f"{other} {change[other]:+d}.")
     if made:
         if took == against:
             return f"Difference scoring: {took} against {against}, no difference: no score."
-        more, fewer = (maker, other) if took > against else (other, maker)
-        return (f"Difference scoring: the player who took more scores the difference, {points[more]} - "
+        more, fewer = (makers, other) if took > against else (other, makers)
+        return (f"Difference scoring: {words['more']} scores the difference, {points[more]} - "
                 f"{points[fewer]}: {more} {change[more]:+d}.")
-    return (f"Difference scoring: the opponent scores the deal's {rules.total_points} points plus the "
-            f"{bid - took} the maker fell short: {other} {change[other]:+d}.")
+    return (f"Difference scoring: {words['gets']} the deal's {rules.total_points} points plus the "
+            f"{bid - took} {words['short']}: {other} {change[other]:+d}.")
 
 
 def _going_out_words(rules: Rules, score: tuple[int, ...], makers: Team, made: bool, bgo: bool,

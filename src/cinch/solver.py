@@ -1428,13 +1428,17 @@ class _Solver:
         """The search for one table of card values (burials may give trick 1 several)."""
         core = self._cores.get(model.val)
         if core is None:
-            lay = self.lay
-            val_int = [0] * 56
-            for c in range(52):
-                val_int[lay.to_int[c]] = model.val[c]
-            own = [lay.mask_in(h) for h in self.pos.hands]
-            core = self._cores[model.val] = _Core(lay, val_int, self.strict, own)
+            val_int, own = self.core_inputs(model)
+            core = self._cores[model.val] = _Core(self.lay, val_int, self.strict, own)
         return core
+
+    def core_inputs(self, model: _PointModel) -> tuple[list[int], list[int]]:
+        """A search's card values and hands, by internal card index."""
+        lay = self.lay
+        val_int = [0] * 56
+        for c in range(52):
+            val_int[lay.to_int[c]] = model.val[c]
+        return val_int, [lay.mask_in(h) for h in self.pos.hands]
 
     def nodes(self) -> int:
         return sum(c.node_count() for c in self._cores.values())
@@ -1673,12 +1677,8 @@ class _CutThroatSolver(_Solver):
     def table_core(self, model: _PointModel) -> _TableCore:
         core = self._table_cores.get(model.val)
         if core is None:
-            lay = self.lay
-            val_int = [0] * 56
-            for c in range(52):
-                val_int[lay.to_int[c]] = model.val[c]
-            own = [lay.mask_in(h) for h in self.pos.hands]
-            core = self._table_cores[model.val] = _TableCore(lay, val_int, self.strict, own, self.alone,
+            val_int, own = self.core_inputs(model)
+            core = self._table_cores[model.val] = _TableCore(self.lay, val_int, self.strict, own, self.alone,
                                                              self.table.left)
         return core
 
