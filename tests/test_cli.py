@@ -658,8 +658,6 @@ def test_usage_errors_exit_2(args):
 
 # ---- cut-throat tables in the commands that keep the partnership game ------------------------------------
 @pytest.mark.parametrize("args, prefix", [
-    (["study", "--rules", "official", "-o", "players=5", "--deals", "2"], "cinch: "),
-    (["export-dataset", "-", "--self-play", "1", "--rules", "official", "-o", "players=6"], "cinch: "),
     (["puzzle", "--mine", "1", "--rules", "pagat", "-o", "heasly=true", "--out", "puzzles.json"], "cinch: "),
 ])
 def test_the_partnership_only_commands_refuse_a_cut_throat_table_in_one_line(args, prefix):

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from cinch import Deal, Rules, Seat
 from cinch.actions import Keep
-from cinch.adapters._core import PIECES
+from cinch.adapters._core import PIECES, obs_size
 from cinch.cards import Card, CardSet
 from cinch.cli import main
 from cinch.library import Library
@@ -23,7 +23,10 @@ from cinch.study.dataset import (
     DatasetError,
     SelfPlay,
     arrow_schema,
+    decision_rows,
+    export,
     match_rows,
+    parse_bots,
     play_self,
     read_rows,
     record_rows,
@@ -362,3 +365,138 @@ def test_a_keep_is_numbered_as_the_adapters_number_it(games):
         picked = [Card(i - KEEP_BASE) for i in row["choice_ids"] if i != KEEP_DONE]
         must = {Card.parse(c) for c in row["keep"]["must"]}
         assert set(picked) | must == set(kept.cards) and not set(picked) & must
+
+
+# ---------------------------------------------------------------------------
+# Cut-throat tables (2, 3, 5, 6 players): seats and sides 1 to n, per-seat columns and the vector sized
+# for the table, and still nothing another seat holds unseen
+# ---------------------------------------------------------------------------
+def official(players: int) -> Rules:
+    return Rules.preset("official").with_options(players=players)
+
+
+CUT_THROAT_SPECS = [
+    SelfPlay(rules=official(3), bots=("heuristic", "random", "basic"), count=2, seed=4),
+    SelfPlay(rules=official(6), bots=("random",), count=2, seed=9),
+]
+
+
+@pytest.fixture(scope="module")
+def cut_throat_games():
+    """A three- and a six-player spec's games, played once, with their rows."""
+    out = []
+    for spec in CUT_THROAT_SPECS:
+        matches = [play_self(spec, i) for i in range(spec.count)]
+        out.append((spec, matches, list(self_play_rows(spec))))
+    return out
+
+
+def test_rows_name_the_tables_seats_and_size_every_per_seat_column(cut_throat_games):
+    for spec, matches, rows in cut_throat_games:
+        table = spec.rules.seating
+        n = table.players
+        expected = [(f"self-play/{spec.seed}/{i}", k, str(action), str(deal.actors[k]))
+                    for i, m in enumerate(matches) for deal in m.deals for k, action in enumerate(deal.history)]
+        assert [(r["game"], r["decision"], r["choice"], r["seat"]) for r in rows] == expected
+        for row in rows:
+            assert list(row) == list(COLUMNS)
+            assert row["side"] == row["seat"] and row["seat"] in table.names  # each player his own side
+            for column in ("hand_sizes", "face_up_discards", "shown_trumps", "drawn_counts"):
+                assert len(row[column]) == n, column
+            assert len(row["vector"]) == obs_size(n)
+            seat = table.names.index(row["seat"])
+            assert row["dealer_position"] == (table.names.index(row["dealer"]) - seat) % n
+            assert row["choice_ids"][0] in row["legal_ids"]
+        assert {row["player"] for row in rows} >= set(spec.bots)
+
+
+def test_no_row_names_a_card_another_seat_holds_unseen(cut_throat_games):
+    checked = 0
+    for spec, matches, rows in cut_throat_games:
+        table = spec.rules.seating
+        layout = [(name, start, shape) for name, start, shape in vector_layout(table.players)
+                  if shape[-1] == 52 and name not in ("shown_trumps", "trump_cards")]  # public, or no holder
+        by_decision = {(r["game"], r["decision"]): r for r in rows}
+        for i, match in enumerate(matches):
+            for k, state in enumerate(states(match.deals[0])):
+                row = by_decision[(f"self-play/{spec.seed}/{i}", k)]
+                me = table.parse_seat(row["seat"])
+                assert row["hand_mask"] == state.hand(me)
+                named = card_texts(row)
+                for other in table.seats:
+                    if other == me:
+                        continue
+                    shown = set(row["shown_trumps"][other])
+                    hidden = {str(c) for c in state.hand(other)} - shown
+                    for column, cards in named.items():
+                        assert not cards & hidden, (spec.seed, i, k, column, str(other))
+                    for name, start, shape in layout:
+                        for r in range(shape[0] if len(shape) == 2 else 1):
+                            for card in hidden:
+                                assert row["vector"][start + 52 * r + Card.parse(card)] == 0, (name, k)
+                    checked += len(hidden)
+    assert checked > 300
+
+
+def test_the_result_columns_count_every_other_player_together(cut_throat_games):
+    for spec, matches, rows in cut_throat_games:
+        table = spec.rules.seating
+        results = {f"self-play/{spec.seed}/{i}": m.deals[0].result for i, m in enumerate(matches)}
+        for row in rows:
+            result = results[row["game"]]
+            side = table.side_of[table.parse_seat(row["seat"])]
+            change = result.score_change
+            assert (row["score_change_us"], row["score_change_them"]) == (change[side], sum(change) - change[side])
+            if not result.thrown_in:
+                assert row["points_us"] == result.points[side]
+                assert row["points_them"] == sum(result.points) - result.points[side]
+                assert row["makers_us"] == (table.side_of[result.maker] == side)
+
+
+def test_whole_cut_throat_matches_name_the_winning_player():
+    spec = SelfPlay(rules=official(3).with_options(target=7), bots=("basic",), count=1, seed=2, matches=True)
+    match = play_self(spec, 0)
+    assert match.is_over
+    rows = list(match_rows(match, source="self-play", game="m", vector=False))
+    assert {r["match_winner"] for r in rows} == {str(match.winner)}
+    assert all(r["match_won"] == (r["seat"] == str(match.winner)) for r in rows)
+    first = rows[0]
+    assert (first["score_us"], first["score_them"]) == (0, 0)
+
+
+@pytest.mark.parametrize("suffix", ["jsonl", "parquet"])
+def test_a_file_holds_one_table_size_and_reads_back(tmp_path, suffix):
+    if suffix == "parquet":
+        pytest.importorskip("pyarrow")
+    three = SelfPlay(rules=official(3), bots=("random",), count=1, seed=1)
+    path = str(tmp_path / f"three.{suffix}")
+    summary = export(self_play_rows(three), path)
+    back = read_rows(path)
+    assert summary.rows == len(back) > 0 and len(back[0]["vector"]) == obs_size(3)
+    assert back[0]["seat"] in ("1", "2", "3")
+    four = SelfPlay(rules=Rules.preset("official"), bots=("random",), count=1, seed=1)
+    mixed = str(tmp_path / f"mixed.{suffix}")
+    with pytest.raises(DatasetError, match="4-player game but .* already holds 3-player games"):
+        export(decision_rows([self_play_rows(three, vector=False), self_play_rows(four, vector=False)]), mixed,
+               vector=False)
+    assert not (tmp_path / f"mixed.{suffix}").exists() and not (tmp_path / f"mixed.{suffix}.partial").exists()
+
+
+def test_bots_are_one_or_one_per_seat_of_the_table():
+    assert parse_bots("basic", 3) == ("basic",) * 3
+    with pytest.raises(DatasetError, match="or three, for seats 1 to 3"):
+        parse_bots("basic,random", 3)
+    with pytest.raises(DatasetError, match="one for each of the 6 seats"):
+        SelfPlay(rules=official(6), bots=("basic", "random"))
+
+
+def test_the_command_exports_a_cut_throat_table(tmp_path):
+    out = tmp_path / "six.jsonl"
+    result = CliRunner().invoke(main, ["export-dataset", str(out), "--self-play", "1", "--rules", "official",
+                                       "-o", "players=6", "--bots", "random", "--seed", "3", "--no-vector"])
+    assert result.exit_code == 0, result.stderr
+    rows = read_rows(str(out))
+    assert {r["seat"] for r in rows} <= {"1", "2", "3", "4", "5", "6"} and "vector" not in rows[0]
+    honour = CliRunner().invoke(main, ["export-dataset", str(tmp_path / "x.jsonl"), "--self-play", "1",
+                                       "--rules", "official", "-o", "players=3", "-o", "honour_rule=true"])
+    assert honour.exit_code == 2 and len(honour.stderr.splitlines()) == 1

@@ -29,7 +29,8 @@ SELF_PLAY_OPTIONS = {"matches": "--matches", "bots": "--bots", "bot_options": "-
               help="Play N deals with bots (N whole matches with --matches) and export their decisions.")
 @click.option("--matches", is_flag=True, help="With --self-play: play whole matches to the target, not single deals.")
 @click.option("--bots", "bots", default=DEFAULT_BOT, show_default=True, metavar="BOT|N,E,S,W",
-              help="The self-play bots: one for every seat, or four separated by commas, N E S W.")
+              help="The self-play bots: one for every seat, or one per seat separated by commas, N E S W "
+                   "(1,2,...,n at a cut-throat table, -o players=N).")
 @click.option("--bot-option", "bot_options", multiple=True, metavar="KEY=VALUE",
               help="An option for the self-play bots that take it, e.g. simulations=200 (repeatable).")
 @rules_options
@@ -45,7 +46,8 @@ SELF_PLAY_OPTIONS = {"matches": "--matches", "bots": "--bots", "bot_options": "-
               help="jsonl (one JSON object a line; gzipped if OUT ends with .gz) or parquet (needs pyarrow)  "
                    "[default: parquet if OUT ends with .parquet, else jsonl]")
 @click.option("--skip-forced", is_flag=True, help="Leave out the decisions with only one legal action.")
-@click.option("--no-vector", is_flag=True, help="Leave out the flat observation vector (1480 numbers a row).")
+@click.option("--no-vector", is_flag=True,
+              help="Leave out the flat observation vector (1480 numbers a row at four players).")
 @click.pass_context
 def dataset_command(ctx: click.Context, out: str, self_play: int | None, matches: bool, bots: str,
                     bot_options: tuple[str, ...], preset: str, options: tuple[str, ...], seed: int | None,
@@ -58,6 +60,9 @@ def dataset_command(ctx: click.Context, out: str, self_play: int | None, matches
     cinch export-dataset train.jsonl.gz --self-play 1000 --bots expert,heuristic,expert,heuristic --seed 1
     cinch export-dataset games.parquet --library all
     cinch export-dataset one.jsonl --record match.json --skip-forced
+    cinch export-dataset three.parquet --self-play 500 --rules official -o players=3 --seed 1
+
+    One file holds one table size; export each size to its own file.
     """
     try:
         _export(ctx, out, self_play, matches, bots, bot_options, preset, options, seed, library, db, records, fmt,
@@ -104,7 +109,8 @@ def _export(ctx: click.Context, out: str, self_play: int | None, matches: bool, 
     sources: list[Iterable[dict[str, Any]]] = []
     if self_play is not None:
         chosen = seed if seed is not None else secrets.randbelow(2**31)
-        spec = SelfPlay(rules=make_rules(preset, options), bots=parse_bots(bots), count=self_play, seed=chosen,
+        rules = make_rules(preset, options)
+        spec = SelfPlay(rules=rules, bots=parse_bots(bots, rules.players), count=self_play, seed=chosen,
                         matches=matches, options=tuple(bot_option_values(bot_options).items()))
         if seed is None:  # said once the rest is checked, so that a mistake is the only line
             click.echo(f"cinch: self-play seed {chosen} (--seed {chosen} writes the same rows)", err=True)

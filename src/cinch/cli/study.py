@@ -22,14 +22,15 @@ from cinch.errors import CinchError
 @click.command("study", cls=OneLineCommand)
 @click.option("--rules", "rule_sets", multiple=True, metavar="PRESET[,KEY=VALUE...]",
               help="A rule set to study: a preset and its overrides, comma-separated, e.g. --rules pagat "
-                   "--rules pagat,all_pass=throw-in --rules difference,target=62 (repeatable; see `cinch rules`) "
+                   "--rules pagat,all_pass=throw-in --rules difference,target=62, or a table size, --rules "
+                   "official,players=3 --rules official (repeatable; see `cinch rules`) "
                    " [default: pagat]")
 @click.option("-o", "--option", "options", multiple=True, metavar="KEY=VALUE",
               help="An override for every rule set, e.g. -o sancho=true.")
 @click.option("--deals", type=int, default=None, metavar="N",
               help="Play whole matches until each rule set has at least N deals  [default: 1000]")
 @click.option("--matches", type=int, default=None, metavar="M", help="Play exactly M matches of each rule set instead.")
-@click.option("--bot", default="heuristic", show_default=True, metavar="BOT", help="The bot in all four seats.")
+@click.option("--bot", default="heuristic", show_default=True, metavar="BOT", help="The bot in every seat.")
 @click.option("--bot-option", "bot_options", multiple=True, metavar="KEY=VALUE",
               help="An option for the bot, e.g. simulations=200 (repeatable).")
 @click.option("--seed", type=int, default=None, metavar="S",

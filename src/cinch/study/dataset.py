@@ -10,6 +10,11 @@ deal from its decks and its actions, and the view is taken before each action, e
 the table showed it.  Self-play first plays its matches with bots (deterministic for the
 seed), then replays them the same way.
 
+Every table size is exported: the partnership game of four (seats ``N E S W``, sides ``NS``
+and ``EW``) and the cut-throat tables of 2, 3, 5 and 6 (seats and sides ``1`` to ``n``, each
+player his own side).  The per-seat columns and the vector are sized for the table, so one
+file holds one table size: an export that would mix them is refused.
+
 >>> spec = SelfPlay(rules=Rules.preset("pagat"), bots=("random",) * 4, count=1, seed=7)
 >>> rows = list(self_play_rows(spec))
 >>> first = rows[0]
@@ -17,6 +22,11 @@ seed), then replays them the same way.
 ('self-play/7/0', 1, 0, 'bidding', True)
 >>> len(first["vector"]) == VECTOR_SIZE
 True
+>>> from cinch.adapters._core import obs_size
+>>> three = SelfPlay(rules=Rules.preset("official").with_options(players=3), bots=("random",), seed=7)
+>>> row = next(self_play_rows(three))
+>>> row["seat"], row["side"], len(row["hand_sizes"]), len(row["vector"]) == obs_size(3)
+('2', '2', 3, True)
 """
 
 from __future__ import annotations
@@ -35,10 +45,10 @@ from typing import IO, Any, Protocol
 import orjson
 
 from cinch.actions import Action
-from cinch.adapters._core import OBS_SIZE, PIECES, Turn, encode_view, make_buffers
+from cinch.adapters._core import OBS_SIZE, Turn, encode_view, make_buffers, pieces
 from cinch.arena import MAX_MATCH_DEALS, BotSpec, bot_class, bot_options, check_bot_option, derive_seed
 from cinch.bots.base import DEFAULT_BOT
-from cinch.cards import SEATS, CardSet, Seat, Team
+from cinch.cards import CardSet, Seat, Team
 from cinch.deal import Deal, DealResult
 from cinch.errors import CinchError
 from cinch.keep import KeepOptions
@@ -46,7 +56,6 @@ from cinch.library import SCOREKEEPER, Library, LibraryError, parse_match_id
 from cinch.match import Match
 from cinch.record import loads, replay
 from cinch.rules import Rules
-from cinch.study import partnership_only
 from cinch.view import Phase, PlayedCard, SeatView
 
 __all__ = [
@@ -57,7 +66,7 @@ __all__ = [
 ]
 
 FORMATS = ("jsonl", "parquet")
-VECTOR_SIZE = OBS_SIZE  # the adapters' observation: 1480 numbers
+VECTOR_SIZE = OBS_SIZE  # the adapters' observation at four players: 1480 numbers (obs_size(n) at n)
 MAX_LISTED_KEEPS = 64  # a keep with more legal hands is described by its rule (the "keep" column), not listed
 PARQUET_BATCH = 1024  # rows per Parquet row group: the memory a Parquet export holds at once
 PYARROW_MISSING = "writing Parquet needs pyarrow, which comes with the rl extra: pip install 'cinch[rl]'"
@@ -70,35 +79,35 @@ COLUMNS: dict[str, str] = {
     "rules": "the rules: a preset name, or its rules object as JSON text",
     "deal": "the deal's number in its game, from 1",
     "decision": "the decision's index in its deal, from 0, forced ones counted",
-    "seat": "the seat deciding: N, E, S or W",
-    "side": "its side: NS or EW",
+    "seat": "the seat deciding: N, E, S or W (1 to n at a cut-throat table)",
+    "side": "its side: NS or EW (cut-throat: the seat itself, 1 to n)",
     "player": "who sat there: the bot's name in self-play, the record's player name otherwise",
     "phase": "bidding, trump, discard, rob or play",
     "forced": "only one legal action",
     # the seat's view
     "dealer": "the dealer's seat",
-    "dealer_position": "where the dealer sits from the deciding seat: 0 itself, 1 its left, 2 partner, 3 right",
+    "dealer_position": "where the dealer sits from the deciding seat, counted to the left: 0 itself, 1 its left, ...",
     "hand": "the seat's hand, cards in record notation",
     "hand_mask": "the same hand as a 52-bit mask (bit i: card index i)",
-    "hand_sizes": "how many cards each seat holds, N E S W",
+    "hand_sizes": "how many cards each seat holds, in seat order (N E S W, or 1 to n)",
     "auction": "the calls so far: seat and call",
     "maker": "the seat that won the auction (null during the bidding)",
     "bid": "the winning bid (null during the bidding)",
     "trump": "the trump suit's letter (null until named)",
     "own_discards": "the cards this seat discarded",
-    "face_up_discards": "the discards shown face up, per seat N E S W",
-    "shown_trumps": "trumps each seat had to show (discarded or buried face up), per seat N E S W",
-    "drawn_counts": "how many cards each seat drew, N E S W",
+    "face_up_discards": "the discards shown face up, per seat in seat order",
+    "shown_trumps": "trumps each seat had to show (discarded or buried face up), per seat in seat order",
+    "drawn_counts": "how many cards each seat drew, in seat order",
     "own_drawn": "the cards this seat drew",
     "stock_seen": "the stock cards the robbing dealer saw (empty for everyone else)",
     "tricks": "the finished tricks: leader, plays (seat, card, buried cards), winner",
     "trick_leader": "who led the trick in progress (null outside the play)",
     "current_trick": "the trick in progress: seat, card, buried cards",
     "score_us": "the deciding side's match score before this deal",
-    "score_them": "the other side's",
+    "score_them": "the other side's (cut-throat: the highest of the other players')",
     "target": "the score that wins the match",
     "bidder_goes_out": "this deal is played under bidder goes out",
-    "vector": "the view as the adapters' flat observation (1480 float32)",
+    "vector": "the view as the adapters' flat observation (1480 float32 at four players, obs_size(n) at n)",
     # what could be done, and what was
     "legal": "every legal action in record notation (null for a keep of more than 64 hands)",
     "legal_count": "how many legal actions (legal hands for a keep)",
@@ -112,10 +121,11 @@ COLUMNS: dict[str, str] = {
     "makers_us": "the deciding side bid the deal (null if thrown in)",
     "made": "the makers made their bid (null if thrown in)",
     "points_us": "the points the deciding side took in the deal (null if thrown in)",
-    "points_them": "the points the other side took",
+    "points_them": "the points the other side took (cut-throat: the other players together)",
     "score_change_us": "the deciding side's score change from the deal",
-    "score_change_them": "the other side's",
-    "match_winner": "NS or EW when the game is a whole match that was won; else null",
+    "score_change_them": "the other side's (cut-throat: the other players' together)",
+    "match_winner": ("the winning side (NS or EW; cut-throat 1 to n) when the game is a whole match that was won; "
+                     "else null"),
     "match_won": "the deciding side won that match (null when match_winner is)",
 }
 
@@ -137,18 +147,21 @@ def _play(p: PlayedCard) -> dict[str, Any]:
 
 def _vector(view: SeatView) -> list[float]:
     """The adapters' observation of this view, with 0 and 1 written as ints (half the size in JSON)."""
-    tensor, pieces = make_buffers()
-    encode_view(pieces, view, view.seat)  # from the view alone: only this seat's private cards
+    tensor, named = make_buffers(view.players_count)
+    encode_view(named, view, view.seat)  # from the view alone: only this seat's private cards
     return [v if v % 1 else int(v) for v in tensor.tolist()]
 
 
 def view_columns(view: SeatView, *, vector: bool = True) -> dict[str, Any]:
     """The columns of the seat's view: every one comes from ``view`` and nothing else."""
     me = view.seat
-    score = view.score or (0, 0)
+    table = view.rules.seating
+    side = table.side_of[me]
+    score = view.score or (0,) * table.sides
+    others = [s for i, s in enumerate(score) if i != side]
     out: dict[str, Any] = {
         "dealer": view.dealer.name,
-        "dealer_position": (view.dealer - me) & 3,
+        "dealer_position": (view.dealer - me) % table.players,
         "hand": _cards(view.hand),
         "hand_mask": int(view.hand),
         "hand_sizes": list(view.hand_sizes),
@@ -166,8 +179,8 @@ def view_columns(view: SeatView, *, vector: bool = True) -> dict[str, Any]:
                    for t in view.tricks],
         "trick_leader": None if view.trick_leader is None else view.trick_leader.name,
         "current_trick": [_play(p) for p in view.current_trick],
-        "score_us": score[me.team],
-        "score_them": score[me.team.other],
+        "score_us": score[side],
+        "score_them": max(others),
         "target": view.target if view.target is not None else view.rules.target,
         "bidder_goes_out": view.bidder_goes_out,
     }
@@ -206,20 +219,27 @@ def choice_columns(deal: Deal, view: SeatView, choice: Action) -> dict[str, Any]
     }
 
 
-def result_columns(result: DealResult, team: Team, winner: Team | None) -> dict[str, Any]:
-    """How the deal (and the match, when ``winner`` is known) ended, from the deciding side."""
+def result_columns(result: DealResult, seat: Seat, winner: Team | None) -> dict[str, Any]:
+    """How the deal (and the match, when ``winner`` is known) ended, from the deciding seat's side.
+
+    The other sides count together: at four players that is the one other side; at a cut-throat
+    table, every other player.
+    """
+    table = result.seating
+    side = table.side_of[seat]
     points = result.points
-    makers = result.makers
+    makers = None if result.maker is None else table.side_of[result.maker]
+    change = result.score_change
     return {
         "thrown_in": result.thrown_in,
-        "makers_us": None if makers is None else makers == team,
+        "makers_us": None if makers is None else makers == side,
         "made": result.made,
-        "points_us": None if points is None else points[team],
-        "points_them": None if points is None else points[team.other],
-        "score_change_us": result.score_change[team],
-        "score_change_them": result.score_change[team.other],
+        "points_us": None if points is None else points[side],
+        "points_them": None if points is None else sum(points) - points[side],
+        "score_change_us": change[side],
+        "score_change_them": sum(change) - change[side],
         "match_winner": None if winner is None else winner.name,
-        "match_won": None if winner is None else winner == team,
+        "match_won": None if winner is None else int(winner) == side,  # a side's value is its index
     }
 
 
@@ -266,7 +286,6 @@ def match_rows(match: Match, *, source: str, game: str, whole_match: bool = True
     of a whole match wait for its end (its winner is in every row); otherwise each deal's rows go as
     soon as it is replayed.
     """
-    partnership_only(match.rules, "the dataset export")
     if match.rules.honour_rule:  # claims and waivers have no action ids in the adapters' numbering
         raise DatasetError(f"{game}: played under the honour rule, whose claims and rulings the dataset's "
                            "action ids cannot number yet; it is not exported")
@@ -294,7 +313,7 @@ def _finish(pending: list[tuple[Deal, list[_Decision]]], winner: Team | None,
             row = d.head
             if skip_forced and row["forced"]:
                 continue
-            row.update(result_columns(result, d.view.seat.team, winner))
+            row.update(result_columns(result, d.view.seat, winner))
             yield row
 
 
@@ -303,10 +322,11 @@ def _finish(pending: list[tuple[Deal, list[_Decision]]], winner: Team | None,
 # ---------------------------------------------------------------------------
 @dataclass(frozen=True)
 class SelfPlay:
-    """Games between bots: ``count`` single deals (or whole matches), each seat's bot by name, N E S W.
+    """Games between bots: ``count`` single deals (or whole matches), each seat's bot by name in seat
+    order (N E S W, or 1 to n at a cut-throat table); one name seats that bot everywhere.
 
-    Deal (or match) ``i`` is dealt by ``Seat(i % 4)`` first; its decks, new stocks and bots' seeds
-    come from ``seed`` and ``i`` alone, so the same spec plays the same games.
+    Deal (or match) ``i`` is dealt first by seat ``i % n`` (n players); its decks, new stocks and bots'
+    seeds come from ``seed`` and ``i`` alone, so the same spec plays the same games.
     """
 
     rules: Rules
@@ -318,9 +338,13 @@ class SelfPlay:
     specs: tuple[BotSpec, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        partnership_only(self.rules, "the dataset export")
-        if len(self.bots) != 4:
-            raise DatasetError(f"self-play needs a bot for each of the four seats, not {len(self.bots)}")
+        n = self.rules.players
+        if len(self.bots) == 1:
+            object.__setattr__(self, "bots", self.bots * n)
+        if len(self.bots) != n:
+            seats = " ".join(self.rules.seating.names)
+            raise DatasetError(f"self-play at {n} players needs one bot for every seat, or one for each of the "
+                               f"{n} seats ({seats}), not {len(self.bots)}")
         if self.count < 1:
             raise DatasetError(f"--self-play must be at least 1 (deals or matches), not {self.count}")
         object.__setattr__(self, "specs", _bot_specs(self.bots, dict(self.options)))
@@ -330,17 +354,23 @@ class SelfPlay:
         return "match" if self.matches else "deal"
 
 
-def parse_bots(text: str) -> tuple[str, ...]:
-    """``heuristic`` (every seat) or ``expert,basic,expert,basic`` (N E S W) to four bot names.
+def parse_bots(text: str, players: int = 4) -> tuple[str, ...]:
+    """``heuristic`` (every seat) or ``expert,basic,expert,basic`` (N E S W; 1 to n cut-throat) to a bot
+    name for each of the ``players`` seats.
 
     >>> parse_bots("basic"), parse_bots(" expert , basic,expert,basic")
     (('basic', 'basic', 'basic', 'basic'), ('expert', 'basic', 'expert', 'basic'))
+    >>> parse_bots("expert,basic,random", players=3)
+    ('expert', 'basic', 'random')
     """
     names = tuple(n.strip().lower() for n in text.split(","))
-    if any(not n for n in names) or len(names) not in (1, 4):
-        raise DatasetError(f"--bots {text!r}: give one bot for every seat (as heuristic) or four, for N E S W, "
-                           "separated by commas (as expert,basic,expert,basic)")
-    return names * 4 if len(names) == 1 else names
+    if any(not n for n in names) or len(names) not in (1, players):
+        order = "N E S W" if players == 4 else f"seats 1 to {players}"
+        example = ",".join((["expert", "basic"] * 3)[:players])
+        count = ("two", "three", "four", "five", "six")[players - 2]
+        raise DatasetError(f"--bots {text!r}: give one bot for every seat (as heuristic) or {count}, for "
+                           f"{order}, separated by commas (as {example})")
+    return names * players if len(names) == 1 else names
 
 
 def _bot_specs(names: Sequence[str], options: Mapping[str, Any]) -> tuple[BotSpec, ...]:
@@ -370,9 +400,11 @@ def _deck(seed: int, *parts: object) -> list[int]:
 def play_self(spec: SelfPlay, index: int) -> Match:
     """Game ``index`` of ``spec``, played by its bots from start to end (a deal, or a match to its winner)."""
     seed, kind = spec.seed, spec.kind
-    bots = {seat: spec.specs[seat].make(derive_seed(seed, "dataset", kind, "bot", index, int(seat))) for seat in SEATS}
-    match = Match(spec.rules, first_dealer=Seat(index % 4), rng=0,
-                  players={seat: spec.specs[seat].name for seat in SEATS})
+    table = spec.rules.seating
+    bots = {seat: spec.specs[seat].make(derive_seed(seed, "dataset", kind, "bot", index, int(seat)))
+            for seat in table.seats}
+    match = Match(spec.rules, first_dealer=table.seats[index % table.players], rng=0,
+                  players={seat: spec.specs[seat].name for seat in table.seats})
     while not match.is_over and len(match.deals) < (MAX_MATCH_DEALS if spec.matches else 1):
         k = len(match.deals)
         match.rng = random.Random(derive_seed(seed, "dataset", kind, "restock", index, k))
@@ -637,9 +669,16 @@ def export(rows: Iterable[dict[str, Any]], path: str, fmt: str | None = None, *,
         raise DatasetError(f"cannot write {path}: {e.strerror or e}") from None
     seen_games: set[str] = set()
     seen_deals: set[tuple[str, int]] = set()
+    players: int | None = None  # the table size of the file: its per-seat columns and vector have that size
     ok = False
     try:
         for row in rows:
+            size = len(row["hand_sizes"])
+            if players is None:
+                players = size
+            elif size != players:
+                raise DatasetError(f"{row['game']} is a {size}-player game but {path} already holds "
+                                   f"{players}-player games: export each table size to its own file")
             writer.write(row)
             summary.rows += 1
             seen_games.add(row["game"])
@@ -672,15 +711,16 @@ def read_rows(path: str) -> list[dict[str, Any]]:
         return [orjson.loads(line) for line in f if line.strip()]
 
 
-def vector_layout() -> list[tuple[str, int, tuple[int, ...]]]:
-    """The pieces of ``vector``: name, first index and shape (the adapters' observation, docs/adapters.md).
+def vector_layout(players: int = 4) -> list[tuple[str, int, tuple[int, ...]]]:
+    """The pieces of ``vector`` at a table of ``players``: name, first index and shape (the adapters'
+    observation, docs/adapters.md).
 
-    >>> vector_layout()[:2]
-    [('seat', 0, (4,)), ('dealer', 4, (4,))]
+    >>> vector_layout()[:2], vector_layout(3)[:2]
+    ([('seat', 0, (4,)), ('dealer', 4, (4,))], [('seat', 0, (3,)), ('dealer', 3, (3,))])
     """
     out = []
     start = 0
-    for name, shape in PIECES:
+    for name, shape in pieces(players):
         out.append((name, start, shape))
         size = 1
         for n in shape:

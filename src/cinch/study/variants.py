@@ -11,6 +11,12 @@ advantage, the throw-in rate and the length of a match, with 95% intervals.
 Seats are counted from the dealer: ``dealer``, ``left`` (the dealer's left, first to
 bid), ``partner`` and ``right`` (the last to bid before the dealer).
 
+A rule set may seat 2 to 6 players (``players=3``).  At a cut-throat table each player is
+his own side, so the figures "by side" are by player: the defenders' figures are per
+defender (the mean over the players against the maker), the dealer's net is his change less
+the others' mean, and the seats counted from the dealer are ``dealer``, ``left``, ``left2``
+... ``right`` (:func:`positions`).
+
 >>> study = run_study([Rules.preset("pagat")], deals=8, seed=1, bot="basic", workers=1)
 >>> figures = study.figures[0]
 >>> figures.deals >= 8, 0.0 <= figures.contract_figures()["make_rate"] <= 1.0
@@ -40,11 +46,11 @@ from cinch.errors import CinchError
 from cinch.match import Match
 from cinch.rules import Rules
 from cinch.scoring import Award, PointTable
-from cinch.study import partnership_only
+from cinch.seating import seating
 
 __all__ = [
     "POSITIONS", "DealFacts", "MatchFacts", "StudyResult", "VariantFigures", "award_seat", "check_study",
-    "parse_rule_set",
+    "parse_rule_set", "position_words", "positions",
     "rule_set_label", "run_study",
 ]
 
@@ -52,6 +58,41 @@ FORMAT = "cinch-study/1"
 POSITIONS = ("dealer", "left", "partner", "right")  # a seat counted from the dealer, to the left
 POSITION_WORDS = {"dealer": "dealer", "left": "dealer's left", "partner": "dealer's partner",
                   "right": "dealer's right"}
+ORDINALS = ("", "", "2nd", "3rd", "4th")
+
+
+def positions(players: int = 4) -> tuple[str, ...]:
+    """The seats of a table counted from the dealer, to the left: ``partner`` only at four players.
+
+    >>> positions(4), positions(3)
+    (('dealer', 'left', 'partner', 'right'), ('dealer', 'left', 'right'))
+    >>> positions(6)
+    ('dealer', 'left', 'left2', 'left3', 'left4', 'right')
+    """
+    if players == 4:
+        return POSITIONS
+    if players == 2:
+        return ("dealer", "left")
+    return ("dealer", "left", *(f"left{k}" for k in range(2, players - 1)), "right")
+
+
+def position_words(position: str) -> str:
+    """How the report names a seat counted from the dealer.
+
+    >>> position_words("left"), position_words("left3")
+    ("dealer's left", "3rd to the dealer's left")
+    """
+    if position in POSITION_WORDS:
+        return POSITION_WORDS[position]
+    return f"{ORDINALS[int(position[4:])]} to the dealer's left"
+
+
+def _position_order(position: str) -> int:
+    """Where a seat counted from the dealer goes in a plot over tables of several sizes."""
+    order = {"dealer": 0, "left": 1, "partner": 2, "right": 9}
+    return order[position] if position in order else int(position[4:])
+
+
 CARD_ORDER = ("High", "Low", "Jack", "Game", "Right Pedro", "Left Pedro", "Sancho", "Dom")
 FIRST_WAVE_DEALS_PER_MATCH = 9  # a guess for the first wave; later waves use the lengths seen
 
@@ -100,23 +141,38 @@ def rule_set_label(rules: Rules) -> str:
 class DealFacts:
     """One deal of self-play, as plain numbers (cheap to send back from a worker)."""
 
-    dealer: int  # the seat (0 N, 1 E, 2 S, 3 W)
+    dealer: int  # the seat (0 N, 1 E, 2 S, 3 W; cut-throat 0 to n-1 for seats 1 to n)
     thrown_in: bool
     maker: int | None
     bid: int | None
     made: bool | None
-    points: tuple[int, ...]  # taken by NS and EW (0, 0 when thrown in)
-    change: tuple[int, ...]  # the score change of NS and EW
+    points: tuple[int, ...]  # taken by each side: NS and EW, or each player cut-throat (0s when thrown in)
+    change: tuple[int, ...]  # the score change of each side
     awards: tuple[tuple[str, int, int], ...]  # (point card, the seat it scored for, points)
     unscored: tuple[tuple[str, int], ...]  # point cards that scored for nobody, and their points
+    players: int = 4  # the table's size
 
     def position(self, seat: int) -> str:
-        """``seat`` counted from this deal's dealer: ``dealer``, ``left``, ``partner`` or ``right``."""
-        return POSITIONS[(seat - self.dealer) % 4]
+        """``seat`` counted from this deal's dealer: ``dealer``, ``left``, ``partner`` or ``right`` at four
+        players (:func:`positions` at the others)."""
+        return positions(self.players)[(seat - self.dealer) % self.players]
+
+    def side(self, seat: int) -> int:
+        """The side ``seat`` plays for: its partnership (0 NS, 1 EW) at four players, itself cut-throat."""
+        return seat & 1 if self.players == 4 else seat
 
     @property
     def maker_side(self) -> int | None:
-        return None if self.maker is None else self.maker & 1
+        return None if self.maker is None else self.side(self.maker)
+
+    def defenders_mean(self, values: Sequence[int]) -> float | None:
+        """What a defending side has of ``values`` (by side): the one other side at four players, the mean of
+        the players against the maker cut-throat (None when thrown in)."""
+        s = self.maker_side
+        if s is None:
+            return None
+        others = [v for i, v in enumerate(values) if i != s]
+        return others[0] if len(others) == 1 else math.fsum(others) / len(others)
 
 
 @dataclass(frozen=True)
@@ -138,7 +194,7 @@ def award_seat(deal: Deal, award: Award) -> Seat:
     holder, 000) or the defender who threw it (003)."""
     card = award.card
     if award.how == "thrown by a defender":
-        for seat in Seat:
+        for seat in deal.rules.seating.seats:
             if deal.shown[seat] >> card & 1:
                 return seat
     for trick in deal.tricks:
@@ -163,13 +219,14 @@ def deal_facts(deal: Deal) -> DealFacts:
     r = deal.result
     if r is None:
         raise CinchError("the deal is not finished")
+    n = deal.rules.players
     if r.thrown_in:
-        return DealFacts(deal.dealer, True, None, None, None, (0, 0), r.score_change, (), ())
+        return DealFacts(deal.dealer, True, None, None, None, (0,) * len(r.score_change), r.score_change, (), (), n)
     assert r.maker is not None and r.points is not None and deal.point_table is not None
     awards = tuple((w.name, int(award_seat(deal, w)), w.points) for w in r.awards)
     named = {w.name for w in r.awards}
     unscored = tuple((name, points) for name, points in _point_values(deal.point_table).items() if name not in named)
-    return DealFacts(deal.dealer, False, r.maker, r.bid, r.made, r.points, r.score_change, awards, unscored)
+    return DealFacts(deal.dealer, False, r.maker, r.bid, r.made, r.points, r.score_change, awards, unscored, n)
 
 
 # ---------------------------------------------------------------------------
@@ -190,8 +247,9 @@ def _deck(seed: int, match: int, number: int) -> list[Card]:
 
 def play_match(rules: Rules, bot: BotSpec, seed: int, index: int) -> MatchFacts:
     """Match ``index`` of the run: the same bot in every seat, its decks and seeds from ``seed`` and ``index``."""
-    bots = {seat: bot.make(derive_seed(seed, "study", "bot", index, int(seat))) for seat in Seat}
-    match = Match(rules, first_dealer=Seat(index % 4), rng=0)
+    table = rules.seating
+    bots = {seat: bot.make(derive_seed(seed, "study", "bot", index, int(seat))) for seat in table.seats}
+    match = Match(rules, first_dealer=table.seats[index % table.players], rng=0)
     facts = []
     while not match.is_over and len(match.deals) < MAX_MATCH_DEALS:
         k = len(match.deals)
@@ -253,6 +311,11 @@ class VariantFigures:
     def label(self) -> str:
         return rule_set_label(self.rules)
 
+    @property
+    def positions(self) -> tuple[str, ...]:
+        """The seats counted from the dealer at this rule set's table."""
+        return positions(self.rules.players)
+
     @cached_property
     def all_deals(self) -> list[DealFacts]:
         return [d for m in self.matches for d in m.deals]
@@ -289,15 +352,18 @@ class VariantFigures:
     def point_figures(self) -> dict[str, Any]:
         """Points taken and score change per deal, by the makers and by the defenders (deals with a contract)."""
 
-        def side(d: DealFacts, makers: bool) -> int | None:
-            s = d.maker_side
-            return None if s is None else s if makers else 1 - s
+        def of(values: Callable[[DealFacts], tuple[int, ...]], makers: bool) -> Callable[[DealFacts], float | None]:
+            def value(d: DealFacts) -> float | None:
+                if d.thrown_in or d.maker_side is None:
+                    return None
+                return values(d)[d.maker_side] if makers else d.defenders_mean(values(d))
+            return value
 
         def taken(makers: bool) -> Callable[[DealFacts], float | None]:
-            return lambda d: None if d.thrown_in else d.points[side(d, makers)]  # type: ignore[index]
+            return of(lambda d: d.points, makers)
 
         def change(makers: bool) -> Callable[[DealFacts], float | None]:
-            return lambda d: None if d.thrown_in else d.change[side(d, makers)]  # type: ignore[index]
+            return of(lambda d: d.change, makers)
 
         return {
             "taken": {"makers": _per_match(self.matches, taken(True)),
@@ -316,14 +382,14 @@ class VariantFigures:
         def entry(name: str, points: int) -> dict[str, Any]:
             if name not in out:
                 out[name] = {"points": points, "scored": 0, "not_scored": 0, "makers": 0, "defenders": 0,
-                             "by_position": dict.fromkeys(POSITIONS, 0)}
+                             "by_position": dict.fromkeys(self.positions, 0)}
             return out[name]
 
         for d in self.contracts:
             for name, seat, points in d.awards:
                 e = entry(name, points)
                 e["scored"] += 1
-                e["makers" if seat & 1 == d.maker_side else "defenders"] += 1
+                e["makers" if d.side(seat) == d.maker_side else "defenders"] += 1
                 e["by_position"][d.position(seat)] += 1
             for name, points in d.unscored:
                 entry(name, points)["not_scored"] += 1
@@ -334,13 +400,14 @@ class VariantFigures:
     def seat_figures(self) -> dict[str, dict[str, Any]]:
         """Per seat counted from the dealer: how often it won the bid, made it, and the points it took."""
         out: dict[str, dict[str, Any]] = {}
-        for k, pos in enumerate(POSITIONS):
+        n = self.rules.players
+        for k, pos in enumerate(self.positions):
             as_maker = [d for d in self.contracts if d.position(d.maker) == pos]  # type: ignore[arg-type]
 
             def took(d: DealFacts, k: int = k) -> float | None:
                 if d.thrown_in:
                     return None
-                return sum(points for _, seat, points in d.awards if (seat - d.dealer) % 4 == k)
+                return sum(points for _, seat, points in d.awards if (seat - d.dealer) % n == k)
 
             out[pos] = {
                 "won_the_bid": _rate(len(as_maker), len(self.contracts)),
@@ -353,11 +420,18 @@ class VariantFigures:
 
     def dealer_figures(self) -> dict[str, Any]:
         """The dealer's side's score change minus the other side's, per deal (all deals), and how often the
-        side that dealt first won the match."""
+        side that dealt first won the match.  Cut-throat, the dealer's own change less the others' mean."""
+        table = seating(self.rules.players)
+
+        def net(d: DealFacts) -> float:
+            mine = table.side_of[d.dealer]
+            others = [c for i, c in enumerate(d.change) if i != mine]
+            return d.change[mine] - (others[0] if len(others) == 1 else math.fsum(others) / len(others))
+
         first_won = [m for m in self.matches if m.winner is not None]
-        wins = sum(1 for m in first_won if m.winner == m.first_dealer & 1)
+        wins = sum(1 for m in first_won if m.winner == table.side_of[m.first_dealer])
         return {
-            "net_per_deal": _per_match(self.matches, lambda d: d.change[d.dealer & 1] - d.change[(d.dealer & 1) ^ 1]),
+            "net_per_deal": _per_match(self.matches, net),
             "first_dealer_side_wins": _rate(wins, len(first_won)),
         }
 
@@ -512,8 +586,6 @@ def check_study(rule_sets: Sequence[Rules | str], deals: int | None, matches: in
                 bot_options: Mapping[str, Any] | None = None) -> tuple[list[Rules], BotSpec]:
     """Refuse a study that cannot run (CinchError), before any match is played; the rules and the bot to use."""
     rules_list = [Rules.preset(r) if isinstance(r, str) else r for r in rule_sets]
-    for rules in rules_list:
-        partnership_only(rules, "the variant study")
     if not rules_list:
         raise CinchError("give at least one rule set, as in --rules pagat")
     labels = [rule_set_label(r) for r in rules_list]
@@ -603,12 +675,22 @@ def report_blocks(study: StudyResult, plots: Sequence[str] = PLOTS) -> list[Bloc
     data = [f.to_json() for f in study.figures]
     labels = [d["label"] for d in data]
     n = len(data)
+    cut_throat = any(f.rules.cut_throat for f in study.figures)
+
+    def say(four: str, cut: str) -> str:
+        """The partnership game's words, or those of a run with a cut-throat table in it."""
+        return cut if cut_throat else four
+
     blocks: list[Block] = [
         ("h1", f"Variant statistics: {n} rule set{'s' if n != 1 else ''}, {study.bot.name} self-play"),
-        ("p", f"Made by `{study.command}` ({study.where}, {study.elapsed_s:.0f} s). The same bot plays all four "
-              "seats; every rule set plays the same decks (match m, deal k). In brackets, 95% intervals: Wilson's "
-              "for rates (deals counted as independent), and for means the ratio estimator over the matches (a "
-              "match's deals share its score). Seats are counted from the dealer: the dealer's left bids first."),
+        ("p", f"Made by `{study.command}` ({study.where}, {study.elapsed_s:.0f} s). The same bot plays "
+              f"{say('all four seats', 'every seat')}; every rule set plays the same decks (match m, deal k). In "
+              "brackets, 95% intervals: Wilson's for rates (deals counted as independent), and for means the ratio "
+              "estimator over the matches (a match's deals share its score). Seats are counted from the dealer: the "
+              "dealer's left bids first."
+              + say("", " At a cut-throat table (players other than 4) each player is his own side: a side's "
+                        "figure is the player's, the defenders' figures are per defender (the mean of the players "
+                        "against the maker), and the dealer's net is his change less the others' mean.")),
     ]
     rows = [
         ["rule set", *labels],
@@ -618,12 +700,15 @@ def report_blocks(study: StudyResult, plots: Sequence[str] = PLOTS) -> list[Bloc
                              for d in data)],
         ["average winning bid", *(_mean(d["contracts"]["winning_bid"]) for d in data)],
         ["points taken per contract: makers", *(_mean(d["points_per_deal"]["taken"]["makers"]) for d in data)],
-        ["points taken per contract: defenders", *(_mean(d["points_per_deal"]["taken"]["defenders"]) for d in data)],
+        [say("points taken per contract: defenders", "points taken per contract: defenders (per defender)"),
+         *(_mean(d["points_per_deal"]["taken"]["defenders"]) for d in data)],
         ["score change per contract: makers", *(_mean(d["points_per_deal"]["score_change"]["makers"]) for d in data)],
-        ["score change per contract: defenders",
+        [say("score change per contract: defenders", "score change per contract: defenders (per defender)"),
          *(_mean(d["points_per_deal"]["score_change"]["defenders"]) for d in data)],
-        ["dealer's side net per deal (all deals)", *(_mean(d["dealer"]["net_per_deal"]) for d in data)],
-        ["side that dealt first wins the match", *(_pct(d["dealer"]["first_dealer_side_wins"]) for d in data)],
+        [say("dealer's side net per deal (all deals)", "dealer's side (or player) net per deal (all deals)"),
+         *(_mean(d["dealer"]["net_per_deal"]) for d in data)],
+        [say("side that dealt first wins the match", "side (or player) that dealt first wins the match"),
+         *(_pct(d["dealer"]["first_dealer_side_wins"]) for d in data)],
         ["deals per match: mean", *(_mean(d["match_length"]["deals"], 1) for d in data)],
         ["deals per match: median (range)", *(f"{d['match_length']['median']} ({d['match_length']['min']}"
                                               f"\u2013{d['match_length']['max']})" for d in data)],
@@ -639,23 +724,24 @@ def report_blocks(study: StudyResult, plots: Sequence[str] = PLOTS) -> list[Bloc
                ("table", (["bid", *labels], bid_rows))]
 
     blocks += [("h2", "Point cards"), ("img", (plots[1], "Who took each point card, by seat from the dealer")),
-               ("p", "Of the deals with a contract: how often each point card scored, for the makers' side, for "
-                     "each seat counted from the dealer, and for nobody (left in the stock, dead, or no trump in "
-                     "play).")]
+               ("p", "Of the deals with a contract: how often each point card scored, for the makers' side"
+                     f"{say('', ' (the maker alone at a cut-throat table)')}, for each seat counted from the "
+                     "dealer, and for nobody (left in the stock, dead, or no trump in play).")]
     for d in data:
         contracts = d["contracts"]["contracts"]
+        seats = list(d["seats"])  # this rule set's table, counted from the dealer
         card_rows = [[name, _share(c["scored"], contracts), _share(c["makers"], contracts),
-                      *(_share(c["by_position"][p], contracts) for p in POSITIONS), _share(c["not_scored"], contracts)]
+                      *(_share(c["by_position"][p], contracts) for p in seats), _share(c["not_scored"], contracts)]
                      for name, c in d["point_cards"].items()]
         blocks += [("p", f"**{d['label']}** ({contracts} contracts):"),
-                   ("table", (["card", "scored", "makers", *(POSITION_WORDS[p] for p in POSITIONS), "nobody"],
+                   ("table", (["card", "scored", "makers", *(position_words(p) for p in seats), "nobody"],
                               card_rows))]
 
     blocks += [("h2", "Seats and the dealer"), ("img", (plots[2], "Bids won and points taken by seat")),
                ("p", "Per seat counted from the dealer: the share of contracts it won, how often it made them, its "
                      "average winning bid, and the point-card points it captured per deal with a contract.")]
     for d in data:
-        seat_rows = [[POSITION_WORDS[p], _pct(s["won_the_bid"]), _pct(s["made"]),
+        seat_rows = [[position_words(p), _pct(s["won_the_bid"]), _pct(s["made"]),
                       "-" if s["average_bid"] is None else f"{s['average_bid']:.2f}", _mean(s["card_points_per_deal"])]
                      for p, s in d["seats"].items()]
         blocks += [("p", f"**{d['label']}**:"),
@@ -756,30 +842,36 @@ def write_plots(study: StudyResult, out_dir: str | Path) -> list[str]:
     # Point cards: who took each, by seat from the dealer, one panel per rule set.
     fig = Figure(figsize=(4.2 * min(n, 3), 3.4 * math.ceil(n / 3)), layout="constrained")
     axes = fig.subplots(math.ceil(n / 3), min(n, 3), squeeze=False).ravel()
+    slots = sorted({p for d in data for p in d["seats"]}, key=_position_order)  # every table's seats
+    colour = {part: f"C{i}" for i, part in enumerate((*slots, "nobody"))}  # one seat, one colour in every panel
+    legend: dict[str, Any] = {}
     for ax, d in zip(axes, data):
         cards = list(d["point_cards"])
         total = max(1, d["contracts"]["contracts"])
         left_edge = [0.0] * len(cards)
-        for part in (*POSITIONS, "nobody"):
+        for part in (*d["seats"], "nobody"):
             shares = [(d["point_cards"][c]["not_scored"] if part == "nobody" else
                        d["point_cards"][c]["by_position"][part]) / total for c in cards]
-            ax.barh(cards, shares, left=left_edge, label=POSITION_WORDS.get(part, part))
+            legend[part] = ax.barh(cards, shares, left=left_edge, color=colour[part],
+                                   label="nobody" if part == "nobody" else position_words(part))
             left_edge = [a + b for a, b in zip(left_edge, shares)]
         ax.invert_yaxis()
         ax.set(title=d["label"], xlabel="share of deals with a contract", xlim=(0, 1))
     for ax in axes[n:]:
         ax.set_visible(False)
-    handles, names = axes[0].get_legend_handles_labels()
-    fig.legend(handles, names, loc="outside lower center", ncols=len(names), fontsize="small")
+    parts = [p for p in (*slots, "nobody") if p in legend]
+    names = ["nobody" if p == "nobody" else position_words(p) for p in parts]
+    fig.legend([legend[p] for p in parts], names, loc="outside lower center", ncols=min(len(names), 5),
+               fontsize="small")
     fig.savefig(out / PLOTS[1], dpi=PLOT_DPI, metadata=metadata)
 
     # Seats: bids won and point-card points per deal, by seat from the dealer.
     fig = Figure(figsize=(9, 3.4), layout="constrained")
     left, right = fig.subplots(1, 2)
-    slots = range(len(POSITIONS))
     for i, d in enumerate(data):
-        seats = [d["seats"][p] for p in POSITIONS]
-        at = [x + (i - (n - 1) / 2) * width for x in slots]
+        sat = [k for k, p in enumerate(slots) if p in d["seats"]]  # a table of three has no partner
+        seats = [d["seats"][slots[k]] for k in sat]
+        at = [x + (i - (n - 1) / 2) * width for x in sat]
         won = [s["won_the_bid"] for s in seats]
         errs = [_errorbars(w["rate"], w["ci95"]) for w in won]
         left.bar(at, [w["rate"] or 0.0 for w in won], width=width, label=d["label"],
@@ -789,7 +881,9 @@ def write_plots(study: StudyResult, out_dir: str | Path) -> list[str]:
         right.bar(at, [t["mean"] or 0.0 for t in took], width=width, label=d["label"],
                   yerr=[[e[0] for e in errs], [e[1] for e in errs]], capsize=2)
     for ax in (left, right):
-        ax.set_xticks(list(slots), [POSITION_WORDS[p] for p in POSITIONS], fontsize="small")
+        # the report's words fit four slots; more (cut-throat tables) take the short names (left2: 2nd to the left)
+        ticks = [position_words(p) for p in slots] if len(slots) <= len(POSITIONS) else list(slots)
+        ax.set_xticks(list(range(len(slots))), ticks, fontsize="small")
     left.set(title="Contracts won", ylabel="share of contracts")
     right.set(title="Point-card points captured", ylabel="points per contract")
     left.legend(fontsize="small")
