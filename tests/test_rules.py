@@ -285,3 +285,13 @@ def test_describe_says_who_plays_and_how_a_cut_throat_deal_is_settled(n, words):
         assert settled == ["Each player scores the points he took; a maker short of his bid loses the bid instead "
                            "(cut-throat, docs/rule-readings.md)."]
     assert lines[-1].startswith("First player to 62 wins.")
+
+
+@pytest.mark.parametrize(("preset", "target"), [("official", 51), ("official", 62), ("official", 100),
+                                                ("pagat", 62), ("pagat", 100)])
+def test_heasly_with_any_target_round_trips_through_the_record_form(preset, target):
+    # Heasly brings its own target (62): a record must say so when the table plays to another,
+    # even the preset's own (found by the property test of save and replay).
+    rules = Rules.preset(preset).with_options(heasly=True, target=target)
+    again = Rules.from_json(rules.to_json())
+    assert again == rules and again.target == target

@@ -206,7 +206,9 @@ class Rules:
             if f.name in ("preset_name", "overrides"):
                 continue
             value = getattr(self, f.name)
-            if value != getattr(base, f.name):
+            # Heasly brings its own target: another one is written even when it is the preset's.
+            heasly_target = f.name == "target" and self.heasly and value != HEASLY_TARGET
+            if value != getattr(base, f.name) or heasly_target:
                 diff[f.name] = value.value if isinstance(value, StrEnum) else value
         if not diff:
             return self.preset_name
