@@ -6,6 +6,7 @@ tests/records and tests/test_golden_records.py.
 """
 
 import json
+import pathlib
 import random
 import re
 
@@ -478,3 +479,11 @@ def test_heasly_in_a_record_is_six_players_to_62():
     out = replay(record(rules={"preset": "official", "heasly": True})).to_json()
     assert out["rules"] == {"preset": "official", "target": 62, "players": 6, "heasly": True}
     assert out["score"] == {str(i): 0 for i in range(1, 7)}
+
+
+def test_players_keyed_by_lower_case_seat_letters_still_read():
+    # Records written before table sizes were read with Seat.parse: "n" names North as "N" does.
+    path = pathlib.Path(__file__).parent / "records" / "official-bowers.json"
+    record = json.loads(path.read_text(encoding="utf-8"))
+    record["players"] = {"n": "Ann", "E": "Bo"}
+    assert {str(s): n for s, n in replay(record).match.players.items()} == {"N": "Ann", "E": "Bo"}

@@ -767,7 +767,7 @@ class Deal:
 
     def _start_discard(self) -> None:
         f = self._f
-        order = f.turns[self.dealer] if f.dealer_discards or not f.dealer_robs else f.turns[self.dealer][:-1]
+        order = f.turns[self.dealer] if f.dealer_discards else f.turns[self.dealer][:-1]
         pending = []
         assert self._t is not None
         trumps = self._t.trumps

@@ -300,7 +300,7 @@ def table_of(rules_json: Any) -> Seating:
     """The seating of a stored match's rules (the record's ``"rules"``); four players if they do not read."""
     try:
         return Rules.from_json(rules_json).seating
-    except (CinchError, TypeError, ValueError, AttributeError):
+    except (CinchError, KeyError, TypeError, ValueError, AttributeError):
         return FOUR
 
 

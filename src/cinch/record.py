@@ -422,7 +422,10 @@ def _players(value: Any, table: Seating) -> dict[Seat, str]:
         raise RecordError(f'"players" must be an object naming players by seat, as {{"{table.names[0]}": "Ann"}}')
     out = {}
     for key, name in value.items():
-        seat = table.seats[table.names.index(key)] if key in table.names else None
+        try:  # one letter or number: "N" or "n", "1"; a word ("North") is not a seat key
+            seat = table.parse_seat(key) if len(str(key)) == 1 else None
+        except NotationError:
+            seat = None
         if seat is None:
             raise RecordError(f'"players" has {key!r}, which is not a seat ({" ".join(table.names)})')
         if not isinstance(name, str):

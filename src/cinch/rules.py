@@ -24,7 +24,7 @@ from typing import Any, Final, TypedDict
 from cinch.cards import BOWER_TABLES, TRUMP_TABLES, TrumpTables
 from cinch.constants import TRICKS
 from cinch.errors import RulesError
-from cinch.seating import MAX_PLAYERS, MIN_PLAYERS, PARTNERSHIP_PLAYERS, Seating, seating
+from cinch.seating import MAX_PLAYERS, MIN_PLAYERS, Seating, seating
 
 
 class AllPass(StrEnum):
@@ -251,7 +251,7 @@ class Rules:
     @property
     def cut_throat(self) -> bool:
         """Each player for himself (any table but four)."""
-        return self.players != PARTNERSHIP_PLAYERS
+        return not self.seating.partnership
 
     @property
     def trump_tables(self) -> tuple[TrumpTables, ...]:
@@ -389,7 +389,7 @@ class Rules:
         if self.thrown_points is ThrownPoints.DEFENDERS_TO_MAKERS:
             lines.append("A Jack, Ten, Pedro or left bower a defender throws out counts for the makers." if self.bowers
                          else "A Jack, Ten or Pedro a defender throws out counts for the makers.")
-        if self.players > 2 and self.cut_throat:
+        if self.cut_throat and self.players > 2:  # two players settle as two sides, by the preset's settlement
             lines.append(_CUT_THROAT_SETTLEMENT)
         else:
             lines.append(_SETTLEMENT_TEXT[self.settlement].format(total=self.total_points))

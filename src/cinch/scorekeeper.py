@@ -82,7 +82,7 @@ def table_of(seat: Seat) -> Seating:
 
 def at_table(table: Seating, who: object) -> bool:
     """Whether ``who`` is a seat or a side of ``table`` (by identity: seat 1 of three equals N as a number)."""
-    return any(who is s for s in table.seats) or any(who is t for t in table.side_list)
+    return table.has_seat(who) or any(who is t for t in table.side_list)
 
 
 def honour_refusal(table: Seating) -> str:
@@ -906,9 +906,8 @@ class ScoreSheet:
     def __init__(self, rules: Rules, players: Mapping[Seat, str] | None = None, first_dealer: Seat | None = None):
         self.rules = rules
         self.table = table = rules.seating
-        # By identity: seat 1 of a cut-throat table equals N as a number, and would find N's name.
         for seat in [*(players or {}), *([first_dealer] if first_dealer is not None else [])]:
-            if not any(seat is s for s in table.seats):
+            if not table.has_seat(seat):
                 raise EntryError(f"{seat} is not a seat at this table; the seats are {_seats_text(table)}")
         self.players = dict(players or {})
         self.first_dealer = first_dealer
@@ -1016,7 +1015,7 @@ class ScoreSheet:
         """Refuse a seat or a side that is not at this table (an entry made for another table)."""
         table = self.table
         for what, who in (("dealer", entry.dealer), ("maker", entry.maker)):
-            if who is not None and not any(who is s for s in table.seats):
+            if who is not None and not table.has_seat(who):
                 raise EntryError(f"the {what}, {who}, is not a seat at this table; the seats are {_seats_text(table)}")
 
     def undo(self) -> SettledDeal:
@@ -1195,23 +1194,14 @@ def _contract_words(entry: DealEntry, points: tuple[int, ...] | None) -> str:
     if points is None:
         return head
     if len(points) != 2:  # each for himself: the maker first, then the others from his left
-        others = ", ".join(f"{seat} {points[seat]}" for seat in _after(entry.table, maker))
+        others = ", ".join(f"{seat} {points[seat]}" for seat in entry.table.turns(maker)[:-1])
         return f"{head}: {maker} took {points[maker]}, {others}"
     return f"{head}: {makers} took {points[makers]}, {makers.other} {points[makers.other]}"
 
 
-def _after(table: Seating, seat: Seat) -> list[Seat]:
-    """The other seats in turn, from ``seat``'s left."""
-    out, at = [], seat.left
-    while at != seat:
-        out.append(at)
-        at = at.left
-    return out
-
-
 def _cut_throat_words(table: Seating, maker: Seat, made: bool, change: tuple[int, ...]) -> str:
     """How a deal scores at three to six players, each for himself; the figures are ``settle()``'s."""
-    figures = ", ".join(f"{seat} {change[seat]:+d}" for seat in (maker, *_after(table, maker)))
+    figures = ", ".join(f"{seat} {change[seat]:+d}" for seat in (maker, *table.turns(maker)[:-1]))
     if made:
         return f"Cut-throat scoring: every player adds the points he took: {figures}."
     return ("Cut-throat scoring: every player adds the points he took, but a maker short of his bid loses it: "

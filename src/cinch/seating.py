@@ -124,6 +124,11 @@ class Seating:
     def seat(self, index: int) -> Seat:
         return self.seats[index]
 
+    def has_seat(self, who: object) -> bool:
+        """Whether ``who`` is one of this table's seats, by identity: seat 1 of a table of three
+        equals N as a number, and is not N."""
+        return any(who is s for s in self.seats)
+
     def side(self, seat: int) -> Team:
         """The side a seat plays for."""
         return self.side_list[self.side_of[seat]]

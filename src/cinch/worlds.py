@@ -662,7 +662,7 @@ def _before_draw(view: SeatView, rng: random.Random) -> World | None:
     n_seats, dealt_size = table.players, table.dealt
     turns = _turns(d, n_seats)
     # The dealer discards last, unless he keeps his hand to rob (hand-and-stock, at four to six players).
-    order = turns if rules.dealer_discards or not table.dealer_robs else turns[:-1]
+    order = turns if rules.dealer_discards else turns[:-1]
     actor = int(view.to_act) if view.phase is Phase.DISCARD and view.to_act is not None else None
     ai = order.index(actor) if actor in order else len(order)
     shown = [int(x) for x in view.shown_trumps]
@@ -769,7 +769,7 @@ def _after_draw(view: SeatView, rng: random.Random) -> World | None:
     table = rules.seating
     n_seats, dealt_size, stock_size = table.players, table.dealt, table.stock
     robs = table.dealer_robs  # at two or three players nobody robs: the dealer discards and draws like the others
-    dd = rules.dealer_discards or not robs
+    dd = rules.dealer_discards
     robbing = view.phase is Phase.ROB  # the dealer has not robbed yet
     played = view.played_by()
     void = voids(view)

@@ -133,7 +133,7 @@ class Knowledge:
         robs = rules.seating.dealer_robs  # at two or three the dealer discards and draws like the others
         if not rules.no_draw and rules.discard is not Discard.CHOOSE_CONCEALED:
             for s in range(n):
-                if s == self.seat or (s == view.dealer and robs and not rules.dealer_discards):
+                if s == self.seat or (s == view.dealer and not rules.dealer_discards):
                     continue
                 kept = start[s] - view.drawn_counts[s]
                 min_trumps[s] = max(0, kept - (by_seat[s] & trumps).bit_count())

@@ -44,11 +44,10 @@ from cinch.actions import Action, Keep
 from cinch.cards import CardSet, Seat
 from cinch.deal import Deal
 from cinch.errors import CinchError, RecordError
-from cinch.library import FINISHED, IN_PROGRESS, LibraryError, StoredMatch, UnknownMatch
+from cinch.library import FINISHED, IN_PROGRESS, LibraryError, StoredMatch, UnknownMatch, table_of
 from cinch.match import DealSummary, Match, teams_json
 from cinch.record import FORMAT, dumps, finished_deals, loads, replay
 from cinch.rules import Rules
-from cinch.seating import FOUR, Seating
 from cinch.server.pages import error_json, page_routes
 from cinch.study.analysis import DealAnalysis, DealSpec, Judgement, decision_steps, judge
 from cinch.study.analysis import Settings as AnalysisSettings
@@ -642,17 +641,9 @@ def _without_room_code(record: dict[str, Any]) -> dict[str, Any]:
     return record
 
 
-def _table_of(stored: StoredMatch) -> Seating:
-    """The table a stored match was played at (four, if its rules cannot be read)."""
-    try:
-        return Rules.from_json(stored.rules_json).seating
-    except (CinchError, KeyError, TypeError, ValueError):
-        return FOUR
-
-
 def _listing(server: Any, stored: StoredMatch) -> dict[str, Any]:
     live = _may_be_running(server, stored)
-    table = _table_of(stored)
+    table = table_of(stored.rules_json)
     score = tuple(stored.score)
     return {
         "id": stored.id,

@@ -159,7 +159,7 @@ class DealFacts:
 
     def side(self, seat: int) -> int:
         """The side ``seat`` plays for: its partnership (0 NS, 1 EW) at four players, itself cut-throat."""
-        return seat & 1 if self.players == 4 else seat
+        return seating(self.players).side_of[seat]
 
     @property
     def maker_side(self) -> int | None:
@@ -171,8 +171,14 @@ class DealFacts:
         s = self.maker_side
         if s is None:
             return None
-        others = [v for i, v in enumerate(values) if i != s]
-        return others[0] if len(others) == 1 else math.fsum(others) / len(others)
+        return _others_mean(values, s)
+
+
+def _others_mean(values: Sequence[float], skip: int) -> float:
+    """The mean of ``values`` but the one at ``skip``: the one other side's at four players, the other
+    players' cut-throat."""
+    others = [v for i, v in enumerate(values) if i != skip]
+    return others[0] if len(others) == 1 else math.fsum(others) / len(others)
 
 
 @dataclass(frozen=True)
@@ -425,8 +431,7 @@ class VariantFigures:
 
         def net(d: DealFacts) -> float:
             mine = table.side_of[d.dealer]
-            others = [c for i, c in enumerate(d.change) if i != mine]
-            return d.change[mine] - (others[0] if len(others) == 1 else math.fsum(others) / len(others))
+            return d.change[mine] - _others_mean(d.change, mine)
 
         first_won = [m for m in self.matches if m.winner is not None]
         wins = sum(1 for m in first_won if m.winner == table.side_of[m.first_dealer])

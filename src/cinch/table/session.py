@@ -446,7 +446,7 @@ def seat_at(rules: Rules, seat: Seat | int) -> Seat:
     cinch.errors.CinchError: seat S is not at this table; the seats are 1 2 3
     """
     table = rules.seating
-    if isinstance(seat, Enum) and type(seat) is not type(table.seats[0]):
+    if isinstance(seat, Enum) and not table.has_seat(seat):
         raise CinchError(f"seat {seat} is not at this table; the seats are {' '.join(table.names)}")
     if not 0 <= int(seat) < table.players:
         raise CinchError(f"seat {int(seat) + 1} is not at this table; the seats are {' '.join(table.names)}")

@@ -257,7 +257,9 @@ function render() {
   show("winner", over ? s.winner_words : "");
   let status = "";
   if (!over) {
-    status = `Deal ${s.next_number}: ${s.next_dealer ? `${s.next_dealer} deals` : "say who deals first"}.`;
+    // A numbered seat reads as a number ("Deal 2: 2 deals"): name it a seat at a cut-throat table.
+    const dealer = s.next_dealer && !r.partnership ? `seat ${s.next_dealer}` : s.next_dealer;
+    status = `Deal ${s.next_number}: ${dealer ? `${dealer} deals` : "say who deals first"}.`;
     if (s.bidder_goes_out) {
       status += r.partnership ? " Bidder goes out applies: makers who make their bid win outright."
         : " Bidder goes out applies: a maker who makes his bid wins outright.";
