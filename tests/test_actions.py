@@ -54,7 +54,7 @@ def test_actions_are_written_in_canonical_form(text, canonical):
     ("play AH bury", "not an action"),
     ("play AH bury AH", "cannot be both played and buried"),
     ("play 1H", "not a card"),
-    ("keep AH AH", "twice"),
+    ("keep AH AH AH", "three times"),
 ])
 def test_malformed_actions_are_notation_errors_that_list_the_verbs(text, words):
     with pytest.raises(NotationError, match=words):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypeAlias
 
-from cinch.cards import CARDS, Card, CardSet, Seat, Suit
+from cinch.cards import ALL_CARDS, DECK_SIZE, Card, CardSet, Seat, Suit, fold
 from cinch.errors import NotationError
 
 
@@ -47,17 +47,35 @@ class Keep:
         return "keep " + str(self.cards) if self.cards else "keep"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Play:
-    """A card to the trick; on trick 1 under the buried-excess rule, with the cards buried under it."""
+    """A card to the trick; on trick 1 under the buried-excess rule, with the cards buried under it.
+
+    Plays are equal when they read the same: with two decks, a card and its twin (the deal plays
+    the copy the player holds).
+    """
 
     card: Card
     bury: CardSet = CardSet(0)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Play:
+            return NotImplemented
+        return self.card % DECK_SIZE == other.card % DECK_SIZE and (
+            self.bury == other.bury or _as_read(self.bury) == _as_read(other.bury))
+
+    def __hash__(self) -> int:
+        return hash((self.card % DECK_SIZE, _as_read(self.bury) if self.bury else 0))
 
     def __str__(self) -> str:
         if self.bury:
             return f"play {self.card} bury {self.bury}"
         return f"play {self.card}"
+
+
+def _as_read(cards: int) -> tuple[int, int]:
+    """A set of cards as its text reads: the cards named, and those named twice (two decks)."""
+    return fold(cards), cards & cards >> DECK_SIZE
 
 
 CLAIMS = ("revoke", "bid", "lead", "play", "misdeal")
@@ -108,9 +126,9 @@ Call: TypeAlias = Pass | Bid
 """A turn in the auction: a pass or a bid."""
 
 PASS = Pass()
-BIDS = {n: Bid(n) for n in range(1, 27)}
+BIDS = {n: Bid(n) for n in range(1, 53)}  # up to two decks' 52 points with Sancho and Dom
 TRUMPS = tuple(NameTrump(s) for s in Suit)
-PLAYS = tuple(Play(c) for c in CARDS)
+PLAYS = tuple(Play(c) for c in ALL_CARDS)  # the second pack's too (two decks)
 
 VERBS = ("pass, bid N, trump SUIT, keep CARDS, play CARD [bury CARDS]; under the honour rule also "
          "claim revoke|bid|lead [trumps|no-trumps]|play|misdeal, waive, SEAT out of turn: bid N|play CARD")
@@ -153,7 +171,7 @@ def _parse(text: str) -> Action:
     if verb == "trump" and len(rest) == 1:
         return TRUMPS[Suit.parse(rest[0])]
     if verb == "keep":
-        return Keep(CardSet.parse(" ".join(rest)))
+        return Keep(CardSet.parse(" ".join(rest), decks=2))  # two decks: a card named twice is both copies
     if verb == "claim" and rest:
         return _claim(text, [w.lower() for w in rest])
     if verb == "waive" and not rest:
@@ -168,7 +186,7 @@ def _parse(text: str) -> Action:
         if len(rest) == 1:
             return PLAYS[card]
         if rest[1].lower() == "bury" and len(rest) > 2:
-            bury = CardSet.parse(" ".join(rest[2:]))
+            bury = CardSet.parse(" ".join(rest[2:]), decks=2)
             if card in bury:
                 raise NotationError(f"{text!r}: {card} cannot be both played and buried")
             return Play(card, bury)

@@ -5,6 +5,10 @@ set of cards is a 52-bit mask (:class:`CardSet`).  Index order is the
 canonical display order: spades, hearts, diamonds, clubs, ace high to two low,
 so iterating a mask from its lowest bit lists a hand the way it is written.
 
+Two-deck Cinch (002) plays a second pack: its cards are 52-103, each the *twin*
+of the card 52 below it, printed the same and equal to it in play
+(docs/rule-readings.md, "Two decks").
+
 >>> Card.parse("5h")
 Card.parse('5H')
 >>> str(CardSet.parse("2H AH 10s"))
@@ -90,7 +94,7 @@ class Card(int):
     __slots__ = ()
 
     def __new__(cls, index: int) -> Card:  # noqa: D102 - interning constructor
-        return CARDS[index]
+        return ALL_CARDS[index]
 
     @classmethod
     def _make(cls, index: int) -> Card:
@@ -98,12 +102,26 @@ class Card(int):
 
     @classmethod
     def of(cls, rank: str, suit: Suit) -> Card:
-        return CARDS[suit * 13 + RANK_LETTERS.index(rank)]
+        return ALL_CARDS[suit * 13 + RANK_LETTERS.index(rank)]
 
     @property
     def suit(self) -> Suit:
         """The printed suit (the left Pedro's trump membership is a rule, see TrumpTables)."""
-        return SUITS[self // 13]
+        return SUITS[self % DECK_SIZE // 13]
+
+    @property
+    def twin(self) -> Card:
+        """The same card of the other pack, in two-deck Cinch.
+
+        >>> Card.parse("AH").twin, int(Card.parse("AH").twin)
+        (Card.parse('AH'), 65)
+        """
+        return ALL_CARDS[(self + DECK_SIZE) % (2 * DECK_SIZE)]
+
+    @property
+    def printed(self) -> Card:
+        """The first pack's card that this card prints as (itself, or its twin)."""
+        return ALL_CARDS[self % DECK_SIZE]
 
     @property
     def rank(self) -> str:
@@ -123,10 +141,10 @@ class Card(int):
     def symbol(self) -> str:
         """Human form with the suit symbol, ``10♥``."""
         rank = "10" if self.rank == "T" else self.rank
-        return rank + SUIT_SYMBOLS[self // 13]
+        return rank + SUIT_SYMBOLS[self % DECK_SIZE // 13]
 
     def __str__(self) -> str:
-        return RANK_LETTERS[self % 13] + SUIT_LETTERS[self // 13]
+        return RANK_LETTERS[self % 13] + SUIT_LETTERS[self % DECK_SIZE // 13]
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
@@ -159,7 +177,11 @@ class Card(int):
         return cls.of(rank_part, suit)
 
 
-CARDS: tuple[Card, ...] = tuple(Card._make(i) for i in range(52))
+DECK_SIZE = 52
+ALL_CARDS: tuple[Card, ...] = tuple(Card._make(i) for i in range(2 * DECK_SIZE))
+"""Every card by index, the second pack's too (two-deck Cinch)."""
+CARDS: tuple[Card, ...] = ALL_CARDS[:DECK_SIZE]
+"""The 52 cards of one pack, in index order."""
 # Every spelling of every card the notation accepts, so reading a record is a lookup.
 _CARD_TEXT: dict[str, Card] = {}
 for _card in CARDS:
@@ -168,6 +190,36 @@ for _card in CARDS:
         for _s in (SUIT_LETTERS[_card // 13], SUIT_LETTERS[_card // 13].lower(), SUIT_SYMBOLS[_card // 13]):
             _CARD_TEXT[_r + _s] = _card
 FULL_DECK_MASK = (1 << 52) - 1
+TWO_DECK_MASK = (1 << 104) - 1
+
+
+def deck_mask(decks: int) -> int:
+    """Every card of one pack, or of two."""
+    return TWO_DECK_MASK if decks == 2 else FULL_DECK_MASK
+
+
+def fold(mask: int) -> int:
+    """The printed cards of ``mask``: each twin of the second pack read as its first-pack card."""
+    return (mask | mask >> DECK_SIZE) & FULL_DECK_MASK
+
+
+def own_copies(cards: Iterable[int], pool: int) -> list[Card]:
+    """``cards`` as named (by their text, so first-pack cards), each taken as the copy ``pool`` has:
+    the card itself while the pool holds it, else its twin.  A card named twice is both copies.
+
+    >>> pool = int(CardSet.parse("AH KH")) | 1 << Card.parse("AH").twin
+    >>> [int(c) for c in own_copies([Card.parse("AH"), Card.parse("AH"), Card.parse("KH")], pool)]
+    [13, 65, 14]
+    """
+    out = []
+    for c in cards:
+        if not pool >> c & 1:
+            twin = (c + DECK_SIZE) % (2 * DECK_SIZE)
+            if pool >> twin & 1:
+                c = twin
+        pool &= ~(1 << c)
+        out.append(ALL_CARDS[c])
+    return out
 
 
 def bits(mask: int) -> Iterator[int]:
@@ -213,28 +265,40 @@ class CardSet(int):
         return int.__new__(cls, mask_of(cards))
 
     @classmethod
-    def parse(cls, text: str) -> CardSet:
-        """Read a space-separated list of cards; a card named twice is an error."""
+    def parse(cls, text: str, decks: int = 1) -> CardSet:
+        """Read a space-separated list of cards; a card named twice is an error, unless two packs
+        (``decks=2``) hold it: then the second is the twin.
+
+        >>> len(CardSet.parse("AH AH", decks=2)), str(CardSet.parse("AH KH AH", decks=2))
+        (2, 'AH AH KH')
+        """
         m = 0
         for word in text.split():
             c = Card.parse(word)
             if m >> c & 1:
-                raise NotationError(f"card {c} is written twice in {text!r}")
+                if decks == 2 and not m >> c + DECK_SIZE & 1:
+                    c = ALL_CARDS[c + DECK_SIZE]
+                else:
+                    written = "three times" if decks == 2 else "twice"
+                    raise NotationError(f"card {c} is written {written} in {text!r}")
             m |= 1 << c
         return cls(m)
 
     def __iter__(self) -> Iterator[Card]:
         m = int(self)
+        if m >> DECK_SIZE:  # two packs: each twin beside its first-pack card, in display order
+            yield from sorted((ALL_CARDS[c] for c in bits(m)), key=lambda c: c % DECK_SIZE)
+            return
         while m:
             low = m & -m
-            yield CARDS[low.bit_length() - 1]
+            yield ALL_CARDS[low.bit_length() - 1]
             m ^= low
 
     def __len__(self) -> int:
         return int(self).bit_count()
 
     def __contains__(self, card: object) -> bool:
-        return isinstance(card, int) and 0 <= card < 52 and bool(int(self) >> card & 1)
+        return isinstance(card, int) and 0 <= card < 2 * DECK_SIZE and bool(int(self) >> card & 1)
 
     def __or__(self, other: int) -> CardSet:
         return CardSet(int(self) | int(other))
@@ -360,19 +424,20 @@ class TrumpTables:
     left Pedro), or with ``bowers`` the Jack (the left bower), which replaces it.
 
     >>> t = TRUMP_TABLES[Suit.HEARTS]
-    >>> str(CARDS[t.left_pedro]), t.is_trump(Card.parse("5D"))
+    >>> str(ALL_CARDS[t.left_pedro]), t.is_trump(Card.parse("5D"))
     ('5D', True)
     >>> b = BOWER_TABLES[Suit.HEARTS]
-    >>> [str(CARDS[c]) for c in b.order[:4]], b.is_trump(Card.parse("5D")), b.is_trump(Card.parse("JD"))
+    >>> [str(ALL_CARDS[c]) for c in b.order[:4]], b.is_trump(Card.parse("5D")), b.is_trump(Card.parse("JD"))
     (['JH', 'JD', 'AH', 'KH'], False, True)
     """
 
     __slots__ = (
         "suit", "trumps", "right_pedro", "left_pedro", "power", "follow_masks",
         "effective_suit", "strength", "order", "follow_rules", "_base", "bowers", "right_bower", "left_bower",
+        "decks",
     )
 
-    def __init__(self, suit: Suit, bowers: bool = False):
+    def __init__(self, suit: Suit, bowers: bool = False, decks: int = 1):
         self.suit = suit
         self.bowers = bowers
         self.right_pedro = suit * 13 + RANK_LETTERS.index("5")
@@ -391,19 +456,25 @@ class TrumpTables:
             order = [suit * 13 + i for i in range(9)]  # A .. 6
             order += [self.right_pedro, self.left_pedro]
             order += [suit * 13 + i for i in range(10, 13)]  # 4 3 2
-        self.trumps = SUIT_MASKS[suit] | 1 << self.left_pedro
+        self.decks = decks
+        trumps = SUIT_MASKS[suit] | 1 << self.left_pedro
         self.order = tuple(order)
         power = [0] * 52
         for p, c in enumerate(reversed(order), start=1):
             power[c] = p  # the lowest trump = 1 ... the highest = 14
-        self.power = tuple(power)
         eff = [c // 13 for c in range(52)]
         eff[self.left_pedro] = suit
-        self.effective_suit = tuple(eff)
         # Cards that "follow" a lead of each suit under this trump.
-        self.follow_masks = tuple(
-            self.trumps if s == suit else SUIT_MASKS[s] & ~(1 << self.left_pedro) for s in range(4)
-        )
+        follow_masks = [trumps if s == suit else SUIT_MASKS[s] & ~(1 << self.left_pedro) for s in range(4)]
+        if decks == 2:  # a twin is its first-pack card in every table: equal in play (first played wins)
+            power += power
+            eff += eff
+            trumps |= trumps << DECK_SIZE
+            follow_masks = [m | m << DECK_SIZE for m in follow_masks]
+        self.trumps = trumps
+        self.power = tuple(power)
+        self.effective_suit = tuple(eff)
+        self.follow_masks = tuple(follow_masks)
         # follow_rules[strict][led]: the follow rule of a trick led in suit `led` (see FollowRule).
         self.follow_rules = tuple(
             tuple(self._follow_rule(led, bool(strict)) for led in range(4)) for strict in (False, True)
@@ -412,7 +483,7 @@ class TrumpTables:
         self.strength = tuple(
             tuple(
                 100 + power[c] if power[c] else (13 - c % 13 if eff[c] == led else 0)
-                for c in range(52)
+                for c in range(len(power))
             )
             for led in range(4)
         )
@@ -437,6 +508,7 @@ class TrumpTables:
         >>> BOWER_TABLES[Suit.SPADES].role(Card.parse("JC")), TRUMP_TABLES[Suit.SPADES].role(Card.parse("5C"))
         ('left bower', 'left Pedro')
         """
+        card %= DECK_SIZE
         if card == self.right_pedro:
             return "right Pedro"
         if card == self.right_bower:
@@ -466,7 +538,7 @@ class TrumpTables:
         """Trumps first, high to low, then the plain suits in display order."""
         if self.power[card]:
             return (0, -self.power[card])
-        return (1 + self.effective_suit[card], card)
+        return (1 + self.effective_suit[card], card % DECK_SIZE)
 
 
 class BowerTables(TrumpTables):
@@ -475,9 +547,9 @@ class BowerTables(TrumpTables):
     ``lowest`` ask nothing about bowers on the playouts' hot path.
 
     >>> b = BOWER_TABLES[Suit.HEARTS]
-    >>> [str(CARDS[b.highest(int(CardSet.parse(h)))]) for h in ("AH JD", "AH 2H JD JH", "KH")]
+    >>> [str(ALL_CARDS[b.highest(int(CardSet.parse(h)))]) for h in ("AH JD", "AH 2H JD JH", "KH")]
     ['JD', 'JH', 'KH']
-    >>> [str(CARDS[b.lowest(int(CardSet.parse(h)))]) for h in ("AH JD", "JD JH", "JH 5D")]
+    >>> [str(ALL_CARDS[b.lowest(int(CardSet.parse(h)))]) for h in ("AH JD", "JD JH", "JH 5D")]
     ['AH', 'JD', 'JH']
     """
 
@@ -503,11 +575,41 @@ class BowerTables(TrumpTables):
         return self.right_bower if cards >> self.right_bower & 1 else -1
 
 
+class TwoDeckTables(TrumpTables):
+    """The trump tables of two-deck Cinch (002): every table covers both packs, a twin as its
+    first-pack card.  ``highest`` and ``lowest`` answer with the first pack's card; whether one
+    copy or both are among the cards is the caller's question.
+
+    >>> t = TWO_DECK_TABLES[Suit.HEARTS]
+    >>> ah, twin = Card.parse("AH"), Card.parse("AH").twin
+    >>> t.strength[Suit.HEARTS][ah] == t.strength[Suit.HEARTS][twin], t.is_trump(Card.parse("5D").twin)
+    (True, True)
+    >>> str(ALL_CARDS[t.highest(1 << twin | int(CardSet.parse("KH")))])
+    'AH'
+    """
+
+    __slots__ = ("_one",)
+
+    def __init__(self, suit: Suit, bowers: bool = False):
+        super().__init__(suit, bowers, decks=2)
+        self._one: TrumpTables = (BOWER_TABLES if bowers else TRUMP_TABLES)[suit]
+
+    def highest(self, cards: int) -> int:
+        return self._one.highest(fold(cards))
+
+    def lowest(self, cards: int) -> int:
+        return self._one.lowest(fold(cards))
+
+
 TRUMP_TABLES: tuple[TrumpTables, ...] = tuple(TrumpTables(s) for s in Suit)
 BOWER_TABLES: tuple[TrumpTables, ...] = tuple(BowerTables(s) for s in Suit)
 """The trump tables of all-hands Pedro, by trump suit (``Rules.trump_tables`` picks the set)."""
+TWO_DECK_TABLES: tuple[TrumpTables, ...] = tuple(TwoDeckTables(s) for s in Suit)
+TWO_DECK_BOWER_TABLES: tuple[TrumpTables, ...] = tuple(TwoDeckTables(s, bowers=True) for s in Suit)
 
 
-def trump_tables(bowers: bool) -> tuple[TrumpTables, ...]:
-    """The trump tables by suit: the bowers' set or the ordinary one."""
+def trump_tables(bowers: bool, decks: int = 1) -> tuple[TrumpTables, ...]:
+    """The trump tables by suit: with or without bowers, for one pack or two."""
+    if decks == 2:
+        return TWO_DECK_BOWER_TABLES if bowers else TWO_DECK_TABLES
     return BOWER_TABLES if bowers else TRUMP_TABLES

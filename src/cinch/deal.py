@@ -45,7 +45,8 @@ from cinch.actions import (
     parse_action,
 )
 from cinch.cards import (
-    CARDS,
+    ALL_CARDS,
+    DECK_SIZE,
     SEATS,
     SUITS,
     Card,
@@ -55,7 +56,10 @@ from cinch.cards import (
     Team,
     TrumpTables,
     bits,
+    deck_mask,
+    fold,
     mask_of,
+    own_copies,
 )
 from cinch.constants import BATCH, DECK, HAND
 from cinch.errors import IllegalAction, NotationError
@@ -76,7 +80,7 @@ from cinch.irregularities import (
     revokes_ruling,
 )
 from cinch.keep import KeepOptions
-from cinch.rules import AboveSix, AllPass, Bidding, Discard, Follow, Rob, Rules, StockOut
+from cinch.rules import AboveSix, AllPass, Bidding, Discard, Follow, Low, Rob, Rules, StockOut
 from cinch.scoring import Award, PointTable, per_rules, settle, totals
 from cinch.seating import FOUR, Seating
 from cinch.view import Phase, PlayedCard, SeatView, Trick
@@ -141,16 +145,21 @@ class DealResult(NamedTuple):
         return head + ("; " + "; ".join(parts) if parts else "; no score")
 
 
-def parse_deck(deck: str | Iterable[int | str]) -> tuple[Card, ...]:
-    """A 52-card order: a space-separated string, or cards or card texts."""
+def parse_deck(deck: str | Iterable[int | str], decks: int = 1) -> tuple[Card, ...]:
+    """A 52-card order (104 with two decks, where each card is named twice, the second time
+    standing for its twin): a space-separated string, or cards or card texts."""
     items = deck.split() if isinstance(deck, str) else list(deck)
-    cards = [c if type(c) is Card else CARDS[c] if isinstance(c, int) else Card.parse(c) for c in items]
-    if len(cards) != DECK:
-        raise NotationError(f"a deck holds {DECK} cards, this one {len(cards)}")
+    cards = [c if type(c) is Card else ALL_CARDS[c] if isinstance(c, int) else Card.parse(c) for c in items]
+    size = DECK * decks
+    if len(cards) != size:
+        packs = "two packs hold" if decks == 2 else "a deck holds"
+        raise NotationError(f"{packs} {size} cards, this one {len(cards)}")
+    if decks == 2:
+        cards = own_copies(cards, deck_mask(decks))
     seen = 0
     for c in cards:
         if seen >> c & 1:
-            raise NotationError(f"the deck holds {c} twice")
+            raise NotationError(f"the deck holds {c} {'three times' if decks == 2 else 'twice'}")
         seen |= 1 << c
     return tuple(cards)
 
@@ -178,7 +187,7 @@ class _RuleFacts:
                  "dealer_discards", "strict", "keep_six", "buried", "choose", "reshuffle", "rob", "face_up",
                  "forced_discard", "bids", "stuck_bids", "honour", "penalty", "players", "seats", "sides",
                  "side_of", "left", "turns", "dealt", "batches", "stock", "dealer_robs", "played", "others",
-                 "others_text")
+                 "others_text", "decks", "hand", "deck", "holder_low_twin", "texts")
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules  # for pickling
@@ -197,7 +206,13 @@ class _RuleFacts:
         self.rob = rules.rob
         self.face_up = rules.discard is Discard.ALL_FACE_UP
         # by trumps held: whether the discard is no choice (see discard_is_forced)
-        self.forced_discard = tuple(discard_is_forced(rules, n) for n in range(DECK + 1))
+        self.decks = rules.decks
+        self.hand = rules.seating.hand  # six, or twelve with two decks
+        self.deck = rules.seating.deck
+        self.texts = _keep_texts(self.hand)
+        # Two decks under Low to the holder: who held the second 2 of trumps is read from the tricks.
+        self.holder_low_twin = rules.decks == 2 and rules.low is Low.TWO_HOLDER
+        self.forced_discard = tuple(discard_is_forced(rules, n) for n in range(self.deck + 1))
         # by the high bid so far: what the next bidder may say (a stuck dealer aside)
         self.bids: tuple[tuple[Action, ...], ...] = tuple(
             (PASS, *(BIDS[n] for n in range(max(self.min_bid, high + 1), self.highest_bid + 1)))
@@ -219,7 +234,7 @@ class _RuleFacts:
         self.dealer_robs = table.dealer_robs
         # Every card a seat may play without burials, as the trick records it: one object each, made once.
         self.played = _PLAYED if table.partnership else tuple(
-            _played(PlayedCard, (seat, CARDS[c], CardSet(0))) for seat in table.seats for c in range(DECK))
+            _played(PlayedCard, (seat, c, CardSet(0))) for seat in table.seats for c in ALL_CARDS)
         # by seat: the seats on other sides (the maker's defenders)
         self.others = tuple(table.defenders(s) for s in range(table.players))
         self.others_text = table.others_text  # "the first three" at four players, "all the others" otherwise
@@ -267,7 +282,7 @@ class Deal:
         self._f = _facts(rules)
         f = self._f
         self.dealer: Seat = f.seats[dealer]
-        self.deck: tuple[Card, ...] = tuple(deck.cards) if isinstance(deck, _Shuffled) else parse_deck(deck)
+        self.deck: tuple[Card, ...] = tuple(deck.cards) if isinstance(deck, _Shuffled) else parse_deck(deck, f.decks)
         self._restock_given: tuple[int, ...] | None = None if restock is None else tuple(
             c if isinstance(c, int) else Card.parse(c) for c in restock
         )
@@ -376,7 +391,7 @@ class Deal:
         """A deal from a shuffled deck; ``rng`` (or its seed) also shuffles any new stock."""
         if not isinstance(rng, random.Random):
             rng = random.Random(rng)
-        deck = list(CARDS)
+        deck = list(ALL_CARDS[:rules.seating.deck])
         _shuffle(rng, deck)
         return cls(rules, dealer, _Shuffled(deck), rng=rng)
 
@@ -495,6 +510,8 @@ class Deal:
         if phase is _PLAY:
             if not self._burying:
                 m = self._mask
+                if m >> DECK_SIZE:
+                    return _twin_plays(m)
                 return _plays_of(m)
             return self._legal_plays()
         if phase is _BIDDING:
@@ -512,7 +529,7 @@ class Deal:
         if type(action) is Claim or type(action) is Waive or type(action) is OutOfTurn:
             return action in self.legal_actions()
         try:
-            self._check(action)
+            self._check(self._own_copies(action))
         except IllegalAction:
             return False
         return True
@@ -534,6 +551,10 @@ class Deal:
             card: int = action.card
             bury: int = action.bury
             if bury or self._burying or not self._mask >> card & 1:
+                if self._f.decks != 1:
+                    action = own = self._own_play(action)  # the copy of the card the player holds
+                    card = own.card
+                    bury = own.bury
                 self._check_play(action, True)  # explains the refusal, or checks what is buried (or a revoke)
                 if self._honour is not None and self._honour.around:
                     self._play_around(action, self._honour)
@@ -548,7 +569,7 @@ class Deal:
                 self._buried |= bury
             else:
                 gone = bit
-                played = self._f.played[actor * DECK + card]
+                played = self._f.played[actor * _STRIDE + card]
             hands[actor] &= ~gone
             trick = self.trick
             in_play = self.in_play
@@ -590,6 +611,8 @@ class Deal:
             return
         options = self._options  # set in the discard and the rob: the keep they wait for
         if type(action) is Keep and options is not None and actor is not None:
+            if self._f.decks != 1:
+                action = self._own_keep(action)
             kept = self._check_keep(action, options)
             self.history.append(action)
             self.actors.append(actor)
@@ -629,6 +652,35 @@ class Deal:
         return CardSet(m & ~self._t.trumps)
 
     # ---- checking -------------------------------------------------------------
+    def _own_copies(self, action: Action) -> Action:
+        """``action`` with each card named taken as the copy the player has (two decks: a card's text
+        names either copy); with one deck, ``action`` itself."""
+        if self._f.decks == 1 or self.to_act is None:
+            return action
+        if type(action) is Play:
+            return self._own_play(action)
+        if type(action) is Keep:
+            return self._own_keep(action)
+        return action
+
+    def _own_play(self, action: Play) -> Play:
+        """The play of the copy the player holds (two decks)."""
+        if self.to_act is None:
+            return action
+        hand = self.hands[self.to_act]
+        card = own_copies([action.card], hand)[0]
+        bury = action.bury
+        if bury:
+            bury = CardSet(own_copies(action.bury, hand & ~(1 << card)))
+        return action if card == action.card and bury == action.bury else Play(card, bury)
+
+    def _own_keep(self, action: Keep) -> Keep:
+        """The keep of the copies its text means (two decks, see _kept_copies)."""
+        if self._options is None or self.to_act is None:
+            return action
+        cards = CardSet(_kept_copies(int(action.cards), self._options.pool, self.hands[self.to_act]))
+        return action if cards == action.cards else Keep(cards)
+
     def _illegal(self, action: Action, rule: str) -> IllegalAction:
         return IllegalAction(action, rule, self._legal_strings(), legal_summary=self._legal_summary())
 
@@ -663,6 +715,9 @@ class Deal:
     def _check_keep(self, action: Keep, options: KeepOptions) -> int:
         """The cards ``action`` keeps, as a plain int (the hands are plain masks), if ``options`` allow them."""
         kept = int(action.cards)
+        if kept >> DECK_SIZE and self._f.decks == 1:
+            twice = CardSet(kept >> DECK_SIZE)
+            raise self._illegal(action, f"{twice} named twice: one pack holds one of each card")
         why = options.violation(kept)
         if why:
             raise self._illegal(action, why)
@@ -759,10 +814,12 @@ class Deal:
         trumps = self._t.trumps
         held = hand & trumps
         n = held.bit_count()
-        if n > HAND and self._f.keep_six:
-            return KeepOptions(held, 0, trumps, HAND, HAND, rules_text=_KEEP_SIX_TEXT)
-        if self._f.choose and n <= HAND:
-            return KeepOptions(hand, held, trumps, n, HAND, rules_text=_CHOOSE_TEXT)
+        full = self._f.hand
+        texts = self._f.texts
+        if n > full and self._f.keep_six:
+            return KeepOptions(held, 0, trumps, full, full, rules_text=texts["keep_six"])
+        if self._f.choose and n <= full:
+            return KeepOptions(hand, held, trumps, n, full, rules_text=texts["choose"])
         return KeepOptions(held, held, trumps, n, n, rules_text=_FORCED_TEXT)
 
     def _start_discard(self) -> None:
@@ -806,8 +863,9 @@ class Deal:
         """
         hands = self.hands
         needs = []
+        full = self._f.hand
         for s in self._f.turns[self.dealer]:
-            n = HAND - hands[s].bit_count()
+            n = full - hands[s].bit_count()
             needs.append((s, n if n > 0 else 0))
         return needs
 
@@ -829,16 +887,18 @@ class Deal:
 
     def _set_restock(self, order: tuple[int, ...]) -> None:
         pool = int(self.restock_pool)
+        if self._f.decks != 1:
+            order = tuple(own_copies(order, pool))  # a card named twice: both copies
         given = 0
         for c in order:
             given |= 1 << c
         if len(order) != pool.bit_count() or given != pool:
             raise IllegalAction(
-                "restock " + " ".join(str(CARDS[c]) for c in order),
+                "restock " + " ".join(str(ALL_CARDS[c]) for c in order),
                 "the new stock is made of exactly the non-trump discards",
                 legal_summary=f"an order of {CardSet(pool)}",
             )
-        restock = self.restock = tuple(CARDS[c] for c in order)
+        restock = self.restock = tuple(ALL_CARDS[c] for c in order)
         self._stock = self._stock[self._stock_pos:] + restock
         self._stock_pos = 0
         # The discards are the new stock now: they leave the discard piles (and the face-up views).
@@ -901,18 +961,20 @@ class Deal:
         held = pool & trumps
         n = held.bit_count()
         in_pool = pool.bit_count()
-        size = HAND if in_pool > HAND else in_pool
+        full = self._f.hand
+        texts = self._f.texts
+        size = full if in_pool > full else in_pool
         rob = self._f.rob
         if rob is _ALL_TRUMPS:
             if self._f.buried:
-                k = min(in_pool, max(HAND, n))
-                return KeepOptions(pool, held, trumps, k, k, rules_text=_ALL_TRUMPS_TEXT)
-            if n > HAND:
-                return KeepOptions(held, 0, trumps, HAND, HAND, rules_text=_KEEP_SIX_TEXT)
-            return KeepOptions(pool, held, trumps, size, size, rules_text=_ALL_TRUMPS_TEXT)
+                k = min(in_pool, max(full, n))
+                return KeepOptions(pool, held, trumps, k, k, rules_text=texts["all_trumps"])
+            if n > full:
+                return KeepOptions(held, 0, trumps, full, full, rules_text=texts["keep_six"])
+            return KeepOptions(pool, held, trumps, size, size, rules_text=texts["all_trumps"])
         if rob is _TRUMPS_FIRST:
-            return KeepOptions(pool, 0, trumps, size, size, min(size, n), rules_text=_TRUMPS_FIRST_TEXT)
-        return KeepOptions(pool, 0, trumps, size, size, rules_text=_ANY_SIX_TEXT)
+            return KeepOptions(pool, 0, trumps, size, size, min(size, n), rules_text=texts["trumps_first"])
+        return KeepOptions(pool, 0, trumps, size, size, rules_text=texts["any_six"])
 
     def _rob(self, kept: int) -> None:
         assert self._t is not None
@@ -970,8 +1032,9 @@ class Deal:
         mask = self._mask
         excess = self._excess(seat) if self._burying else 0
         if excess <= 0:
-            return _plays_of(mask)
-        return [Play(CARDS[c], CardSet(b)) for c in bits(mask) for b in self._bury_options(seat, c, excess)]
+            return _twin_plays(mask) if mask >> DECK_SIZE else _plays_of(mask)
+        plays = [Play(ALL_CARDS[c], CardSet(b)) for c in bits(mask) for b in self._bury_options(seat, c, excess)]
+        return list(dict.fromkeys(plays)) if self._f.decks != 1 else plays  # twins read the same: one of each
 
     def _check_play(self, action: Play, commit: bool = False) -> None:
         """Refuse ``action`` naming the rule; ``commit``: it is being played, and under the honour rule a
@@ -994,7 +1057,7 @@ class Deal:
                 # A revoke at the honour-rule table: the card is played, and the offence kept for a claim.
                 honour.offences.append(Offence(REVOKE, seat, len(self.tricks), card, hand & self._follow))
                 return
-            led = CARDS[self.trick[0].card]
+            led = ALL_CARDS[self.trick[0].card]
             if self._led == t.suit:
                 rule = f"a trump was led ({led}) and {seat} holds trumps, so must play a trump"
             elif self._f.strict:
@@ -1045,8 +1108,8 @@ class Deal:
         """
         if self.phase is not _PLAY:
             raise ValueError("a playout starts in the play phase")
-        if self._burying:
-            return self._slow_playout(rng)  # trick 1 with cards to bury
+        if self._burying or self._f.holder_low_twin:
+            return self._slow_playout(rng)  # trick 1 with cards to bury, or two 2s of trumps to follow
         hands = self.hands[:]
         strengths = self._strengths
         effective = self._effective
@@ -1136,14 +1199,26 @@ class Deal:
     def _points(self, captured: list[int], in_play: int, low_holder: int | None) -> tuple[int, ...]:
         assert self._scheme is not None and self.maker is not None
         makers = self._f.side_of[self.maker]
-        return self._scheme.totals(captured, in_play, low_holder, self.thrown_by_defenders(), makers)
+        return self._scheme.totals(captured, in_play, low_holder, self.thrown_by_defenders(), makers,
+                                   self._twin_low_holder())
+
+    def _twin_low_holder(self) -> int | None:
+        """With two decks under Low to the holder: the side that played the second pack's 2 of trumps."""
+        if not self._f.holder_low_twin or self._scheme is None:
+            return None
+        two = self._scheme.twin_two
+        for trick in (*(t.plays for t in self.tricks), self.trick):
+            for p in trick:
+                if p.card == two:
+                    return self._f.side_of[p.seat]
+        return None
 
     def _settle(self) -> DealResult:
         assert self._scheme is not None and self.maker is not None
         makers = self.maker.team
         awards = self._scheme.awards(
             tuple(self.captured), self.in_play, self.low_holder, self.thrown_by_defenders(), makers,
-            self._f.sides,
+            self._f.sides, self._twin_low_holder(),
         )
         points = totals(awards, len(self._f.sides))
         made, change = settle(self.rules, makers, self.high_bid, points)
@@ -1433,7 +1508,7 @@ class Deal:
         elif lead == "no-trumps" and hand & ~trumps:
             self._mask = hand & ~trumps
             honour.required = "may not lead a trump"
-        honour.ruling.append(lead_out_of_turn_words(CARDS[card], leader, lead))
+        honour.ruling.append(lead_out_of_turn_words(ALL_CARDS[card], leader, lead))
 
     def _play_stands(self, honour: HonourState) -> None:
         """A play out of turn waived: the card stands, the seat whose turn it was plays, and the seats
@@ -1455,7 +1530,7 @@ class Deal:
         self.trick = [p for p in self.trick if p.seat != offence.seat]
         self._best, self._winner = best, winner
         self._mask = self._playable(player)
-        honour.ruling.append(play_out_of_turn_words(CARDS[card], player))
+        honour.ruling.append(play_out_of_turn_words(ALL_CARDS[card], player))
 
     def _after_trick(self, honour: HonourState) -> None:
         """A revoke shows when its trick's successors show the revoker held the suit: the other side is asked."""
@@ -1595,7 +1670,8 @@ def discard_is_forced(rules: Rules, trumps_held: int) -> bool:
     """
     free = rules.discard is not Discard.CHOOSE_CONCEALED  # all non-trumps go
     buried = rules.above_six is AboveSix.BURIED  # above six, all trumps stay
-    return (trumps_held <= HAND or buried) and (free or trumps_held >= HAND)
+    full = rules.seating.hand
+    return (trumps_held <= full or buried) and (free or trumps_held >= full)
 
 
 def bury_options(hand: int, card: int, excess: int, point_mask: int, playable_mask: int) -> list[int]:
@@ -1629,11 +1705,12 @@ _ALL_TRUMPS: Final = Rob.ALL_TRUMPS
 _TRUMPS_FIRST: Final = Rob.TRUMPS_FIRST
 # Compiled (mypyc), a module's Final names are constants, and any other name (an imported one too)
 # is looked up by name at each use: the play reads these.
-_BIT: Final = tuple(1 << c for c in range(DECK))
-_BIT_LENGTH: Final = tuple(n.bit_length() for n in range(DECK + 1))
+_BIT: Final = tuple(1 << c for c in range(2 * DECK_SIZE))
+_BIT_LENGTH: Final = tuple(n.bit_length() for n in range(2 * DECK_SIZE + 1))
 _played: Final = tuple.__new__  # PlayedCard and Trick without the NamedTuple constructor's overhead
 # Every card a seat may play without burials, as the trick records it: one object each, made once.
-_PLAYED: Final = tuple(_played(PlayedCard, (SEATS[s], CARDS[c], CardSet(0))) for s in range(4) for c in range(DECK))
+_PLAYED: Final = tuple(_played(PlayedCard, (SEATS[s], c, CardSet(0))) for s in range(4) for c in ALL_CARDS)
+_STRIDE: Final = 2 * DECK_SIZE  # a seat's row of _PLAYED: every card of two packs
 _FACTS: Final[dict[int, tuple[Rules, _RuleFacts]]] = {}
 _BLANK: Final = _Shuffled([])  # the deck of a deal whose fields are filled in by copy() or unpickling
 _SUIT_RANKS: Final = 0x1FFF
@@ -1675,6 +1752,36 @@ def _plays_of(mask: int) -> tuple[Play, ...]:
     return s + h + d + c
 
 
+def _kept_copies(kept: int, pool: int, hand: int) -> int:
+    """The cards a keep of ``kept`` means (two decks): a card named twice is both copies; named once,
+    the copy in the hand if there is one (the dealer keeps his own card and leaves the stock's),
+    else the one in ``pool``.  So a keep means what its text says, whichever copy was picked.
+
+    >>> from cinch.cards import Card
+    >>> js = Card.parse("JS")
+    >>> _kept_copies(1 << js, 1 << js | 1 << js.twin, 1 << js.twin) == 1 << js.twin
+    True
+    """
+    out = 0
+    for c in bits(fold(kept)):
+        twin = c + DECK_SIZE
+        if kept >> c & 1 and kept >> twin & 1:
+            out |= 1 << c | 1 << twin
+        elif hand >> c & 1 or (not hand >> twin & 1 and pool >> c & 1):
+            out |= 1 << c
+        elif hand >> twin & 1 or pool >> twin & 1:
+            out |= 1 << twin
+        else:
+            out |= kept & (1 << c | 1 << twin)  # in neither: the check names it
+    return out
+
+
+def _twin_plays(mask: int) -> list[Play]:
+    """The plays of the cards in ``mask`` when it holds second-pack cards (two decks): one play per card
+    as it reads, the first pack's copy when both are there."""
+    return [PLAYS[c] if mask >> c & 1 else PLAYS[c + DECK_SIZE] for c in bits(fold(mask))]
+
+
 _EXPECTED = {Phase.BIDDING: (Pass, Bid), Phase.TRUMP: (NameTrump,), Phase.DISCARD: (Keep,),
              Phase.ROB: (Keep,), Phase.PLAY: (Play,)}
 _PHASE_DUTY = {
@@ -1708,3 +1815,12 @@ _TRUMPS_FIRST_TEXT = {
     "size": "the dealer keeps exactly six cards",
     "trumps": "the dealer takes trumps first and may keep a non-trump only when no trump is left to take",
 }
+
+
+def _keep_texts(hand: int) -> dict[str, dict[str, str]]:
+    """The rules of each keep in words, for hands of ``hand`` cards (six, or twelve with two decks)."""
+    texts = {"keep_six": _KEEP_SIX_TEXT, "choose": _CHOOSE_TEXT, "all_trumps": _ALL_TRUMPS_TEXT,
+             "any_six": _ANY_SIX_TEXT, "trumps_first": _TRUMPS_FIRST_TEXT}
+    if hand == HAND:
+        return texts
+    return {name: {key: words.replace("six", "twelve") for key, words in text.items()} for name, text in texts.items()}

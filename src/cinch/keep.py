@@ -157,8 +157,8 @@ def _blocks(n_t: int, n_n: int, must_t: int, lo: int, hi: int, min_trumps: int) 
 
 
 _BLOCKS: Final[dict[tuple[int, int, int, int, int, int], tuple[_Blocks, int]]] = {}  # and their sum
-# _CHOOSE[n][k]: comb(n, k) for the at most 52 cards of a pool, read in the unranking loop.
-_CHOOSE: Final = tuple(tuple(comb(n, k) for k in range(53)) for n in range(53))
+# _CHOOSE[n][k]: comb(n, k) for the at most 104 cards of a pool (two decks), read in the unranking loop.
+_CHOOSE: Final = tuple(tuple(comb(n, k) for k in range(105)) for n in range(105))
 
 
 def _unrank(items: int, k: int, rank: int) -> int:

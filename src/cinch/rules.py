@@ -21,8 +21,7 @@ from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any, Final, TypedDict
 
-from cinch.cards import BOWER_TABLES, TRUMP_TABLES, TrumpTables
-from cinch.constants import TRICKS
+from cinch.cards import TrumpTables, trump_tables
 from cinch.errors import RulesError
 from cinch.seating import MAX_PLAYERS, MIN_PLAYERS, Seating, seating
 
@@ -140,6 +139,7 @@ class Rules:
     irregularities: Irregularities
     players: int  # 4 in two partnerships; 2, 3, 5 or 6 cut-throat, each for himself (002's variations)
     heasly: bool  # six cut-throat to a higher target (002 "Heasly")
+    decks: int  # 1, or 2 for two-deck Cinch (002): larger hands, twice the points (docs/rule-readings.md)
     overrides: tuple[str, ...] = field(default=(), compare=False)
 
     # ---- construction -------------------------------------------------
@@ -157,10 +157,16 @@ class Rules:
         for raw_key, raw_value in options.items():
             key = _option_key(raw_key)
             values[key] = _coerce(key, raw_value)
+        if values.get("decks") == TWO_DECKS and self.decks != TWO_DECKS:
+            # Two packs hold twice the points: every count of points doubles, unless given too.
+            for key in DOUBLED_BY_DECKS:
+                value = getattr(self, key)
+                if key not in values and key not in self.overrides and value is not None:
+                    values[key] = value * TWO_DECKS
         if values.get("heasly"):  # Heasly is six players, cut-throat, to a higher target
             values.setdefault("players", HEASLY_PLAYERS)
             if "target" not in values and "target" not in self.overrides:
-                values["target"] = HEASLY_TARGET
+                values["target"] = HEASLY_TARGET * values.get("decks", self.decks)
         merged = tuple(dict.fromkeys(self.overrides + tuple(values)))
         rules = dataclasses.replace(self, **values, overrides=merged)
         rules._check()
@@ -208,7 +214,10 @@ class Rules:
             value = getattr(self, f.name)
             # Heasly brings its own target: another one is written even when it is the preset's.
             heasly_target = f.name == "target" and self.heasly and value != HEASLY_TARGET
-            if value != getattr(base, f.name) or heasly_target:
+            # With two decks the counts of points are written even when they are the preset's own,
+            # which reading a record would double.
+            doubled = self.decks == TWO_DECKS and f.name in DOUBLED_BY_DECKS and value is not None
+            if value != getattr(base, f.name) or heasly_target or doubled:
                 diff[f.name] = value.value if isinstance(value, StrEnum) else value
         if not diff:
             return self.preset_name
@@ -226,7 +235,7 @@ class Rules:
     @property
     def total_points(self) -> int:
         """Points held by the point cards of one deal: 14, 23 with Sancho, 26 with Dom Pedro too."""
-        return BASE_POINTS + SANCHO_POINTS * self.sancho + DOM_POINTS * self.dom_pedro
+        return (BASE_POINTS + SANCHO_POINTS * self.sancho + DOM_POINTS * self.dom_pedro) * self.decks
 
     @property
     def highest_bid(self) -> int:
@@ -240,13 +249,14 @@ class Rules:
 
     @property
     def tricks(self) -> int:
-        """Six, or without the draw as many as each player is dealt (nine, six at five or six players)."""
-        return self.seating.dealt if self.no_draw else TRICKS
+        """Six (twelve with two decks), or without the draw as many as each player is dealt (nine, six at
+        five or six players; twice as many with two decks)."""
+        return self.seating.dealt if self.no_draw else self.seating.hand
 
     @property
     def seating(self) -> Seating:
         """The seats and sides: four in partnerships, or 2, 3, 5 or 6 cut-throat."""
-        return seating(self.players)
+        return seating(self.players, self.decks)
 
     @property
     def cut_throat(self) -> bool:
@@ -261,7 +271,7 @@ class Rules:
         >>> str(CARDS[Rules.preset("pagat").with_options(bowers=True).trump_tables[0].order[1]])
         'JC'
         """
-        return BOWER_TABLES if self.bowers else TRUMP_TABLES
+        return trump_tables(self.bowers, self.decks)
 
     @property
     def name(self) -> str:
@@ -278,6 +288,9 @@ class Rules:
         total = self.total_points
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise RulesError(f"players {self.players}: Cinch is played by 2 to 6; add -o players=N with N from 2 to 6")
+        if self.decks not in (1, TWO_DECKS):
+            raise RulesError(f"decks {self.decks}: Cinch is played with one pack, or two (002's two-deck Cinch); "
+                             "add -o decks=1 or -o decks=2")
         if self.heasly and self.players != HEASLY_PLAYERS:
             raise RulesError(f"heasly clashes with players {self.players}: Heasly is played by six; "
                              "add -o players=6, or leave out heasly")
@@ -347,6 +360,8 @@ class Rules:
             lines.append("One bidding circuit from the dealer's left; the dealer bids last; a pass is final.")
         if self.cut_throat:
             lines.append(self._table_text())
+        if self.decks == TWO_DECKS:
+            lines.append(_TWO_DECK_TEXT.format(dealt=self.seating.dealt, stock=self.seating.stock))
         if self.all_pass is AllPass.STUCK_DEALER:
             lines.append(f"If {self.seating.others_text} pass, the dealer is stuck and must bid {lo}.")
         else:
@@ -359,7 +374,7 @@ class Rules:
         else:
             lines.append("The maker names trumps; the other five of the same colour (left Pedro) is a trump too.")
         if self.no_draw:
-            dealt = {9: "nine", 6: "six"}[self.seating.dealt]
+            dealt = _NUMBER_WORDS[self.seating.dealt]
             lines.append(f"No draw: everyone plays the {dealt} cards dealt, {dealt} tricks.")
         else:
             draw = _DRAW_TEXT[self.discard][0]
@@ -368,7 +383,10 @@ class Rules:
             rob = _ROB_TEXT[self.rob] if self.seating.dealer_robs else [_NO_ROB_TEXT]
             if self.seating.dealt != 9:
                 rob = [line.replace("of his nine cards", f"of his {self.seating.dealt} cards") for line in rob]
-            lines.extend([draw] + _ABOVE_SIX_TEXT[self.above_six] + rob)
+            draw_lines = [draw] + _ABOVE_SIX_TEXT[self.above_six] + rob
+            if self.decks == TWO_DECKS:  # hands of twelve
+                draw_lines = [line.replace("six", "twelve") for line in draw_lines]
+            lines.extend(draw_lines)
             lines.append(_STOCK_OUT_TEXT[self.stock_out])
         lines.append(_FOLLOW_TEXT[self.follow])
         high = _HIGH_TEXT[self.high]
@@ -384,6 +402,7 @@ class Rules:
             ("Points: High, Low, Jack (the right bower) and Game 1 each, the Pedro and the left bower 5 each"
              if self.bowers else "Points: High, Low, Jack and Game 1 each, each Pedro 5")
             + (", " + ", ".join(extras) if extras else "")
+            + (", for every copy in play" if self.decks == TWO_DECKS else "")
             + f": {self.total_points} in all."
         )
         if self.thrown_points is ThrownPoints.DEFENDERS_TO_MAKERS:
@@ -425,8 +444,15 @@ class Rules:
         return text + "."
 
 
+_NUMBER_WORDS: Final = {6: "six", 9: "nine", 12: "twelve", 18: "eighteen"}
+_TWO_DECK_TEXT: Final = ("Two decks (104 cards): each player is dealt {dealt}, {stock} stay in the stock, hands are "
+                         "refilled to twelve and twelve tricks are played; of two identical cards in a trick the "
+                         "first played wins, and every point card scores for each copy.")
 _CUT_THROAT_SETTLEMENT = ("Each player scores the points he took; a maker short of his bid loses the bid instead "
                           "(cut-throat, docs/rule-readings.md).")
+TWO_DECKS: Final = 2
+DOUBLED_BY_DECKS: Final = ("target", "min_bid", "max_bid", "bidder_goes_out", "negative_floor")
+"""The counts of points that two decks double (twice the point cards, twice the points), unless given."""
 HEASLY_PLAYERS: Final = 6
 HEASLY_TARGET: Final = 62
 """002 says only that Heasly's target is higher than the partnership game's: 62, the highest any of
@@ -480,7 +506,7 @@ _ENUMS = {
     "stock_out": StockOut, "follow": Follow, "high": High, "low": Low, "settlement": Settlement,
     "thrown_points": ThrownPoints, "irregularities": Irregularities,
 }
-_INTS = {"target", "min_bid", "players"}
+_INTS = {"target", "min_bid", "players", "decks"}
 _OPTIONAL_INTS = {"max_bid", "bidder_goes_out", "negative_floor"}
 _BOOLS = {"makers_count_first", "sancho", "dom_pedro", "no_draw", "bowers", "honour_rule", "heasly"}
 OPTION_NAMES = tuple(sorted(_INTS | _OPTIONAL_INTS | _BOOLS | set(_ENUMS)))
@@ -551,6 +577,10 @@ OPTION_HELP: dict[str, tuple[str, str]] = {
                 "Foster (1897) in docs/rule-readings.md"),
     "heasly": ("Heasly: six players cut-throat, each scoring for himself, to a higher target (62 unless set).",
                "a variation in 002 (\"Heasly\"); off in every preset"),
+    "decks": ("Two-deck Cinch with 2: two packs, every hand and deal twice the size (twelve cards held, twelve "
+              "tricks), every point card twice, so twice the points; the target, the bids and the other counts "
+              "of points double unless given. Of two identical cards in a trick the first played wins.",
+              "1 in every text; 002 names two-deck Cinch, read in docs/rule-readings.md"),
 }
 assert set(OPTION_HELP) == set(OPTION_NAMES)
 
@@ -652,12 +682,13 @@ class _Common(TypedDict):
     irregularities: Irregularities
     players: int
     heasly: bool
+    decks: int
 
 
 _COMMON = _Common(
     bidding=Bidding.ONE_CIRCUIT, follow=Follow.ALL_FOURS, negative_floor=None, sancho=False,
     dom_pedro=False, no_draw=False, bowers=False, max_bid=None,
-    honour_rule=False, irregularities=Irregularities.BY_SCORING, players=4, heasly=False,
+    honour_rule=False, irregularities=Irregularities.BY_SCORING, players=4, heasly=False, decks=1,
 )
 _PRESETS = {
     "pagat": Rules(  # text 000

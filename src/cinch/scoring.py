@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Final, NamedTuple, TypeAlias, TypeVar
 
-from cinch.cards import CARDS, TEAMS, Card, Team
+from cinch.cards import ALL_CARDS, DECK_SIZE, TEAMS, Card, Team
 from cinch.rules import DOM_POINTS, SANCHO_POINTS, High, Low, Rules, Settlement, ThrownPoints
 
 
@@ -55,7 +55,7 @@ class PointTable:
     >>> [name for name, _, _ in table.captured_cards], table.relative_high, table.relative_low
     (['Jack', 'Game', 'Right Pedro', 'Left Pedro'], True, True)
     >>> table = PointTable.of(Rules.preset("official").with_options(bowers=True), Suit.HEARTS)
-    >>> [(name, str(CARDS[card]), points) for name, card, points in table.captured_cards][2:]
+    >>> [(name, str(ALL_CARDS[card]), points) for name, card, points in table.captured_cards][2:]
     [('Right Pedro', '5H', 5), ('Left Bower', 'JD', 5)]
     """
 
@@ -88,17 +88,22 @@ class PointTable:
             fixed.append(("Dom", three, DOM_POINTS))
         if rules.low is Low.TWO_CAPTURER:
             fixed.append(("Low", two, 1))
+        self.twins = rules.decks == 2  # two decks: every copy of a point card scores (docs/rule-readings.md)
+        if self.twins:
+            fixed = [(name, copy, points) for name, card, points in fixed for copy in (card, card + DECK_SIZE)]
         self.captured_cards = tuple(fixed)  # scored by whoever captures them
         self.two = two
+        self.twin_two = two + DECK_SIZE
         self.holder_low = rules.low is Low.TWO_HOLDER  # the 2 scores for the side that held it (000)
         self.relative_high = rules.high is High.HIGHEST
         self.relative_low = rules.low is Low.LOWEST_CAPTURER
-        self.named_cards = tuple((name, card) for name, card, _ in fixed) + ((("Low", two),) if self.holder_low else ())
+        held_low = (("Low", two),) + ((("Low", two + DECK_SIZE),) if self.twins else ())
+        self.named_cards = tuple((name, card) for name, card, _ in fixed) + (held_low if self.holder_low else ())
         identity = 0
         for _, card in self.named_cards:
             identity |= 1 << card
         self.point_mask = identity  # cards that are point cards by identity (never buried)
-        value = [0] * 52
+        value = [0] * (2 * DECK_SIZE)
         for _, card, points in fixed:
             value[card] = points
         self.value = tuple(value)  # by card: what a fixed point card scores for its capturer
@@ -109,7 +114,7 @@ class PointTable:
         return PointTable.of, (self.rules, self.trump)
 
     def claims(self, captured: tuple[int, ...] | list[int], in_play: int, low_holder: int | None, thrown: int,
-               makers: int, live: int = 0, *, relative: bool = True) -> list[Claim]:
+               makers: int, live: int = 0, *, relative: bool = True, low_twin: int | None = None) -> list[Claim]:
         """Every point card's claim: the one place where points are attributed.
 
         ``captured``: each side's trick cards (buried ones included: only cards in play score);
@@ -118,10 +123,11 @@ class PointTable:
         the holder); ``thrown``: trumps the defenders threw out (shown and dead); ``live``:
         cards still to be captured, whose claims have side :data:`LIVE`.  With
         ``relative=False`` the highest and lowest trump in play are not judged (the play is
-        not over: they are known only at its end).
+        not over: they are known only at its end).  ``low_twin``: with two decks, the side that
+        held the second pack's 2 of trumps (Low to the holder).
         """
-        if len(captured) != 2:
-            return self._claims_by_player(captured, in_play, low_holder, thrown, makers, live, relative)
+        if len(captured) != 2 or self.twins:
+            return self._claims_by_player(captured, in_play, low_holder, thrown, makers, live, relative, low_twin)
         out: list[Claim] = []
         ns, ew, live = captured[0] & in_play, captured[1] & in_play, live & in_play  # buried: nobody's
         to_makers = self.thrown_to_makers
@@ -152,8 +158,8 @@ class PointTable:
         return out
 
     def _claims_by_player(self, captured: tuple[int, ...] | list[int], in_play: int, low_holder: int | None,
-                          thrown: int, makers: int, live: int, relative: bool) -> list[Claim]:
-        """:meth:`claims` at a cut-throat table, where every player is a side."""
+                          thrown: int, makers: int, live: int, relative: bool, low_twin: int | None) -> list[Claim]:
+        """:meth:`claims` at a cut-throat table, where every player is a side, and with two decks."""
         out: list[Claim] = []
         taken = [c & in_play for c in captured]
         live &= in_play
@@ -173,36 +179,41 @@ class PointTable:
         if relative and in_play & self.tables.trumps:
             for wanted, name, card in ((self.relative_high, "High", self.tables.highest(in_play)),
                                        (self.relative_low, "Low", self.tables.lowest(in_play))):
-                if wanted:
-                    side = side_of(card)
-                    out.append((name, card, LIVE if side is None else side, 1, "captured"))
+                # With two decks each copy in play of the highest (lowest) trump scores.
+                for copy in (card, card + DECK_SIZE) if self.twins else (card,):
+                    if wanted and in_play >> copy & 1:
+                        side = side_of(copy)
+                        out.append((name, copy, LIVE if side is None else side, 1, "captured"))
         if self.holder_low:
-            if low_holder is not None:
-                out.append(("Low", self.two, low_holder, 1, "held"))
-            elif self.thrown_to_makers and thrown >> self.two & 1:
-                out.append(("Low", self.two, makers, 1, "thrown by a defender"))
+            for two, holder in ((self.two, low_holder), (self.twin_two, low_twin)) if self.twins else (
+                    (self.two, low_holder),):
+                if holder is not None:
+                    out.append(("Low", two, holder, 1, "held"))
+                elif self.thrown_to_makers and thrown >> two & 1:
+                    out.append(("Low", two, makers, 1, "thrown by a defender"))
         return out
 
     def awards(self, captured: tuple[int, ...], in_play: int, low_holder: Team | None, thrown_by_defenders: int,
-               makers: Team, sides: tuple[Team, ...] = TEAMS) -> list[Award]:
+               makers: Team, sides: tuple[Team, ...] = TEAMS, low_twin: int | None = None) -> list[Award]:
         """Every award of a finished deal (see :meth:`claims` for the arguments; ``sides``: the table's)."""
-        return [Award(name, CARDS[card], sides[side], points, how)
+        return [Award(name, ALL_CARDS[card], sides[side], points, how)
                 for name, card, side, points, how in self.claims(captured, in_play, low_holder, thrown_by_defenders,
-                                                                 makers)]
+                                                                 makers, low_twin=low_twin)]
 
     def totals(self, captured: tuple[int, ...] | list[int], in_play: int, low_holder: int | None,
-               thrown_by_defenders: int, makers: int) -> tuple[int, ...]:
+               thrown_by_defenders: int, makers: int, low_twin: int | None = None) -> tuple[int, ...]:
         """The points per side (NS, EW; cut-throat by player) of a finished deal, without building awards
         (for search)."""
         pts = [0] * len(captured)
-        for _, _, side, points, _ in self.claims(captured, in_play, low_holder, thrown_by_defenders, makers):
+        for _, _, side, points, _ in self.claims(captured, in_play, low_holder, thrown_by_defenders, makers,
+                                                 low_twin=low_twin):
             pts[side] += points
         return tuple(pts)
 
     def unscored(self, awards: Iterable[Award]) -> list[tuple[str, Card]]:
         """The point cards known by identity that scored for nobody (dead, buried or left in the stock)."""
-        named = {a.name for a in awards}
-        return [(name, CARDS[card]) for name, card in self.named_cards if name not in named]
+        named = {(a.name, int(a.card)) for a in awards}
+        return [(name, ALL_CARDS[card]) for name, card in self.named_cards if (name, card) not in named]
 
 
 _T = TypeVar("_T")

@@ -21,7 +21,7 @@ from enum import IntEnum
 from typing import Any, Final, cast
 
 from cinch.cards import SEATS, TEAMS, Seat, Team, enum_repr
-from cinch.constants import BATCH, DECK
+from cinch.constants import BATCH, DECK, HAND
 from cinch.errors import NotationError
 
 MIN_PLAYERS: Final = 2
@@ -68,12 +68,20 @@ class Chair(IntEnum):
 
 
 def _chairs(n: int) -> tuple[Chair, ...]:
+    """The chairs of a cut-throat table of ``n``: one enum per size, shared by one pack and two."""
+    known = _CHAIRS.get(n)
+    if known is not None:
+        return known
     name = f"Players{n}"
     cls: Any = Chair(name, [(str(i + 1), i) for i in range(n)], module=__name__, qualname=name)  # type: ignore[call-arg, arg-type]
     members: tuple[Chair, ...] = tuple(cls)
     cls._CHAIRS = members
     globals()[name] = cls  # module-level, so that a seat pickles to a worker process
+    _CHAIRS[n] = members
     return members
+
+
+_CHAIRS: dict[int, tuple[Chair, ...]] = {}
 
 
 class Seating:
@@ -84,10 +92,11 @@ class Seating:
     ``partner``, ``str``), so every layer reads a seat the same way at every table.
     """
 
-    def __init__(self, players: int) -> None:
+    def __init__(self, players: int, decks: int = 1) -> None:
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError(f"{players} players: Cinch is played by 2 to 6")
         self.players = players
+        self.decks = decks  # two-deck Cinch (002) doubles the pack, the hands and the deal
         self.partnership = players == PARTNERSHIP_PLAYERS
         if self.partnership:
             self.seats: tuple[Seat, ...] = SEATS
@@ -102,19 +111,21 @@ class Seating:
         self.names: tuple[str, ...] = tuple(str(s) for s in self.seats)
         self.side_names: tuple[str, ...] = tuple(str(t) for t in self.side_list)
         # Five or six are dealt six cards each (Foster 1897, "Five or Six Players"); fewer are dealt nine.
-        self.dealt = 6 if players > PARTNERSHIP_PLAYERS else 9
+        self.dealt = (6 if players > PARTNERSHIP_PLAYERS else 9) * decks
         self.batches = players * self.dealt // BATCH
-        self.stock = DECK - players * self.dealt
+        self.deck = DECK * decks
+        self.stock = self.deck - players * self.dealt
+        self.hand = HAND * decks  # cards held after the discard and draw, and tricks played
         # With two or three the dealer discards and draws like the others (Foster 1897, "Two or Three Players").
         self.dealer_robs = players >= PARTNERSHIP_PLAYERS
         self.others_text = "the first three" if self.partnership else "all the others"  # before a stuck dealer
         self.all_text = "all four" if self.partnership else "all"
 
     def __repr__(self) -> str:
-        return f"seating({self.players})"
+        return f"seating({self.players})" if self.decks == 1 else f"seating({self.players}, decks={self.decks})"
 
-    def __reduce__(self) -> tuple[Any, tuple[int]]:
-        return seating, (self.players,)  # one seating per size, in a worker process too
+    def __reduce__(self) -> tuple[Any, tuple[int, int]]:
+        return seating, (self.players, self.decks)  # one seating per size, in a worker process too
 
     def turns(self, dealer: int) -> tuple[Seat, ...]:
         """Every seat once, from the dealer's left round to the dealer."""
@@ -165,12 +176,17 @@ class Seating:
 
 
 SEATINGS: Final = {n: Seating(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
+_TWO_DECK_SEATINGS: Final = {n: Seating(n, decks=2) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
 
 
-def seating(players: int) -> Seating:
-    """The seating of a table of ``players`` (2 to 6)."""
+def seating(players: int, decks: int = 1) -> Seating:
+    """The seating of a table of ``players`` (2 to 6), playing one pack or two (``decks``).
+
+    >>> seating(4, decks=2).dealt, seating(4, decks=2).stock, seating(4, decks=2).hand
+    (18, 32, 12)
+    """
     try:
-        return SEATINGS[players]
+        return (_TWO_DECK_SEATINGS if decks == 2 else SEATINGS)[players]
     except KeyError:
         raise ValueError(f"{players} players: Cinch is played by 2 to 6") from None
 
