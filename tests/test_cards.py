@@ -128,3 +128,33 @@ def test_the_highest_and_lowest_trump_of_a_set_follow_the_trump_order():
     # The left Pedro sits between the right Pedro and the 4: lowest over the 6, highest under the 5.
     assert str(Card(hearts.lowest(int(CardSet.parse("6H 5D"))))) == "5D"
     assert str(Card(hearts.highest(int(CardSet.parse("4H 5D 2H"))))) == "5D"
+
+
+# ---- two decks (002 "Two-deck Cinch"; docs/rule-readings.md "Two decks") --------------------------
+def test_a_second_pack_card_reads_as_its_twin_and_names_it_back():
+    from cinch.cards import ALL_CARDS, CARDS
+    twin = Card.parse("5D").twin
+    assert twin != Card.parse("5D") and str(twin) == "5D" and twin.suit is Suit.DIAMONDS
+    assert twin.twin == Card.parse("5D") and twin.printed == Card.parse("5D") and twin.symbol == "5♦"
+    assert len(CARDS) == 52 and len(ALL_CARDS) == 104  # the pack stays 52 cards; the second is indexed after it
+
+
+def test_a_card_named_twice_is_both_copies_only_with_two_decks():
+    both = CardSet.parse("AH KH AH", decks=2)
+    assert len(both) == 3 and str(both) == "AH AH KH"  # a twin lists beside its first copy
+    with pytest.raises(NotationError, match="twice"):
+        CardSet.parse("AH KH AH")
+    with pytest.raises(NotationError, match="three times"):
+        CardSet.parse("AH AH AH", decks=2)
+
+
+def test_two_deck_trump_tables_rank_a_twin_with_its_first_copy():
+    from cinch.cards import TWO_DECK_BOWER_TABLES, TWO_DECK_TABLES
+    hearts = TWO_DECK_TABLES[Suit.HEARTS]
+    five, twin = Card.parse("5D"), Card.parse("5D").twin
+    assert hearts.is_trump(twin) and hearts.power[twin] == hearts.power[five]
+    assert hearts.strength[Suit.SPADES][twin] == hearts.strength[Suit.SPADES][five]
+    lows = 1 << Card.parse("2H").twin | 1 << Card.parse("3H")
+    assert str(Card(hearts.lowest(lows))) == "2H" and str(Card(hearts.highest(lows))) == "3H"
+    bowers = TWO_DECK_BOWER_TABLES[Suit.HEARTS]
+    assert str(Card(bowers.highest(1 << Card.parse("JD").twin | 1 << Card.parse("AH")))) == "JD"

@@ -969,3 +969,88 @@ def test_two_players_settle_as_two_sides_under_the_presets_own_settlement():
     assert settle(rules("official", players=2), two, 8, (7, 7)) == (False, (15, 0))  # 14 plus the shortfall
     assert settle(rules("official", players=2), two, 6, (5, 9)) == (True, (0, 4))  # the difference
     assert settle(rules("pagat", players=2), two, 8, (7, 7)) == (False, (7, -8))  # additive
+
+
+# ---- two decks (002 "Two-deck Cinch"; docs/rule-readings.md "Two decks") ----------------------------
+def two_deck_order(first: str, second: str, stock: str = "") -> str:
+    """The 104-card order that deals ``first`` (18 cards) to seat 1 and ``second`` to seat 2 at a table of
+    two with seat 2 dealing, then ``stock`` on top of the rest: each card twice in all."""
+    from collections import Counter
+    hands = [first.split(), second.split()]
+    deck = [c for k in range(12) for c in hands[k % 2][3 * (k // 2): 3 * (k // 2) + 3]]
+    deck += stock.split()
+    used = Counter(str(Card.parse(c)) for c in deck)
+    return " ".join(deck + [str(c) for c in CARDS for _ in range(2 - used[str(c)])])
+
+
+TWO_DECK_DEAL = two_deck_order("AH AH 5H 5D 2H 9H 7S 8S 9S TS JS 6S 7C 8C 9C TC JC 6C",
+                               "KH JH JH 5H 5D TH 3H 7D 8D 9D TD JD QD KD AD 6D 4D 3D",
+                               "4H AS KS QS AC KC TH 2S 3S 2C 3C")
+
+
+def two_deck_deal(*actions: str) -> Deal:
+    return deal(rules("official", players=2, decks=2), 1, TWO_DECK_DEAL, *actions)  # seat 2 deals
+
+
+def test_two_decks_deal_eighteen_each_and_refill_to_twelve():
+    d = two_deck_deal("bid 10", "pass", "trump H")
+    assert [len(h) for h in d.dealt] == [18, 18]
+    assert str(d.hand(0)) == "AS KS QS AH AH 9H 5H 4H 2H 5D AC KC" and len(d.hand(1)) == 12
+    assert len(d.stock) == 104 - 36 - 11
+
+
+def test_with_two_decks_a_card_held_twice_is_one_legal_play_and_either_copy_may_be_named():
+    d = two_deck_deal("bid 10", "pass", "trump H")
+    plays = legal(d)
+    assert plays.count("play AH") == 1 and len(plays) == 11  # twelve cards, eleven as they read
+    play(d, "play AH", "play 3H", "play AH")  # the second AH is the twin: the deal plays the copy left
+    assert str(d.trick[0].card) == "AH" and d.trick[0].card != d.tricks[0].plays[0].card
+
+
+def test_with_two_decks_the_first_played_of_two_identical_cards_wins_the_trick():
+    d = two_deck_deal("bid 10", "pass", "trump H", "play AH", "play 3H", "play AH", "play TH")
+    play(d, "play 5H", "play 5H")  # 2 holds the other 5H only: the deal plays it
+    assert d.tricks[-1].winner == d.rules.seating.seats[0]  # the leader's 5H was first
+
+
+def test_with_two_decks_the_golden_deal_scores_every_copy():
+    d = two_deck_deal("bid 10", "pass", "trump H", *[f"play {c}" for c in (
+        "AH 3H AH TH 5H 5H 9H JH KH 5D JH 4H 5D 2H TH AS 2S KS QS 3S AC 2C KC 3C".split())])
+    assert d.is_over and d.result.points == (13, 14) and d.result.score_change == (0, 1)
+    assert sorted(a.name for a in d.result.awards if a.name in ("High", "Jack")) == ["High", "High", "Jack", "Jack"]
+    again = eval(repr(d), {"Deal": Deal, "Rules": __import__("cinch").Rules})
+    assert again.result.points == d.result.points  # the deck and actions as text replay the deal
+
+
+def test_with_one_deck_a_keep_naming_a_card_twice_is_refused_saying_why():
+    d = deal("additive", W, RECORD_EXAMPLE_DECK, "bid 7", "pass", "pass", "pass", "trump H")
+    err = illegal(d, "keep AH AH")
+    assert "one pack holds one of each card" in str(err)
+
+
+def test_with_two_decks_the_dealer_keeps_his_own_copy_and_leaves_the_stocks():
+    # A keep names cards by their text; the dealer who holds a card the stock also holds keeps his own,
+    # so the same text always means the same keep (a record replays it) and the stock's copy stays unseen.
+    r = rules("official", decks=2)
+    rng = random.Random(5)
+    for _ in range(40):
+        d = Deal.shuffled(r, W, rng)
+        while d.phase is Phase.BIDDING:
+            play(d, str(d.legal_actions()[-1]))  # N bids the most, the others then pass
+        play(d, "trump H")
+        if d.phase is not Phase.ROB:
+            continue
+        options = d.legal_actions()
+        hand, seen = d.hands[W], d.stock_seen
+        doubled = [c for c in CARDS if (hand >> c & 1 or hand >> c.twin & 1) and (seen >> c & 1 or seen >> c.twin & 1)]
+        if not doubled:
+            continue
+        keep = next(k for k in options if any(k.cards >> c & 1 or k.cards >> c.twin & 1 for c in doubled))
+        d.apply(keep)
+        kept = d.hands[W]
+        for c in doubled:
+            if kept >> c & 1 or kept >> c.twin & 1:
+                copies = [x for x in (c, c.twin) if kept >> x & 1]
+                assert len(copies) == 2 or hand >> copies[0] & 1  # one copy kept: the dealer's own
+        return
+    pytest.fail("no deal put a card in both the dealer's hand and the stock")

@@ -105,24 +105,30 @@ def trump_mask(trump: Suit) -> int:
     return int(CardSet(trump_order(trump)))
 
 
+def printed(card: int) -> int:
+    """The first pack's card a card reads as: two decks' twins (cards 52 to 103) are equal to it."""
+    return card % 52
+
+
 def is_trump(card: int, trump: Suit) -> bool:
-    return bool(trump_mask(trump) >> card & 1)
+    return bool(trump_mask(trump) >> printed(card) & 1)
 
 
 def eff_suit(card: int, trump: Suit) -> Suit:
-    return suit_of(trump) if is_trump(card, trump) else CARDS[card].suit
+    return suit_of(trump) if is_trump(card, trump) else CARDS[printed(card)].suit
 
 
 def plain_rank(card: int) -> int:
-    return "23456789TJQKA".index(CARDS[card].rank)
+    return "23456789TJQKA".index(CARDS[printed(card)].rank)
 
 
 def trick_winner(plays, trump: Suit) -> Seat:
-    """Highest trump wins, else the highest card of the suit led."""
+    """Highest trump wins, else the highest card of the suit led; of two identical cards (two decks)
+    the first played (min and max keep the first of equals)."""
     order = trump_order(trump)
     trumps = [p for p in plays if is_trump(p.card, trump)]
     if trumps:
-        return min(trumps, key=lambda p: order.index(p.card)).seat
+        return min(trumps, key=lambda p: order.index(printed(p.card))).seat
     led = eff_suit(plays[0].card, trump)
     return max((p for p in plays if eff_suit(p.card, trump) == led), key=lambda p: plain_rank(p.card)).seat
 
@@ -171,22 +177,27 @@ def expected_points(deal: Deal) -> tuple[int, ...]:
             thrown_by_defenders |= deal.shown[seat]
     counts_thrown = rules.thrown_points is ThrownPoints.DEFENDERS_TO_MAKERS
     points = [0] * sides_of(rules)
-    for card, value in identity_points(rules, trump).items():
-        if card in played:
-            player, winner = played[card]
-            # Low to holder (000): the side that played the 2 scores it, even if captured.
-            side = player.team if (rules.low is Low.TWO_HOLDER and card == c("2", suit_of(trump))) else winner.team
-            points[side] += value
-        elif counts_thrown and thrown_by_defenders >> card & 1:
-            points[makers] += value
-        # otherwise: dead, buried, left in the stock or never dealt to play: nobody
+    copies = (0, 52) if rules.decks == 2 else (0,)  # two decks: every copy of a point card scores
+    for first, value in identity_points(rules, trump).items():
+        for card in (first + k for k in copies):
+            if card in played:
+                player, winner = played[card]
+                # Low to holder (000): the side that played the 2 scores it, even if captured.
+                holder = rules.low is Low.TWO_HOLDER and printed(card) == c("2", suit_of(trump))
+                points[player.team if holder else winner.team] += value
+            elif counts_thrown and thrown_by_defenders >> card & 1:
+                points[makers] += value
+            # otherwise: dead, buried, left in the stock or never dealt to play: nobody
     order = trump_order(trump)
-    trumps_in_play = sorted((card for card in played if is_trump(card, trump)), key=order.index)
+    trumps_in_play = sorted((card for card in played if is_trump(card, trump)), key=lambda x: order.index(printed(x)))
     if trumps_in_play:
-        if rules.high is High.HIGHEST:
-            points[played[trumps_in_play[0]][1].team] += 1
-        if rules.low is Low.LOWEST_CAPTURER:
-            points[played[trumps_in_play[-1]][1].team] += 1
+        # The highest (lowest) trump in play: with two decks each copy of it in play scores.
+        top, bottom = printed(trumps_in_play[0]), printed(trumps_in_play[-1])
+        for card in trumps_in_play:
+            if rules.high is High.HIGHEST and printed(card) == top:
+                points[played[card][1].team] += 1
+            if rules.low is Low.LOWEST_CAPTURER and printed(card) == bottom:
+                points[played[card][1].team] += 1
     return tuple(points)
 
 
@@ -380,7 +391,7 @@ def check_places(deal: Deal) -> None:
                 f"actions: {' | '.join(str(a) for a in deal.history)})"
             )
             seen[card] = name
-    missing = CardSet(FULL & ~int(CardSet(seen)))
+    missing = CardSet(((1 << 52 * deal.rules.decks) - 1) & ~int(CardSet(seen)))
     assert not missing, f"{missing} are nowhere (phase {deal.phase.value})"
     for s in seats:
         assert deal.shown[s] & ~deal.discards[s] == 0, "a shown trump must be among the discards"
@@ -602,6 +613,28 @@ def test_at_every_table_size_cards_stay_in_one_place_views_hide_them_and_points_
     rules = data.draw(rules_st(sizes=(players,)), label="rules")
     deal = Deal.shuffled(rules, at(rules, dealer), rng=seed)
     assert [h.bit_count() for h in deal.hands] == [9 if players <= 4 else 6] * players
+
+    def each_step(d: Deal) -> None:
+        check_places(d)
+        check_views(d)
+
+    play_deal(deal, random.Random(seed), each_step)
+    check_finished(deal)
+
+
+@settings_for(60)
+@given(data=st.data(), seed=seeds, dealer=chairs)
+def test_with_two_decks_cards_stay_in_one_place_views_hide_them_and_every_copy_scores(data, seed, dealer):
+    # 002's two-deck Cinch at every table size: each card twice, the first played of two equal cards
+    # wins, every copy of a point card scores (docs/rule-readings.md "Two decks").
+    try:
+        rules = data.draw(rules_st(), label="rules").with_options(decks=2)
+    except RulesError:  # doubled, a bidder-goes-out mark may pass a target that was given
+        assume(False)
+        raise
+    deal = Deal.shuffled(rules, at(rules, dealer), rng=seed)
+    assert [h.bit_count() for h in deal.hands] == [rules.seating.dealt] * rules.players
+    assert rules.seating.dealt == (18 if rules.players <= 4 else 12)
 
     def each_step(d: Deal) -> None:
         check_places(d)

@@ -295,3 +295,30 @@ def test_heasly_with_any_target_round_trips_through_the_record_form(preset, targ
     rules = Rules.preset(preset).with_options(heasly=True, target=target)
     again = Rules.from_json(rules.to_json())
     assert again == rules and again.target == target
+
+
+# ---- two decks (002 "Two-deck Cinch"; docs/rule-readings.md "Two decks") ----------------------------
+def test_two_decks_double_every_count_of_points_unless_given():
+    r = Rules.preset("pagat").with_options(decks=2)
+    assert (r.total_points, r.target, r.min_bid, r.bidder_goes_out, r.tricks) == (28, 124, 14, 110, 12)
+    assert (r.seating.dealt, r.seating.stock, r.seating.hand) == (18, 32, 12)
+    given = Rules.preset("official").with_options(decks=2, target=51)
+    assert given.target == 51 and given.min_bid == 2
+    assert Rules.from_json(given.to_json()) == given  # the given target survives a record
+    assert Rules.from_json(r.to_json()) == r
+
+
+def test_two_decks_at_five_players_deal_twelve_each():
+    r = Rules.preset("official").with_options(decks=2, players=5)
+    assert (r.seating.dealt, r.seating.stock, r.seating.batches) == (12, 44, 20)
+
+
+def test_a_third_deck_is_refused_saying_what_is_played():
+    with pytest.raises(RulesError, match="one pack, or two"):
+        Rules.preset("official").with_options(decks=3)
+
+
+def test_the_rules_in_words_tell_the_two_deck_deal():
+    text = " ".join(Rules.preset("official").with_options(decks=2).describe())
+    assert "Two decks (104 cards)" in text and "first played wins" in text and "28 in all" in text
+    assert "refilled to twelve" in text

@@ -184,3 +184,28 @@ def test_thrown_trumps_are_dead_under_keep_six_elsewhere():
     # 001 "keep six and show the table the trumps you throw out"; dead: nobody scores them.
     found, total = awards("difference", captured_ns="AH KH", thrown="JH 5D", makers=NS)
     assert "Jack" not in found and "Left Pedro" not in found and total == (1, 0)
+
+
+# ---- two decks (002; docs/rule-readings.md "Two decks"): every copy of a point card scores ----------
+def test_with_two_decks_each_copy_of_a_point_card_scores_for_its_capturer():
+    from cinch.cards import Card
+    r = rules("official", decks=2)
+    scheme = PointTable(r, Suit.HEARTS)
+    jack, game = Card.parse("JH"), Card.parse("TH")
+    ns = 1 << jack | 1 << game.twin
+    ew = 1 << jack.twin | 1 << game
+    got = sorted((name, side) for name, _, side, _, _ in scheme.claims((ns, ew), ns | ew, None, 0, 0))
+    # the highest and the lowest trump in play are the Jacks and the Tens: one copy of each to each side
+    assert got == [("Game", 0), ("Game", 1), ("High", 0), ("High", 1), ("Jack", 0), ("Jack", 1),
+                   ("Low", 0), ("Low", 1)]
+    assert r.total_points == 28
+
+
+def test_with_two_decks_low_to_the_holder_scores_each_two_for_the_side_that_held_it():
+    from cinch.cards import Card
+    scheme = PointTable(rules("pagat", decks=2), Suit.HEARTS)
+    two = Card.parse("2H")
+    both = 1 << two | 1 << two.twin
+    lows = [(name, side, how) for name, _, side, _, how in scheme.claims((both, 0), both, 1, 0, 0, low_twin=0)
+            if name == "Low"]
+    assert sorted(lows) == [("Low", 0, "held"), ("Low", 1, "held")]

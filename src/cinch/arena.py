@@ -62,7 +62,7 @@ from typing import Any
 from cinch.actions import Action
 from cinch.backends import Backend, backend_for
 from cinch.bots.base import BOT_MODULES, BOTS, Bot, make_bot
-from cinch.cards import CARDS, Card, Team
+from cinch.cards import ALL_CARDS, DECK_SIZE, Card, Team
 from cinch.deal import DealResult
 from cinch.errors import CinchError
 from cinch.match import Match, teams_json
@@ -297,8 +297,9 @@ def derive_seed(seed: int, *parts: object) -> int:
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big") >> 1
 
 
-def _deck(seed: int, *parts: object) -> list[Card]:
-    deck = list(CARDS)
+def seeded_deck(decks: int, seed: int, *parts: object) -> list[Card]:
+    """The deck of one pack (or two, ``decks=2``) shuffled by the seed of ``parts``, the same on every machine."""
+    deck = list(ALL_CARDS[:DECK_SIZE * decks])
     random.Random(derive_seed(seed, *parts)).shuffle(deck)
     return deck
 
@@ -502,7 +503,7 @@ class _Player:
         stats = []
         if not job.matches:
             match.rng = random.Random(derive_seed(seed, "deal", "restock", index))
-            match.start_deal(deck=_deck(seed, "deal", "deck", index))
+            match.start_deal(deck=seeded_deck(self.rules.decks, seed, "deal", "deck", index))
             self.play_deal(match, bots, fallbacks, a_team, index, leg_name)
             result = match.deals[-1].result
             assert result is not None  # played to its end
@@ -511,7 +512,7 @@ class _Player:
             while not match.is_over and len(match.deals) < MAX_MATCH_DEALS:
                 k = len(match.deals)
                 match.rng = random.Random(derive_seed(seed, "match", "restock", index, k))
-                match.start_deal(deck=_deck(seed, "match", "deck", index, k))
+                match.start_deal(deck=seeded_deck(self.rules.decks, seed, "match", "deck", index, k))
                 self.play_deal(match, bots, fallbacks, a_team, index, leg_name)
                 result = match.deals[-1].result
                 assert result is not None  # played to its end

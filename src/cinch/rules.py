@@ -157,17 +157,21 @@ class Rules:
         for raw_key, raw_value in options.items():
             key = _option_key(raw_key)
             values[key] = _coerce(key, raw_value)
-        if values.get("decks") == TWO_DECKS and self.decks != TWO_DECKS:
-            # Two packs hold twice the points: every count of points doubles, unless given too.
+        given = tuple(values)
+        decks = values.get("decks", self.decks)
+        if decks == TWO_DECKS and self.decks != TWO_DECKS:
+            # Two packs hold twice the points: every count of points doubles, unless given with them.
+            # (Not an override: a later option, as Heasly's target, may still set it.)
             for key in DOUBLED_BY_DECKS:
                 value = getattr(self, key)
-                if key not in values and key not in self.overrides and value is not None:
+                if key not in given and value is not None:
                     values[key] = value * TWO_DECKS
         if values.get("heasly"):  # Heasly is six players, cut-throat, to a higher target
             values.setdefault("players", HEASLY_PLAYERS)
-            if "target" not in values and "target" not in self.overrides:
-                values["target"] = HEASLY_TARGET * values.get("decks", self.decks)
-        merged = tuple(dict.fromkeys(self.overrides + tuple(values)))
+            if "target" not in given and "target" not in self.overrides:
+                values["target"] = HEASLY_TARGET * decks
+                given += ("target",)
+        merged = tuple(dict.fromkeys(self.overrides + given + (("players",) if values.get("heasly") else ())))
         rules = dataclasses.replace(self, **values, overrides=merged)
         rules._check()
         return rules

@@ -46,7 +46,7 @@ import orjson
 
 from cinch.actions import Action
 from cinch.adapters._core import OBS_SIZE, Turn, encode_view, make_buffers, pieces
-from cinch.arena import MAX_MATCH_DEALS, BotSpec, bot_class, bot_options, check_bot_option, derive_seed
+from cinch.arena import MAX_MATCH_DEALS, BotSpec, bot_class, bot_options, check_bot_option, derive_seed, seeded_deck
 from cinch.bots.base import DEFAULT_BOT
 from cinch.cards import CardSet, Seat, Team
 from cinch.deal import Deal, DealResult
@@ -391,12 +391,6 @@ def _bot_specs(names: Sequence[str], options: Mapping[str, Any]) -> tuple[BotSpe
     return specs
 
 
-def _deck(seed: int, *parts: object) -> list[int]:
-    deck = list(range(52))
-    random.Random(derive_seed(seed, "dataset", *parts)).shuffle(deck)
-    return deck
-
-
 def play_self(spec: SelfPlay, index: int) -> Match:
     """Game ``index`` of ``spec``, played by its bots from start to end (a deal, or a match to its winner)."""
     seed, kind = spec.seed, spec.kind
@@ -408,7 +402,7 @@ def play_self(spec: SelfPlay, index: int) -> Match:
     while not match.is_over and len(match.deals) < (MAX_MATCH_DEALS if spec.matches else 1):
         k = len(match.deals)
         match.rng = random.Random(derive_seed(seed, "dataset", kind, "restock", index, k))
-        deal = match.start_deal(deck=_deck(seed, kind, "deck", index, k))
+        deal = match.start_deal(deck=seeded_deck(spec.rules.decks, seed, "dataset", kind, "deck", index, k))
         for seat in match.turns():
             action = bots[seat].choose(match.view(seat))
             if not _is_legal(deal, action):

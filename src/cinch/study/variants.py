@@ -38,9 +38,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from cinch.arena import MAX_MATCH_DEALS, BotSpec, derive_seed, ratio_interval, wilson_interval
+from cinch.arena import MAX_MATCH_DEALS, BotSpec, derive_seed, ratio_interval, seeded_deck, wilson_interval
 from cinch.backends import Backend, backend_for
-from cinch.cards import CARDS, Card, Seat
+from cinch.cards import Seat
 from cinch.deal import Deal
 from cinch.errors import CinchError
 from cinch.match import Match
@@ -245,12 +245,6 @@ class _StudyJob:
     seed: int
 
 
-def _deck(seed: int, match: int, number: int) -> list[Card]:
-    deck = list(CARDS)
-    random.Random(derive_seed(seed, "study", "deck", match, number)).shuffle(deck)
-    return deck
-
-
 def play_match(rules: Rules, bot: BotSpec, seed: int, index: int) -> MatchFacts:
     """Match ``index`` of the run: the same bot in every seat, its decks and seeds from ``seed`` and ``index``."""
     table = rules.seating
@@ -260,7 +254,7 @@ def play_match(rules: Rules, bot: BotSpec, seed: int, index: int) -> MatchFacts:
     while not match.is_over and len(match.deals) < MAX_MATCH_DEALS:
         k = len(match.deals)
         match.rng = random.Random(derive_seed(seed, "study", "restock", index, k))
-        deal = match.start_deal(deck=_deck(seed, index, k))
+        deal = match.start_deal(deck=seeded_deck(rules.decks, seed, "study", "deck", index, k))
         for seat in match.turns():
             match.apply(bots[seat].choose(match.view(seat)), seat)
         facts.append(deal_facts(deal))
