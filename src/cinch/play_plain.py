@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from cinch.actions import Action, Bid, Keep, NameTrump, OutOfTurn, Pass, Play, parse_action
 from cinch.bots.base import DEFAULT_BOT
-from cinch.cards import Card, CardSet, Seat, Suit
+from cinch.cards import DECK_SIZE, Card, CardSet, Seat, Suit, bits, fold
 from cinch.errors import IllegalAction, NotationError
 from cinch.irregularities import penalty_text
 from cinch.keep import KeepOptions
@@ -197,8 +197,8 @@ def interpret(text: str, view: SeatView, listed: Sequence[Action], default: Acti
         if phase is Phase.PLAY:
             Card.parse(words[0])  # a bare card, perhaps with 'bury ...'
             return Choice(parse_action("play " + t))
-        if phase in (Phase.DISCARD, Phase.ROB):
-            return Choice(Keep(CardSet.parse(t)))
+        if phase in (Phase.DISCARD, Phase.ROB):  # (two decks: a card named twice keeps both copies)
+            return Choice(Keep(CardSet.parse(t, decks=view.rules.decks)))
     except NotationError as e:
         return Problem(f"{e}.")
     return Problem(f"{t!r} is not understood here; {_forms(view.phase)} Type help for more.")
@@ -266,6 +266,45 @@ def play_choices(legal: Sequence[Action], trump: Trump, suggestion: Action | Non
     if any(p.bury for p in plays):
         plays = list(cheapest_bury(plays, trump, prefer=suggestion).values())
     return sorted(plays, key=lambda a: t.sort_key(a.card))
+
+
+def keeps_as_read(options: KeepOptions) -> list[Keep]:
+    """The legal keeps, one per hand as it reads: with two decks, keeps of different copies of the same
+    cards are one hand (the deal keeps the copies the text names)."""
+    if not options.pool >> DECK_SIZE:
+        return list(options)
+    return list({str(k): k for k in options}.values())
+
+
+def hands_count(options: KeepOptions) -> int:
+    """How many different hands a keep may leave, as they read: with two decks a card held once and
+    its twin in the stock make one hand, not two.
+
+    >>> from cinch.cards import Card
+    >>> ah = Card.parse("AH")
+    >>> pool = int(CardSet.parse("AH AH KH", decks=2))
+    >>> two_of_three = KeepOptions(pool=pool, must=0, trumps=0, lo=2, hi=2)
+    >>> len(two_of_three), hands_count(two_of_three)  # AH AH, AH KH (either copy of AH)
+    (3, 2)
+    """
+    pool, must = options.pool, options.must
+    if not pool >> DECK_SIZE:
+        return len(options)
+    # Count by the free copies of each card as read (0, 1 or 2): ways[kept][trumps kept] over the cards.
+    free = pool & ~must
+    ways = {(0, 0): 1}
+    for c in bits(fold(free)):
+        copies = (free >> c & 1) + (free >> (c + DECK_SIZE) & 1)
+        trump = bool((options.trumps >> c | options.trumps >> (c + DECK_SIZE)) & 1)
+        step: dict[tuple[int, int], int] = {}
+        for (n, t), w in ways.items():
+            for k in range(copies + 1):
+                key = (n + k, t + k * trump)
+                step[key] = step.get(key, 0) + w
+        ways = step
+    must_n, must_t = must.bit_count(), (must & options.trumps).bit_count()
+    return sum(w for (n, t), w in ways.items()
+               if options.lo <= must_n + n <= options.hi and must_t + t >= options.min_trumps)
 
 
 # ---- the game loop ----------------------------------------------------------------------------------
@@ -486,8 +525,8 @@ class PlainGame:
         if answers:  # asked to claim an irregularity, or to waive it (honour rule)
             return answers
         if isinstance(legal, KeepOptions):
-            if len(legal) <= MAX_KEEPS_LISTED:
-                return list(legal)
+            if hands_count(legal) <= MAX_KEEPS_LISTED:
+                return keeps_as_read(legal)
             return [suggestion]
         if view.phase is Phase.PLAY and view.trump is not None:
             return play_choices(legal, view.rules.trump_tables[view.trump], suggestion)
@@ -532,7 +571,7 @@ class PlainGame:
         lines.append(f"Your hand: {hand_text(view.hand, trump, self.symbols)}")
         legal = view.legal
         if isinstance(legal, KeepOptions):
-            lines.append(f"The choice: {legal.describe()} ({len(legal)} possible hands).")
+            lines.append(f"The choice: {legal.describe()} ({hands_count(legal)} possible hands).")
             sugg = suggestion.cards if isinstance(suggestion, Keep) else CardSet(0)
             lines.append(f"Suggested: keep {cards_text(sugg, trump, self.symbols)} (press Enter).")
             if len(listed) > 1:
@@ -540,6 +579,10 @@ class PlainGame:
                 lines += numbered([action_text(a, trump, self.symbols, bowers) for a in listed])
             else:
                 lines.append("  1) the suggested hand;  or type the cards to keep, as 'keep AH 5D 2C'.")
+            twice = fold(legal.pool & legal.pool >> DECK_SIZE)  # two decks: cards both copies of which may be kept
+            if twice:
+                card = CardSet(twice & -twice)
+                lines.append(f"A card named twice keeps both copies, as 'keep {card} {card} ...'.")
         else:
             bury = next((a.bury for a in listed if isinstance(a, Play) and a.bury), None)
             if bury is not None:

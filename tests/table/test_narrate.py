@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from cinch import Card, CardSet, Seat, Suit, Team
-from cinch.table.narrate import hand_order, keep_words, seat_name, team_name
+from cinch import Card, CardSet, Rules, Seat, Suit, Team
+from cinch.table.narrate import card_text, cards_text, hand_order, hand_text, keep_words, seat_name, team_name
 
 N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
 
@@ -69,3 +69,25 @@ def test_keep_words_and_hand_order_put_trumps_first():
     assert order("AS 5D 2H KH 3C", Suit.HEARTS) == ["KH", "5D", "2H", "AS", "3C"]
     opts = KeepOptions(int(hand), int(hand) & t.trumps, t.trumps, 3, 6)
     assert keep_words(opts, Suit.HEARTS) == "keep 3 to 6 of K♥* 5♦* 2♥* A♠ 3♣, including K♥* 5♦* 2♥*"
+
+
+# ---- two decks: a card held twice ------------------------------------------------------------------------
+def twice(text: str) -> CardSet:
+    return CardSet.parse(text, decks=2)
+
+
+@pytest.mark.parametrize("trump", [Suit.HEARTS, Rules.preset("official").with_options(decks=2).trump_tables[1]])
+def test_both_copies_of_a_card_are_laid_out_side_by_side(trump):
+    # Named by a suit or by the deal's two-deck tables alike, a twin sorts as its card and is a trump as it is.
+    hand = twice("2C AH 5D KS AH 5D 2C 9H")
+    laid = hand_order(hand, trump)
+    assert [str(c) for c in laid] == ["AH", "AH", "9H", "5D", "5D", "KS", "2C", "2C"]
+    assert sorted(laid) == sorted(hand)  # each copy once
+    assert hand_text(hand, trump, symbols=False) == "trumps: AH AH 9H 5D 5D;  others: KS;  2C 2C"
+    assert card_text(Card.parse("5D").twin, trump) == "5♦*"
+
+
+def test_before_trumps_a_hand_of_two_decks_reads_by_suit_with_each_copy():
+    hand = twice("AS AS KH 5D 5D 2C 2C 3C")
+    assert hand_text(hand, None, symbols=False) == "AS AS;  KH;  5D 5D;  3C 2C 2C"
+    assert cards_text(hand, None, symbols=True) == "A♠ A♠ K♥ 5♦ 5♦ 3♣ 2♣ 2♣"

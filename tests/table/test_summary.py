@@ -45,6 +45,25 @@ def test_points_so_far_are_the_sure_part_of_the_final_awards(preset):
             assert bool(pts.pending) == (preset in ("additive", "official", "double-pedro"))
 
 
+@pytest.mark.parametrize("preset", ["pagat", "difference"])
+def test_points_so_far_count_every_copy_with_two_decks(preset):
+    """High and Low are fixed cards here, so at the end the sure points are all the points: both 2s of
+    trumps under "Low to the holder" (pagat) among them."""
+    held_twins = 0
+    for seed in range(8):
+        match = Match(Rules.preset(preset).with_options(decks=2), rng=seed)
+        play_deal(match, seed)
+        result = match.deals[-1].result
+        if result.thrown_in:
+            continue
+        pts = points_so_far(match.view(Seat.S))
+        assert pts is not None and (pts.total(0), pts.total(1)) == result.points
+        assert sorted((n, int(c), t) for t in (0, 1) for n, c, _ in pts.awards[t]) == sorted(
+            (a.name, int(a.card), a.team) for a in result.awards)
+        held_twins += sum(1 for a in result.awards if a.how == "held" and a.card >= 52)
+    assert held_twins or preset != "pagat"  # the second pack's 2, held, was counted at least once
+
+
 def test_no_points_before_trumps_and_none_counted_from_an_unfinished_trick():
     game = dealt_table("pagat", TRUMP_LEAD, Seat.N)
     assert points_so_far(game.view()) is None

@@ -23,8 +23,7 @@ import re
 from collections.abc import Sequence
 
 from cinch.actions import Action, Bid, Claim, Keep, NameTrump, OutOfTurn, Pass, Play, Waive
-from cinch.cards import TRUMP_TABLES, Card, CardSet, Seat, Suit, Team, TrumpTables
-from cinch.constants import HAND
+from cinch.cards import DECK_SIZE, TRUMP_TABLES, Card, CardSet, Seat, Suit, Team, TrumpTables
 from cinch.deal import DealResult
 from cinch.irregularities import penalty_text
 from cinch.keep import KeepOptions
@@ -82,9 +81,10 @@ def view_trump(view: SeatView) -> Trump | None:
 def hand_order(cards: int, trump: Trump | None) -> list[Card]:
     """Cards as a hand is laid out: trumps first once named (high to low, the left Pedro or the
     bowers among them), then the plain suits."""
-    items = list(CardSet(cards))
+    items = list(CardSet(cards))  # (two decks: each twin right after its first-pack card)
     if trump is not None:
-        items.sort(key=tables_of(trump).sort_key)
+        t = tables_of(trump)
+        items.sort(key=lambda c: t.sort_key(c.printed))  # a twin sorts as its card: the copies stay side by side
     return items
 
 
@@ -93,7 +93,7 @@ def card_text(card: int, trump: Trump | None = None, symbols: bool = True) -> st
     """``10♥``, with a ``*`` after a trump once trumps are named."""
     card = Card(card)
     text = card.symbol if symbols else str(card)
-    if trump is not None and tables_of(trump).is_trump(card):
+    if trump is not None and tables_of(trump).is_trump(card.printed):  # (a twin is a trump as its card is)
         text += "*"
     return text
 
@@ -104,29 +104,34 @@ def cards_text(cards: int, trump: Trump | None = None, symbols: bool = True) -> 
 
 
 def hand_text(hand: int, trump: Trump | None, symbols: bool = True) -> str:
-    """The hand by suit; once trumps are named, a ``trumps:`` group first."""
+    """The hand by suit; once trumps are named, a ``trumps:`` group first.  With two decks a card held
+    twice is written twice.
+
+    >>> hand_text(CardSet.parse("AH AH 5D KS", decks=2), Suit.HEARTS, symbols=False)
+    'trumps: AH AH 5D;  others: KS'
+    """
     hand = CardSet(hand)
     if not hand:
         return "no cards"
     if trump is None:
-        groups = []
-        for suit in Suit:
-            part = hand & suit.mask
-            if part:
-                groups.append(" ".join(card_text(c, None, symbols) for c in part))
-        return ";  ".join(groups)
+        return _by_suit(hand, symbols)
     t = tables_of(trump)
-    trumps = hand & t.trumps
+    trumps = CardSet(c for c in hand if t.is_trump(c.printed))
     others = hand - trumps
     text = "trumps: " + (" ".join(card_text(c, None, symbols) for c in hand_order(trumps, trump)) or "none")
     if others:
-        groups = []
-        for suit in Suit:
-            part = others & suit.mask
-            if part:
-                groups.append(" ".join(card_text(c, None, symbols) for c in part))
-        text += ";  others: " + ";  ".join(groups)
+        text += ";  others: " + _by_suit(others, symbols)
     return text
+
+
+def _by_suit(cards: CardSet, symbols: bool) -> str:
+    """``A♠;  10♥ 9♥`` : the cards a suit at a time (a second pack's copy in its suit too)."""
+    groups = []
+    for suit in Suit:
+        part = cards & (suit.mask | suit.mask << DECK_SIZE)
+        if part:
+            groups.append(" ".join(card_text(c, None, symbols) for c in part))
+    return ";  ".join(groups)
 
 
 def suit_text(suit: Suit, symbols: bool = True) -> str:
@@ -394,7 +399,7 @@ class Narrator:
             drawn = sum(v.drawn_counts[s] for s in order)
             if drawn > table.stock:
                 lines.append("The stock ran out: the non-trump discards were shuffled into a new stock.")
-            elif v.rules.stock_out is StockOut.SHARE and any(v.hand_sizes[s] < HAND for s in order):
+            elif v.rules.stock_out is StockOut.SHARE and any(v.hand_sizes[s] < table.hand for s in order):
                 lines.append("The stock ran out: what was left was shared out one card at a time.")
         if v.phase in (Phase.PLAY, Phase.DONE) and not self.rob_told and table.dealer_robs:
             self.rob_told = True

@@ -51,10 +51,13 @@ def points_so_far(view: SeatView) -> PointsSoFar | None:
         claims += table.claims(taken, in_play, None, 0, makers, relative=False)
     plays = [p for t in view.tricks for p in t.plays] + list(view.current_trick)
     holder = next((seating.side_of[p.seat] for p in plays if p.card == table.two), None)  # who played the 2 held it
+    # Two decks: the second pack's 2 scores for its own holder.
+    twin_holder = next((seating.side_of[p.seat] for p in plays if p.card == table.twin_two), None) \
+        if table.twins else None
     thrown = 0
     for s in seating.defenders(view.maker):
         thrown |= int(view.shown_trumps[s])
-    claims += table.claims([0] * seating.sides, 0, holder, thrown, makers, relative=False)
+    claims += table.claims([0] * seating.sides, 0, holder, thrown, makers, relative=False, low_twin=twin_holder)
     out = PointsSoFar(tuple([] for _ in range(seating.sides)))
     for name, card, side, points, _ in claims:
         out.awards[side].append((name, Card(card), points))

@@ -416,8 +416,8 @@ class TableScreen(Screen):
                 if isinstance(inner, Play) else str(inner)
             choices.append((label, a))
         if view.phase is not Phase.BIDDING:  # the cards as drawn in your hand
-            order = hand_order(view.hand, trump)
-            choices.sort(key=lambda c: order.index(c[1].action.card))
+            order = [c.printed for c in hand_order(view.hand, trump)]  # (two decks: either copy names the card)
+            choices.sort(key=lambda c: order.index(c[1].action.card.printed))
         question = f"{out_of_turn_words(view)} Choose what to do out of turn, or Escape for nothing."
         self.app.push_screen(OutOfTurnScreen(question, choices), partial(self._out_of_turn_chosen, self.generation))
 

@@ -13,7 +13,7 @@ from enum import StrEnum
 from typing import Any
 
 from cinch.actions import TRUMPS, Action, Bid, Keep, Pass, Play
-from cinch.cards import Card, CardSet, Suit
+from cinch.cards import DECK_SIZE, Card, CardSet, Suit, own_copies
 from cinch.keep import KeepOptions
 from cinch.table.advice import Hint, cheapest_bury
 from cinch.table.narrate import card_text, hand_order, view_trump
@@ -93,12 +93,12 @@ class Decision:
         elif view.phase is Phase.TRUMP:
             self.mode = Mode.TRUMP
             self.options = list(TRUMPS)
-            lengths = [len(view.hand & s.mask) for s in Suit]
+            lengths = [len(view.hand & (s.mask | s.mask << DECK_SIZE)) for s in Suit]  # (both packs' cards)
             self.cursor = lengths.index(max(lengths))
         elif isinstance(legal, KeepOptions):
             self.mode = Mode.KEEP
             self.suggested = suggest()
-            self.keep_sel = int(self.suggested.cards) if isinstance(self.suggested, Keep) else legal.must
+            self.keep_sel = _own_keep(self.suggested, legal)
             self.cards = [c for c in self.keep_order() if (legal.pool & ~legal.must) >> c & 1]
             self.cursor = 0
         else:
@@ -109,8 +109,9 @@ class Decision:
         view = self.view
         assert view is not None
         self.mode = Mode.PLAY
-        legal_cards = {int(a.card) for a in view.legal if isinstance(a, Play)}
-        self.cards = [c for c in hand_order(view.hand, view_trump(view)) if c in legal_cards]
+        # Two decks: a play names a card as it reads, so both copies held may be picked (the deal plays either).
+        legal_cards = {a.card.printed for a in view.legal if isinstance(a, Play)}
+        self.cards = [c for c in hand_order(view.hand, view_trump(view)) if c.printed in legal_cards]
         self.cursor = self.cards.index(card) if card in self.cards else 0
         self.bury_card = None
 
@@ -237,7 +238,8 @@ class Decision:
         """Back to the hint's or the suggested hand (a keep): the message, or None if there is none."""
         choice = self.hint.action if self.hint is not None and isinstance(self.hint.action, Keep) else self.suggested
         if isinstance(choice, Keep):
-            self.keep_sel = int(choice.cards)
+            assert self.view is not None and isinstance(self.view.legal, KeepOptions)
+            self.keep_sel = _own_keep(choice, self.view.legal)
             who = f"the {self.hint.bot} bot's" if choice is not self.suggested and self.hint else "the suggested"
             return f"Back to {who} hand: Enter keeps it."
         return None
@@ -247,7 +249,9 @@ class Decision:
         begins (the cheapest cards, or the hint's, marked) and its message."""
         view = self.view
         assert view is not None and view.trump is not None
-        plays = [a for a in view.legal if isinstance(a, Play) and a.card == card]
+        # Two decks: either copy held names the card; the burials are the legal plays', of the copy they play.
+        plays = [a for a in view.legal if isinstance(a, Play) and a.card.printed == card.printed]
+        card = plays[0].card if plays else card
         sets = sorted({int(p.bury) for p in plays})
         if len(sets) == 1:
             return plays[0]
@@ -255,7 +259,7 @@ class Decision:
         self.bury_card = card
         self.bury_sets = sets
         hinted = self.hint.action if self.hint is not None else None
-        if isinstance(hinted, Play) and hinted.card == card and int(hinted.bury) in sets:
+        if isinstance(hinted, Play) and hinted.card.printed == card.printed and int(hinted.bury) in sets:
             self.keep_sel = int(hinted.bury)
         else:
             self.keep_sel = int(cheapest_bury(plays, view.rules.trump_tables[view.trump])[card].bury)
@@ -274,9 +278,27 @@ class Decision:
         if self.mode.choosing_option and action in self.options:
             self.cursor = self.options.index(action)
             return ". Enter takes it."
-        if self.mode is Mode.PLAY and isinstance(action, Play) and action.card in self.cards:
-            self.cursor = self.cards.index(action.card)
+        printed = [c.printed for c in self.cards]  # (a hint names a card as it reads: either copy)
+        if self.mode is Mode.PLAY and isinstance(action, Play) and action.card.printed in printed:
+            self.cursor = printed.index(action.card.printed)
             return ". Enter takes it."
         if self.mode is Mode.KEEP:
             return ". Press a to take it."
         return "."
+
+
+def _own_keep(choice: Action | None, legal: KeepOptions) -> int:
+    """The cards a suggested keep marks, each the copy the pool has (two decks: a suggestion may name the
+    other pack's copy); with no keep, the cards that must be kept.
+
+    >>> from cinch.cards import Card
+    >>> ah = Card.parse("AH")
+    >>> options = KeepOptions(pool=1 << ah.twin | 1 << 14, must=0, trumps=0, lo=1, hi=1)
+    >>> _own_keep(Keep(CardSet([ah])), options) == 1 << ah.twin
+    True
+    """
+    if not isinstance(choice, Keep):
+        return legal.must
+    if not choice.cards >> DECK_SIZE and not legal.pool >> DECK_SIZE:
+        return int(choice.cards)  # one deck
+    return int(CardSet(own_copies(choice.cards, legal.pool)))

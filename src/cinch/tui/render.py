@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from rich.text import Text
 
-from cinch.cards import Card
+from cinch.cards import DECK_SIZE, Card
 from cinch.table.narrate import Trump, tables_of
 
 
@@ -59,7 +59,7 @@ def ink(card: int, palette: Palette) -> str:
 
 def is_trump(card: int, trump: Trump | None) -> bool:
     """Whether ``card`` is a trump: ``trump`` a suit, or the deal's tables (which know the bowers)."""
-    return trump is not None and tables_of(trump).is_trump(card)
+    return trump is not None and tables_of(trump).is_trump(card % DECK_SIZE)  # (a twin is a trump as its card is)
 
 
 def rank_text(card: int) -> str:

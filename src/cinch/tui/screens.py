@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,11 +15,11 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, Static
 
 from cinch.bots import DEFAULT_BOT
-from cinch.cards import Seat, Team
+from cinch.cards import Card, Seat, Team
 from cinch.errors import CinchError
 from cinch.match import DealSummary, Match
 from cinch.rules import PRESET_NAMES, Rules
-from cinch.scoring import PointTable
+from cinch.scoring import Award, PointTable
 from cinch.study.analysis import DealAnalysis, DealSpec, Judgement, Mark, analyze_deal, summarise
 from cinch.study.analysis import Settings as AnalysisSettings
 from cinch.table.advice import available_bots
@@ -131,14 +132,16 @@ def deal_over_text(summary: DealSummary, me: Seat, rules: Rules, palette: Palett
         out.append(f"{seat_label(r.maker, me)} bid {r.bid} in {r.trump.name.lower()} {r.trump.symbol}.\n")
         out.append("Point cards:\n", style="bold")
         tables = rules.trump_tables[r.trump]  # the stars: the left bower is the trump under all-hands Pedro
-        for a in r.awards:
-            out.append(f"  {a.name:<12}")
-            out.append_text(chip(a.card, tables, palette))
-            style = f"bold {palette.mine}" if a.team == me.team else f"bold {palette.theirs}"
-            out.append(f"  {a.points} to ")
-            out.append(team_label(a.team, me), style=style)
-            if a.how != "captured":
-                out.append(f", {a.how}")
+        for (name, _, team, how), cards, points in awards_by_line(r.awards):
+            out.append(f"  {name:<12}")
+            for i, copy in enumerate(cards):  # (two decks: both copies, when one side took both)
+                out.append(" " if i else "")
+                out.append_text(chip(copy, tables, palette))
+            style = f"bold {palette.mine}" if team == me.team else f"bold {palette.theirs}"
+            out.append(f"  {points} to ")
+            out.append(team_label(team, me), style=style)
+            if how != "captured":
+                out.append(f", {how}")
             out.append("\n")
         missing = _unscored(summary, rules)
         if missing:
@@ -156,6 +159,23 @@ def deal_over_text(summary: DealSummary, me: Seat, rules: Rules, palette: Palett
         words = match_won_words(rules.seating, winner, me, final)
         out.append(f"\n\n*** {words} ***", style=f"bold {palette.mine if mine else palette.theirs}")
     return out
+
+
+def awards_by_line(awards: Sequence[Award]) -> list[tuple[tuple[str, int, Team, str], list[Card], int]]:
+    """The point cards a line each, in the order scored: with two decks, both copies of a card that went
+    the same way share a line (their points added), so the end of a deal fits a small terminal.
+
+    >>> jack = Card.parse("JS")
+    >>> both = [Award("Jack", jack, Team.NS, 1, "captured"), Award("Jack", jack.twin, Team.NS, 1, "captured")]
+    >>> [(key[0], [str(c) for c in cards], points) for key, cards, points in awards_by_line(both)]
+    [('Jack', ['JS', 'JS'], 2)]
+    """
+    lines: dict[tuple[str, int, Team, str], tuple[list[Card], int]] = {}
+    for a in awards:
+        key = (a.name, a.card.printed, a.team, a.how)
+        cards, points = lines.get(key, ([], 0))
+        lines[key] = ([*cards, a.card], points + a.points)
+    return [(key, cards, points) for key, (cards, points) in lines.items()]
 
 
 def _by_side(rules: Rules, values: tuple[int, ...], me: Seat) -> str:

@@ -38,6 +38,12 @@ class HandModel:
 ROW_HEIGHT = CARD_HEIGHT + 1  # a line for the labels, then the cards
 GAP = 1
 GROUP_GAP = 3
+STEPS = (CARD_WIDTH + GAP, CARD_WIDTH, CARD_WIDTH - 1)
+"""From one card to the next: apart, side by side, or overlapping by a frame (a fan).  A long hand (two
+decks: 18 cards) tightens before it takes a second row; each card still shows its rank, suit and marks."""
+
+Row = list[tuple[int, Card, str, bool]]
+"""A row of the hand: (x, card, the title over it, whether it is drawn whole: the last of its group)."""
 
 
 class HandView(Widget):
@@ -61,70 +67,85 @@ class HandView(Widget):
         if model == self.model:
             return
         width = max(self.size.width, CARD_WIDTH)
-        relayout = len(self._layout(width)) != len(self._layout_of(model, width))
+        relayout = len(self._layout(width)[0]) != len(self._layout_of(model, width)[0])
         self.model = model
         self.refresh(layout=relayout)
 
-    def _layout_of(self, model: HandModel, width: int) -> list:
+    def _layout_of(self, model: HandModel, width: int) -> tuple[list[Row], int]:
         old, self.model = self.model, model
         try:
             return self._layout(width)
         finally:
             self.model = old
 
-    def _layout(self, width: int) -> list[list[tuple[int, Card, str]]]:
-        """Rows of (x, card, title): the title is set on the first card of a group in each row."""
-        rows: list[list[tuple[int, Card, str]]] = [[]]
+    def _layout(self, width: int) -> tuple[list[Row], int]:
+        """The rows and the step from card to card: the widest step that fits the cards in one row, else
+        the tightest, over as many rows as it takes."""
+        for step in STEPS:
+            rows = self._rows(width, step)
+            if len(rows) <= 1:
+                break
+        return rows, step
+
+    def _rows(self, width: int, step: int) -> list[Row]:
+        rows: list[Row] = [[]]
         x = 0
         for g, (title, cards) in enumerate(self.model.groups):
             if g and rows[-1]:
-                x += GROUP_GAP - GAP
+                x = rows[-1][-1][0] + CARD_WIDTH + GROUP_GAP
             first = True
-            for card in cards:
+            for i, card in enumerate(cards):
                 if rows[-1] and x + CARD_WIDTH > width:
+                    x0, last, t, _ = rows[-1][-1]
+                    rows[-1][-1] = (x0, last, t, True)  # the end of a row is drawn whole
                     rows.append([])
                     x = 0
                     first = True
-                rows[-1].append((x, card, title if first else ""))
+                rows[-1].append((x, card, title if first else "", i == len(cards) - 1))
                 first = False
-                x += CARD_WIDTH + GAP
+                x += step
         return rows if rows[-1] else rows[:-1]
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return max(1, len(self._layout(max(width, CARD_WIDTH)))) * ROW_HEIGHT
+        return max(1, len(self._layout(max(width, CARD_WIDTH))[0])) * ROW_HEIGHT
 
     def render(self) -> Text:
         model = self.model
         palette = palette_of(self)
         width = max(self.size.width, CARD_WIDTH)
-        rows = self._layout(width)
+        rows, step = self._layout(width)
         self._boxes = []
         if not rows:
             return Text(model.empty, style=palette.muted)
         lines: list[Text] = []
         for r, row in enumerate(rows):
             label = [" "] * width
-            for x, card, title in row:
+            for x, card, title, _ in row:
                 if title:
                     for i, ch in enumerate(title[: width - x]):
                         label[x + i] = ch
                 elif card in model.labels:
                     text = model.labels[card]
-                    start = x + (CARD_WIDTH - len(text)) // 2
+                    start = x + (min(step, CARD_WIDTH) - len(text)) // 2
                     for i, ch in enumerate(text):
                         if 0 <= start + i < width:
                             label[start + i] = ch
             lines.append(Text("".join(label).rstrip(), style=f"bold {palette.felt_text}"))
             drawn = [Text() for _ in range(CARD_HEIGHT)]
             col = 0
-            for x, card, _ in row:
-                parts = card_lines(card, model.trump, palette, cursor=card == model.cursor,
+            for x, card, _, whole in row:
+                cursor = card == model.cursor
+                parts = card_lines(card, model.trump, palette, cursor=cursor,
                                    dim=card in model.dim, mark=model.marks.get(card, " "))
+                # In a fan a card shows its left part, under the next one; the one under the cursor is
+                # drawn whole, over the next one's left frame.
+                lo = max(0, col - x)
+                hi = CARD_WIDTH if whole or cursor else min(step, CARD_WIDTH)
                 for i in range(CARD_HEIGHT):
-                    drawn[i].append(" " * (x - col))
-                    drawn[i].append_text(parts[i])
-                col = x + CARD_WIDTH
-                self._boxes.append((x, r * ROW_HEIGHT, x + CARD_WIDTH, (r + 1) * ROW_HEIGHT, card))
+                    drawn[i].append(" " * max(0, x - col))
+                    drawn[i].append_text(parts[i][lo:hi])
+                col = x + hi
+                self._boxes.append((x + lo, r * ROW_HEIGHT, x + hi, (r + 1) * ROW_HEIGHT, card))
             lines.extend(drawn)
         out = Text("\n").join(lines)
         out.no_wrap = True
@@ -195,10 +216,21 @@ class PromptBar(Widget):
             x += cell + 1
         return rows if rows[-1] else []
 
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+    def _note_lines(self, width: int) -> list[Text]:
+        """The note below the choices, each of its lines wrapped at spaces to the width (a keep's rule with
+        two decks names many cards)."""
         note = self.model.note
-        lines = (note.plain if isinstance(note, Text) else note).count("\n") + 1 if note else 0
-        return 1 + len(self._option_rows(max(width, 8))) + lines
+        if not note:
+            return []
+        note = note if isinstance(note, Text) else Text(note)
+        lines: list[Text] = []
+        for line in note.split("\n"):
+            lines.extend(line.wrap(self.app.console, width, overflow="ellipsis") if self.is_attached else [line])
+        return lines
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        width = max(width, 8)
+        return 1 + len(self._option_rows(width)) + len(self._note_lines(width))
 
     def render(self) -> Text:
         palette = palette_of(self)
@@ -218,11 +250,9 @@ class PromptBar(Widget):
                     line.append(f" {label} ", style=f"bold {palette.felt_text} on {palette.dim_frame}")
                 self._boxes.append((x, x + len(label) + 2, r + 1, key))
             lines.append(line)
-        if model.note:
-            note = model.note if isinstance(model.note, Text) else Text(model.note)
-            for line in note.split("\n"):
-                line.truncate(width, overflow="ellipsis")
-                lines.append(line)
+        for line in self._note_lines(width):
+            line.truncate(width, overflow="ellipsis")
+            lines.append(line)
         out = Text("\n").join(lines)
         out.no_wrap = True
         out.overflow = "ellipsis"
