@@ -8,8 +8,9 @@ from collections import Counter
 
 import pytest
 
-from cinch.cards import CARDS, Card, CardSet
+from cinch.cards import ALL_CARDS, CARDS, Card, CardSet
 from cinch.errors import RecordError
+from cinch.rules import Rules
 from cinch.shuffle import Shuffle, commitment, deck_text, derive_seed, uniform
 
 SALT = "00112233445566778899aabbccddeeff"
@@ -237,3 +238,96 @@ def test_verify_catches_a_changed_restock():
     message = verify_refused(s, s.deck(), order)
     assert message.startswith('"restock" is not the new stock its shuffle forms from those cards: card 1 is ')
     assert "the shuffle forms " in message
+
+
+# ---- two decks (two-deck Cinch, the rules' decks=2) -------------------------------------------------
+# The known answer of docs/record-format.md for two packs: the vector's salt, entropy and number, 104 cards.
+VECTOR_TWO_DECK_COMMITMENT = "a4daeee8c0e6a4f685fa9ad891dc3961ae5517308af9bfcb40db48bb0ddb82e4"
+VECTOR_TWO_DECK_START = "JS 9S 6D AH JC QC 8H 9D 7H 8S 9S 4D"
+VECTOR_TWO_DECK_POOL = "KS 9H 9H 7H 3D AC JC JC 8C 2C"
+VECTOR_TWO_DECK_RESTOCK = "7H 8C 3D JC 2C 9H JC AC 9H KS"
+
+
+def two_decks(salt=SALT, entropy=NONE, number=1) -> Shuffle:
+    return Shuffle(salt, entropy, number, decks=2)
+
+
+def test_two_decks_deal_each_card_twice_and_the_first_dealt_copy_is_the_first_packs():
+    deck = two_decks().deck()
+    assert len(deck) == 104 and sorted(deck) == list(ALL_CARDS)
+    printed = Counter(c.printed for c in deck)
+    assert set(printed) == set(CARDS) and set(printed.values()) == {2}
+    for card in CARDS:  # (what a record reader takes: the first time a card is named, the first pack's copy)
+        assert [c for c in deck if c.printed == card] == [card, card.twin]
+    assert deck_text(deck) != deck_text(shuffle().deck()) and two_decks().deck() == deck
+
+
+def test_the_two_deck_known_answer_vector_and_one_deck_unchanged():
+    s = Shuffle(VECTOR_SALT, VECTOR_ENTROPY, VECTOR_NUMBER, decks=2)
+    assert s.seed.hex() == VECTOR_SEED  # the seed does not depend on the packs: the deck's length does
+    assert deck_text(s.deck()).startswith(VECTOR_TWO_DECK_START + " ")
+    assert s.commitment == VECTOR_TWO_DECK_COMMITMENT == commitment(deck_text(s.deck()), VECTOR_SALT)
+    pool = CardSet.parse(VECTOR_TWO_DECK_POOL, decks=2)
+    assert deck_text(s.restock(pool)) == VECTOR_TWO_DECK_RESTOCK
+    assert deck_text(Shuffle(VECTOR_SALT, VECTOR_ENTROPY, VECTOR_NUMBER).deck()) == VECTOR_DECK
+    assert s.to_json() == {"commitment": VECTOR_TWO_DECK_COMMITMENT, "salt": VECTOR_SALT,
+                           "entropy": {"N": "a1", "E": "", "S": "ff00", "W": "0123456789abcdef"}}
+
+
+def test_a_two_deck_new_stock_orders_its_pools_copies_and_depends_only_on_the_cards_text():
+    s = two_decks()
+    ah, ks = Card.parse("AH"), Card.parse("KS")
+    pool = 1 << ah | 1 << ah.twin | 1 << ks.twin | int(CardSet.parse("7C"))
+    order = s.restock(pool)
+    assert sorted(order) == sorted(CardSet(pool))  # the very copies of the pool
+    # Which copy of the king the pool holds changes nothing a record shows.
+    assert deck_text(s.restock(pool ^ (1 << ks.twin | 1 << ks))) == deck_text(order)
+    assert [c for c in order if c.printed == ah] == [ah, ah.twin]
+
+
+def test_a_two_deck_shuffle_round_trips_and_verifies_from_the_records_text():
+    s = two_decks(entropy=("", "ab", "", ""), number=3)
+    back = Shuffle.from_json(s.to_json(), 3, decks=2)
+    assert back == s and back.decks == 2
+    back.verify(s.deck())
+    back.verify(deck_text(s.deck()))
+    pool = CardSet.parse(VECTOR_TWO_DECK_POOL, decks=2)
+    back.verify(deck_text(s.deck()), deck_text(s.restock(pool)))
+    # Copies are no part of a record: the twins swapped read the same.
+    back.verify([c.twin for c in s.deck()], [c.twin for c in s.restock(pool)])
+
+
+def test_a_two_deck_shuffle_refuses_a_changed_or_one_pack_deck_in_words():
+    s = Shuffle.from_json(two_decks().to_json(), 1, decks=2)
+    deck = list(s.deck())
+    i = next(i for i in range(1, 104) if deck[i].printed != deck[0].printed)
+    deck[0], deck[i] = deck[i], deck[0]
+    assert verify_refused(s, deck).startswith("the deck is not the one its shuffle commitment promises: card 1 is ")
+    one = Shuffle.from_json(two_decks().to_json(), 1)  # read as one pack: the record's rules said otherwise
+    assert "it holds 104 cards, the shuffle's 52" in verify_refused(one, s.deck())
+    with pytest.raises(ValueError, match="one pack or two"):
+        Shuffle(SALT, NONE, 1, decks=3)
+    with pytest.raises(RecordError, match="one pack or two"):
+        Shuffle.from_json(good_json(), 1, decks=0)
+
+
+def test_a_two_deck_match_and_its_replay_hold_the_same_copies():
+    """A match dealt from shuffles, a new stock formed, saved as a record and replayed: the same cards,
+    copy for copy, and every shuffle checks."""
+    import random
+
+    from cinch.match import Match
+    from cinch.record import replay, to_record
+
+    rules = Rules.preset("pagat").with_options(decks=2, players="6")  # (six players: the stock runs out)
+    match = Match(rules, rng=1)
+    pick = random.Random(1)
+    match.start_deal(shuffle=Shuffle(SALT, ("",) * 6, 1, decks=2))
+    for seat in match.turns():
+        legal = match.view(seat).legal
+        match.apply(legal[pick.randrange(len(legal))], seat)
+    record = to_record(match)
+    assert len(record["deals"][0]["deck"].split()) == 104 and "restock" in record["deals"][0]
+    again = replay(record).match
+    assert again.deals[0].deck == match.deals[0].deck
+    assert again.deals[0].hands == match.deals[0].hands and again.score == match.score

@@ -469,7 +469,7 @@ def _replay_deal(match: Match, entry: Any, number: int, *, is_last: bool) -> Non
     shuffle = None
     if "shuffle" in entry:
         try:
-            shuffle = Shuffle.from_json(entry["shuffle"], number)
+            shuffle = Shuffle.from_json(entry["shuffle"], number, decks=match.rules.decks)
         except RecordError as e:
             raise RecordError(f'"shuffle": {e.detail}', deal=number) from None
     actions = entry["actions"]

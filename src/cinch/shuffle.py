@@ -17,13 +17,17 @@ the deck and the entropy he sent all agree (:meth:`Shuffle.verify`).  The deriva
 3. ``uniform(n)``, a number from 0 to n - 1: read r; if r >= 2**32 - (2**32 mod n), read again;
    return r mod n.
 4. Fisher-Yates: from the cards in canonical order (the engine's card ids 0 to 51: spades, hearts,
-   diamonds, clubs, each from ace to two: ``AS KS QS JS TS 9S ... 2S AH ... 2H AD ... 2D AC ... 2C``),
-   for i from len - 1 down to 1: j = uniform(i + 1), swap a[i] and a[j].
-5. The deck is the whole pack shuffled with the stream ``deck``, top card (the first dealt) first.
-   A new stock (``restock``) is the cards of the pool in canonical order shuffled with the stream
-   ``restock``, top first.
+   diamonds, clubs, each from ace to two: ``AS KS QS JS TS 9S ... 2S AH ... 2H AD ... 2D AC ... 2C``;
+   a card there twice, as in two-deck Cinch, twice in a row: ``AS AS KS KS ...``), for i from
+   len - 1 down to 1: j = uniform(i + 1), swap a[i] and a[j].
+5. The deck is the whole pack (both packs, 104 cards, with ``decks=2``) shuffled with the stream
+   ``deck``, top card (the first dealt) first.  A new stock (``restock``) is the cards of the pool in
+   canonical order shuffled with the stream ``restock``, top first.
 6. ``commitment = hex(SHA-256(UTF-8 of "cinch/1 commitment\\n" + deck + "\\n" + salt))`` in lower
    case, ``deck`` written as in a record: two-character cards separated by single spaces.
+
+Only the cards' text matters, so another program needs no idea of which pack a card came from: of
+two copies, the one dealt first is the first pack's (as a record reader takes it).
 
 >>> s = Shuffle("00112233445566778899aabbccddeeff", ("", "", "", ""), 1)
 >>> " ".join(str(c) for c in s.deck()[:6])
@@ -33,6 +37,9 @@ the deck and the entropy he sent all agree (:meth:`Shuffle.verify`).  The deriva
 >>> s.verify(s.deck())
 >>> Shuffle.from_json(s.to_json(), 1) == s
 True
+>>> two = Shuffle("00112233445566778899aabbccddeeff", ("", "", "", ""), 1, decks=2)
+>>> len(two.deck()), deck_text(two.deck()).count("AH")
+(104, 2)
 """
 
 from __future__ import annotations
@@ -45,7 +52,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from cinch.cards import CARDS, Card, mask_of
+from cinch.cards import ALL_CARDS, CARDS, DECK_SIZE, TWO_DECK_MASK, Card, own_copies
 from cinch.errors import RecordError, json_kind
 
 SEED_TAG = "cinch/1 shuffle\n"
@@ -101,6 +108,23 @@ def uniform(n: int, stream: Iterator[int]) -> int:
     return r % n
 
 
+def canonical(cards: Iterable[int]) -> list[Card]:
+    """``cards`` in canonical order (step 4): as a record lists them, a card held twice (two packs)
+    twice in a row, the first pack's copy first.
+
+    >>> " ".join(map(str, canonical([Card.parse("2C"), Card.parse("AS").twin, Card.parse("AS")])))
+    'AS AS 2C'
+    """
+    return [ALL_CARDS[c] for c in sorted(cards, key=lambda c: (c % DECK_SIZE, c))]
+
+
+def first_copies_first(cards: tuple[Card, ...], pool: int) -> tuple[Card, ...]:
+    """Two packs: ``cards`` with the copies of each card renamed so that the first one in the order is
+    the copy a record reader takes (the first pack's when ``pool`` holds both), since the text alone
+    goes into a record and twins play alike.  A live deal and its replay then hold the same copies."""
+    return tuple(own_copies([c.printed for c in cards], pool))
+
+
 def fisher_yates(cards: Iterable[Card], stream: Iterator[int]) -> tuple[Card, ...]:
     """``cards`` shuffled with ``stream`` (step 4): from the last place down, swap in a uniform pick."""
     a = list(cards)
@@ -111,8 +135,8 @@ def fisher_yates(cards: Iterable[Card], stream: Iterator[int]) -> tuple[Card, ..
 
 
 def deck_text(cards: Iterable[int]) -> str:
-    """Cards as a record writes them: ``AS KS ...``."""
-    return " ".join(str(CARDS[c]) for c in cards)
+    """Cards as a record writes them: ``AS KS ...`` (a second-pack card as its twin)."""
+    return " ".join(str(ALL_CARDS[c]) for c in cards)
 
 
 def commitment(deck_text: str, salt: str) -> str:
@@ -143,6 +167,12 @@ def _entropy_problem(seat: str, value: object) -> str | None:
     return None
 
 
+def _decks_problem(decks: object) -> str | None:
+    if decks in (1, 2) and not isinstance(decks, bool):
+        return None
+    return f"a shuffle deals one pack or two (decks 1 or 2), not {decks!r}"
+
+
 def _number_problem(number: object) -> str | None:
     if isinstance(number, bool) or not isinstance(number, int) or number < 1:
         return f"a shuffle's deal number counts from 1 (the match's first deal), not {number!r}"
@@ -152,7 +182,8 @@ def _number_problem(number: object) -> str | None:
 @dataclass(frozen=True)
 class Shuffle:
     """The makings of one deal's deck: the server's secret ``salt``, each seat's ``entropy`` (N E S W, or
-    1 to n at a cut-throat table) and the deal's ``number`` in its match (from 1).
+    1 to n at a cut-throat table) and the deal's ``number`` in its match (from 1); ``decks`` is how many
+    packs it shuffles (2 in two-deck Cinch: the rules' ``decks``).
 
     ``written_commitment`` is the commitment a record wrote (:meth:`from_json`); :meth:`verify`
     checks it.  A bad field raises ``ValueError`` (:class:`RecordError` from :meth:`from_json`).
@@ -162,6 +193,7 @@ class Shuffle:
     entropy: tuple[str, ...]
     number: int
     written_commitment: str | None = field(default=None, compare=False, repr=False)
+    decks: int = 1
 
     def __post_init__(self) -> None:
         if isinstance(self.entropy, str):
@@ -171,7 +203,7 @@ class Shuffle:
         if problem:
             raise ValueError(problem)
         object.__setattr__(self, "entropy", entropy)
-        problem = _salt_problem(self.salt) or _number_problem(self.number) or next(
+        problem = _salt_problem(self.salt) or _number_problem(self.number) or _decks_problem(self.decks) or next(
             (p for seat, v in zip(seat_names(len(entropy)), entropy) if (p := _entropy_problem(seat, v))), None)
         if problem:
             raise ValueError(problem)
@@ -179,9 +211,9 @@ class Shuffle:
         object.__setattr__(self, "_deck", None)
 
     @classmethod
-    def new(cls, entropy: Iterable[str], number: int) -> Shuffle:
-        """A shuffle with a fresh secret salt (``secrets.token_hex``) for deal ``number``."""
-        return cls(secrets.token_hex(SALT_DIGITS // 2), tuple(entropy), number)
+    def new(cls, entropy: Iterable[str], number: int, decks: int = 1) -> Shuffle:
+        """A shuffle with a fresh secret salt (``secrets.token_hex``) for deal ``number`` of ``decks`` packs."""
+        return cls(secrets.token_hex(SALT_DIGITS // 2), tuple(entropy), number, decks=decks)
 
     @property
     def seed(self) -> bytes:
@@ -190,16 +222,24 @@ class Shuffle:
         return seed
 
     def deck(self) -> tuple[Card, ...]:
-        """The 52 cards this shuffle deals, top (the first dealt) first."""
+        """The 52 cards this shuffle deals (104 with two decks), top (the first dealt) first."""
         deck: tuple[Card, ...] | None = self.__dict__["_deck"]
         if deck is None:
-            deck = fisher_yates(CARDS, words(self.seed, "deck"))
+            if self.decks == 1:
+                deck = fisher_yates(CARDS, words(self.seed, "deck"))
+            else:
+                both = canonical(range(len(ALL_CARDS)))
+                deck = first_copies_first(fisher_yates(both, words(self.seed, "deck")), TWO_DECK_MASK)
             object.__setattr__(self, "_deck", deck)
         return deck
 
     def restock(self, pool: int) -> tuple[Card, ...]:
         """The new stock this shuffle forms from the cards of ``pool`` (a mask or CardSet), top first."""
-        return fisher_yates((c for c in CARDS if pool >> c & 1), words(self.seed, "restock"))
+        pool = int(pool)
+        if not pool >> DECK_SIZE:  # one pack's cards: already in canonical order by index
+            return fisher_yates((c for c in CARDS if pool >> c & 1), words(self.seed, "restock"))
+        cards = canonical(c for c in range(len(ALL_CARDS)) if pool >> c & 1)
+        return first_copies_first(fisher_yates(cards, words(self.seed, "restock")), pool)
 
     @property
     def commitment(self) -> str:
@@ -220,8 +260,9 @@ class Shuffle:
         }
 
     @classmethod
-    def from_json(cls, obj: Any, number: int) -> Shuffle:
-        """Read a record's ``shuffle`` object for deal ``number``; raises :class:`RecordError` if malformed.
+    def from_json(cls, obj: Any, number: int, decks: int = 1) -> Shuffle:
+        """Read a record's ``shuffle`` object for deal ``number`` of a game of ``decks`` packs (the record's
+        rules say how many); raises :class:`RecordError` if malformed.
 
         The commitment read is kept (``written_commitment``) for :meth:`verify`.
         """
@@ -257,21 +298,22 @@ class Shuffle:
         if missing:
             raise RecordError(f'"entropy" has nothing for {", ".join(missing)}; it has {said}, each a '
                               "string of hex digits (empty for none)")
-        problem = _salt_problem(obj["salt"]) or _number_problem(number) or next(
+        problem = _salt_problem(obj["salt"]) or _number_problem(number) or _decks_problem(decks) or next(
             (p for s in names if (p := _entropy_problem(s, entropy[s]))), None)
         if problem:
             raise RecordError(problem)
-        return cls(obj["salt"], tuple(entropy[s] for s in names), number, written_commitment=written)
+        return cls(obj["salt"], tuple(entropy[s] for s in names), number, written_commitment=written, decks=decks)
 
     def verify(self, deck: Iterable[int] | str, restock: Iterable[int] | str | None = None) -> None:
         """Check a deal against this shuffle; raises :class:`RecordError` naming what does not match.
 
         The commitment read with the shuffle (if any) must be the one of ``deck`` and the salt; the
         deck must be the one the salt, entropy and number deal; ``restock`` (if given) the new stock
-        they form from its cards.
+        they form from its cards.  Cards compare by their text: which pack a copy came from is no part
+        of a record.
         """
         given = _cards(deck)
-        derived = self.deck()
+        derived = _printed(self.deck())
         written = self.written_commitment
         computed = commitment(deck_text(given), self.salt)
         if written is not None and written != computed:
@@ -289,16 +331,29 @@ class Shuffle:
                               f"{_difference(given, derived)}")
         if restock is not None:
             stock = _cards(restock)
-            formed = self.restock(mask_of(stock))
+            formed = _printed(self.restock(_pool_of(stock)))
             if stock != formed:
                 raise RecordError(f'"restock" is not the new stock its shuffle forms from those cards: '
                                   f"{_difference(stock, formed)}; the shuffle forms {deck_text(formed)}")
 
 
 def _cards(cards: Iterable[int] | str) -> tuple[Card, ...]:
+    """Cards as printed (a second-pack card as its first-pack twin), from a record's text or card ids."""
     if isinstance(cards, str):
         return tuple(Card.parse(c) for c in cards.split())
-    return tuple(CARDS[c] for c in cards)
+    return _printed(ALL_CARDS[c] for c in cards)
+
+
+def _printed(cards: Iterable[Card]) -> tuple[Card, ...]:
+    return tuple(c.printed for c in cards)
+
+
+def _pool_of(cards: tuple[Card, ...]) -> int:
+    """The mask of printed cards, each named twice taken as both copies (its restock's pool)."""
+    pool = 0
+    for c in cards:
+        pool |= 1 << (c + DECK_SIZE if pool >> c & 1 else c)
+    return pool
 
 
 def _difference(given: tuple[Card, ...], derived: tuple[Card, ...]) -> str:

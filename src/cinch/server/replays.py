@@ -85,12 +85,14 @@ def frames(record: dict[str, Any], *, solve: bool = True) -> dict[str, Any]:
     data, jobs = build(record)
     if solve:
         for deal, job in zip(data["deals"], jobs, strict=True):
-            deal["par"] = no_par(deal) if job is None else par_json(solve_par(job), deal)
+            if job is not None:
+                deal["par"] = par_json(solve_par(job), deal)
     return data
 
 
 def build(record: dict[str, Any]) -> tuple[dict[str, Any], list[ParJob | None]]:
-    """The frames of a record with every par pending, and each deal's par job (None: no play, no par)."""
+    """The frames of a record with every par pending, and each deal's par job (None: no par, and the deal
+    already says why)."""
     deals = record.get("deals") if isinstance(record, dict) else None
     if isinstance(deals, list) and len(deals) > MAX_DEALS:
         raise RecordError(f"the record holds {len(deals)} deals; the viewer shows records of at most {MAX_DEALS}")
@@ -100,7 +102,8 @@ def build(record: dict[str, Any]) -> tuple[dict[str, Any], list[ParJob | None]]:
     names = tuple(match.players.get(s, "") for s in table.seats) if match.players else None
     out: dict[str, Any] = {
         "format": FORMAT,
-        "rules": {"name": rules.name, "record": rules.to_json(), "target": rules.target, "bowers": rules.bowers},
+        "rules": {"name": rules.name, "record": rules.to_json(), "target": rules.target, "bowers": rules.bowers,
+                  "decks": rules.decks},
         # The table: its seats clockwise (N E S W, or 1 to n each for himself) and the sides that score.
         "seats": list(table.names),
         "sides": list(table.side_names),
@@ -118,8 +121,16 @@ def build(record: dict[str, Any]) -> tuple[dict[str, Any], list[ParJob | None]]:
         bgo = summary.bidder_goes_out if summary is not None else match.bidder_goes_out_applies()
         context = {"score": before, "target": rules.target, "deal_number": index + 1, "bidder_goes_out": bgo,
                    "players": names}
-        out["deals"].append(_deal_json(match, played, summary, before, context))
-        jobs.append(_par_job(played))
+        deal = _deal_json(match, played, summary, before, context)
+        job = _par_job(played)
+        if job is not None and rules.decks == 2:
+            # Twelve tricks of two packs: far past what the solver searches in a few seconds.
+            deal["par"] = no_par(deal, "the solver does not search two-deck deals (twelve tricks)")
+            job = None
+        elif job is None:
+            deal["par"] = no_par(deal)
+        out["deals"].append(deal)
+        jobs.append(job)
     return out, jobs
 
 
@@ -318,11 +329,12 @@ def par_json(par: ParValue | None, deal: dict[str, Any], status: str = "") -> di
             "text": text}
 
 
-def no_par(deal: dict[str, Any]) -> dict[str, Any]:
+def no_par(deal: dict[str, Any], why: str | None = None) -> dict[str, Any]:
+    """A deal without a par, and why: thrown in, not yet played, or ``why``."""
     result = deal.get("result")
     if result is not None and result.get("thrown_in"):
         why = "the deal was thrown in"
-    else:
+    elif why is None:
         why = "the play has not begun"
     return {"status": "none", "text": f"No par: {why}."}
 
@@ -338,8 +350,7 @@ async def fill_pars(data: dict[str, Any], jobs: Sequence[ParJob | None], executo
     deadline = time.monotonic() + budget
     for deal, job in zip(data["deals"], jobs, strict=True):
         if job is None:
-            deal["par"] = no_par(deal)
-            continue
+            continue  # (build said why there is no par)
         cached = _cached(job)
         if cached is not _MISSING:
             deal["par"] = par_json(cached, deal)  # type: ignore[arg-type]

@@ -871,9 +871,10 @@ class Room:
         self._changed()
 
     def _shuffle(self, number: int) -> Shuffle:
-        """Deal ``number``'s deck: from a fresh secret salt and every seat's entropy (docs/protocol.md)."""
+        """Deal ``number``'s deck (both packs in two-deck Cinch): from a fresh secret salt and every seat's
+        entropy (docs/protocol.md)."""
         entropy = tuple(self.places[s].entropy for s in self.seating.seats)
-        return Shuffle.new(entropy, number)
+        return Shuffle.new(entropy, number, decks=self.settings.rules.decks)
 
     def act(self, client: Client, seq: int, text: str, *, irregular: bool = False) -> None:
         """A person's decision, in the record notation, for the state numbered ``seq`` (``irregular``: meant

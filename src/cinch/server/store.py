@@ -208,7 +208,8 @@ def catch_up(match: Match, record: dict[str, Any]) -> bool:
             _apply(match, index, deals[index])
         for index in range(len(match.deals), len(deals)):
             entry = deals[index]
-            shuffle = Shuffle.from_json(entry["shuffle"], index + 1) if "shuffle" in entry else None
+            shuffle = (Shuffle.from_json(entry["shuffle"], index + 1, decks=match.rules.decks)
+                       if "shuffle" in entry else None)
             restock = [Card.parse(c) for c in entry["restock"].split()] if "restock" in entry else None
             match.start_deal([Card.parse(c) for c in entry["deck"].split()], restock=restock,
                              dealer=table.parse_seat(entry["dealer"]), shuffle=shuffle)

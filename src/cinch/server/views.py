@@ -65,6 +65,7 @@ def public_deal_json(view: SeatView, commitment: str | None = None) -> dict[str,
         "bid": view.bid,
         "trump": None if trump is None else trump.letter,
         "bowers": view.rules.bowers,  # all-hands Pedro: the page stars the left bower as a trump, not the 5
+        "decks": view.rules.decks,  # two-deck Cinch: a card may be held twice; the shuffle deals 104
         "auction": [{"seat": s.name, "call": str(c)} for s, c in view.auction],
         "hand_sizes": _by_seat(view, view.hand_sizes),
         "drawn": _by_seat(view, view.drawn_counts),

@@ -54,12 +54,16 @@ export function isTrump(card, trump) {
 }
 
 /** How many trumps, and which 5-point cards (the Pedros, or the right Pedro and the left bower), a hand
- * would hold if `suit` were named. */
+ * would hold if `suit` were named (a card held twice, with two decks, counts twice). */
 export function trumpsIf(hand, suit) {
   const trumps = hand.filter((c) => isTrump(c, suit));
   const pedros = [];
-  if (hand.includes("5" + suit)) pedros.push("right Pedro");
-  if (hand.includes(leftCard(suit))) pedros.push(bowers ? "left bower" : "left Pedro");
+  const held = (card, name) => { // (with two decks a card may be held twice: "two right Pedros")
+    const copies = hand.filter((c) => c === card).length;
+    if (copies) pedros.push(copies > 1 ? `two ${name}s` : name);
+  };
+  held("5" + suit, "right Pedro");
+  held(leftCard(suit), bowers ? "left bower" : "left Pedro");
   return { count: trumps.length, pedros };
 }
 

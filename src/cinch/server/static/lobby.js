@@ -38,12 +38,20 @@ export async function showLobby(main) {
   }
   const about = el("ul", { id: "preset-rules", class: "rules-words" });
   const target = el("input", { id: "target", type: "number", min: "1", max: "500", inputmode: "numeric" });
+  const heasly = el("input", { id: "heasly", type: "checkbox" });
+  const twoDecks = el("input", { id: "two-decks", type: "checkbox" });
+  // The target a choice of rules plays to: the preset's (Heasly's 62), doubled with two decks as the rules double it.
+  const fitTarget = () => {
+    const p = info.presets.find((x) => x.name === preset.value);
+    target.value = (heasly.checked ? 62 : p.target) * (twoDecks.checked ? 2 : 1);
+  };
   const describe = () => {
     const p = info.presets.find((x) => x.name === preset.value);
     about.replaceChildren(...p.rules.map((line) => el("li", { text: line })));
-    target.value = p.target;
+    fitTarget();
   };
   preset.addEventListener("change", describe);
+  twoDecks.addEventListener("change", fitTarget);
   describe();
   const optionList = el("datalist", { id: "option-names" },
     ...info.options.map((o) => el("option", { value: `${o.name}=`, text: `${o.values}: ${o.help}` })));
@@ -59,14 +67,9 @@ export async function showLobby(main) {
   const players = el("select", { id: "players", name: "players" },
     ...[2, 3, 4, 5, 6].map((n) => el("option", { value: String(n), selected: n === 4,
       text: n === 4 ? "4, in two partnerships" : `${n}, each for himself (cut-throat)` })));
-  const heasly = el("input", { id: "heasly", type: "checkbox" });
   heasly.addEventListener("change", () => {
-    if (heasly.checked) {
-      players.value = "6";
-      target.value = "62";
-    } else {
-      describe();
-    }
+    if (heasly.checked) players.value = "6";
+    fitTarget();
     players.disabled = heasly.checked;
   });
   const grace = el("input", { id: "grace", type: "number", min: "0", max: "3600", value: "60", inputmode: "numeric" });
@@ -78,6 +81,8 @@ export async function showLobby(main) {
     el("label", { for: "target", text: "Target (points to win)" }), target,
     el("label", { for: "players", text: "Players" }), players,
     el("label", { class: "inline" }, heasly, " Heasly (six each for himself, to 62)"),
+    el("label", { class: "inline" }, twoDecks,
+      " Two decks (104 cards: twelve tricks, every point card twice, the target and the bids doubled)"),
     el("label", { for: "options", text: "Option overrides (KEY=VALUE, separated by spaces)" }), options, optionList,
     optionHelp,
     el("label", { for: "grace", text: "Seconds before a bot plays for a player who dropped out" }), grace,
@@ -91,6 +96,7 @@ export async function showLobby(main) {
       const chosen = parseOptions(options.value);
       if (heasly.checked) chosen.heasly = "true";
       else if (players.value !== "4") chosen.players = players.value;
+      if (twoDecks.checked) chosen.decks = "2";
       body = { rules: preset.value, options: chosen, target: Number(target.value),
         grace: Number(grace.value), hints: hints.checked };
     } catch (e) {
@@ -134,9 +140,10 @@ export async function showLobby(main) {
     for (const r of found) {
       const seats = r.seats.map((s) => `${s.seat} ${s.kind === "empty" ? "free" : s.name}`).join(", ");
       const size = r.partnership === false ? `, ${r.players} players each for himself` : "";
+      const packs = r.rules && r.rules.decks === 2 ? ", two decks" : "";
       list.append(el("li", {},
         el("a", { href: `/rooms/${r.code}`, text: `Room ${r.code}` }),
-        ` ${r.rules_name} to ${r.target}${size}, ${r.status}: ${seats}`));
+        ` ${r.rules_name} to ${r.target}${size}${packs}, ${r.status}: ${seats}`));
     }
   }
   await refresh();

@@ -4,6 +4,8 @@
 
 const CANONICAL = [];
 for (const suit of "SHDC") for (const rank of "AKQJT98765432") CANONICAL.push(rank + suit);
+// Two-deck Cinch shuffles both packs: each card twice, side by side (AS AS KS KS ...).
+const TWO_PACKS = CANONICAL.flatMap((card) => [card, card]);
 
 const enc = new TextEncoder();
 
@@ -24,8 +26,8 @@ function seatOrder(entropy) {
   return "N" in entropy ? ["N", "E", "S", "W"] : Object.keys(entropy).sort((a, b) => Number(a) - Number(b));
 }
 
-/** The 52 cards a shuffle deals, top first. */
-export async function deriveDeck(salt, entropy, number) {
+/** The 52 cards a shuffle deals (104 with `decks` 2), top first. */
+export async function deriveDeck(salt, entropy, number, decks = 1) {
   const seats = seatOrder(entropy).map((s) => `${entropy[s]}\n`).join("");
   const seed = await sha256(enc.encode(`cinch/1 shuffle\n${salt}\n${seats}${number}`));
   const label = enc.encode("deck");
@@ -42,7 +44,7 @@ export async function deriveDeck(salt, entropy, number) {
     }
     return words.shift();
   };
-  const deck = [...CANONICAL];
+  const deck = [...(decks === 2 ? TWO_PACKS : CANONICAL)];
   for (let i = deck.length - 1; i >= 1; i--) {
     const n = i + 1;
     const limit = 2 ** 32 - (2 ** 32 % n);
@@ -60,6 +62,6 @@ export async function verify(deal) {
   const r = deal.reveal;
   if (deal.commitment && deal.commitment !== r.commitment) return false;
   if ((await commitment(r.deck, r.salt)) !== r.commitment) return false;
-  const derived = await deriveDeck(r.salt, r.entropy, deal.number);
+  const derived = await deriveDeck(r.salt, r.entropy, deal.number, deal.decks || 1);
   return derived.join(" ") === r.deck;
 }

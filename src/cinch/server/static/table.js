@@ -21,6 +21,32 @@ const AROUND = {
   6: ["left", "top-left", "top", "top-right", "right"],
 };
 
+/** How many times `card` is in `cards` (twice at most: two decks). */
+function count(cards, card) {
+  return cards.filter((c) => c === card).length;
+}
+
+/** Which copy of its card place `i` of `cards` holds: 1 for the first (or only), 2 for the second. */
+function copyNumber(cards, i) {
+  return count(cards.slice(0, i + 1), cards[i]);
+}
+
+/** For a screen reader, where two copies of a card lie side by side (two decks): " (1 of 2)", else "". */
+function copyWords(cards, i) {
+  const copies = count(cards, cards[i]);
+  return copies > 1 ? ` (${copyNumber(cards, i)} of ${copies})` : "";
+}
+
+/** The places of `pool` a keep action names ("keep AH AH KH"): each card named takes its next free place. */
+function placesOf(pool, action) {
+  const places = new Set();
+  for (const card of (action || "").split(" ").slice(1).filter(Boolean)) {
+    const at = pool.findIndex((c, i) => c === card && !places.has(i));
+    if (at >= 0) places.add(at);
+  }
+  return places;
+}
+
 export function showTable(main, code) {
   main.dataset.view = "table";
   document.title = `Cinch: room ${code}`;
@@ -37,8 +63,10 @@ class TableView {
     this.seat = null;
     this.host = false;
     this.focus = 0; // the hand card with the keyboard's focus
-    this.selected = null; // a card picked once (a second pick plays it)
-    this.keep = null; // the cards marked kept in a keep decision
+    this.selected = null; // the place in the hand of a card picked once (a second pick plays it)
+    // The places in the keep chooser's pool marked kept: places, not card names, because with two decks a
+    // card may be there twice (AH AH) and one copy or both may be kept.
+    this.keep = null;
     this.bidText = "";
     this.showLast = false;
     this.hint = null;
@@ -223,8 +251,9 @@ class TableView {
     } });
     const who = this.seat ? `You sit ${this.seat}.` : "You are watching.";
     const size = r.partnership === false ? ` · ${r.players} players, each for himself` : "";
+    const packs = r.rules && r.rules.decks === 2 ? " · two decks" : "";
     const bits = [el("h1", { text: `Room ${r.code}` }),
-      el("p", {}, `${r.rules_name} to ${r.target}${size} · ${r.status.replace("-", " ")} · ${who} `),
+      el("p", {}, `${r.rules_name} to ${r.target}${size}${packs} · ${r.status.replace("-", " ")} · ${who} `),
       el("p", { class: "invite" }, el("a", { href: link, id: "invite-link", text: link }), " ", copy)];
     if (this.host && r.status === "waiting") {
       const full = r.seats.every((x) => x.kind !== "empty");
@@ -370,19 +399,20 @@ class TableView {
     // The honour rule: a card the follow rule forbids may still be played on purpose, as a revoke.
     const revokes = new Set(legal.length ? (d.irregular || []).filter((a) => a.startsWith("play ")).map((a) => a.split(" ")[1]) : []);
     const row = el("div", { class: "cards", role: "group", "aria-label": `Your hand, ${hand.length} cards` });
+    const hinted = this.hint && this.hint.action.startsWith("play ") ? this.hint.action.split(" ")[1] : null;
     hand.forEach((card, i) => {
       const playable = plays.has(card);
       const b = cardElement(card, { trump: d.trump, button: true,
-        label: `${cardName(card, d.trump)}${playable ? ", playable" : revokes.has(card) ? ", a revoke (honour rule)" : ""}` });
+        label: `${cardName(card, d.trump)}${copyWords(hand, i)}${playable ? ", playable" : revokes.has(card) ? ", a revoke (honour rule)" : ""}` });
       b.dataset.index = String(i + 1);
       if (d.phase === "play" && d.to_act === this.seat) {
         if (playable) b.classList.add("legal");
         else if (revokes.has(card)) b.classList.add("irregular");
         else b.disabled = true;
       }
-      if (this.selected === card) b.classList.add("selected");
-      if (this.hint && this.hint.action.startsWith(`play ${card}`)) b.classList.add("hinted");
-      b.addEventListener("click", () => (revokes.has(card) ? this.revoke(card) : this.pickCard(card, plays)));
+      if (this.selected === i) b.classList.add("selected");
+      if (card === hinted && hand.indexOf(card) === i) b.classList.add("hinted"); // (a card held twice: the first)
+      b.addEventListener("click", () => (revokes.has(card) ? this.revoke(card) : this.pickCard(card, plays, i)));
       b.addEventListener("focus", () => { this.focus = i; });
       row.append(b);
     });
@@ -438,7 +468,7 @@ class TableView {
     if (back && !back.disabled) back.focus();
   }
 
-  pickCard(card, plays) {
+  pickCard(card, plays, at = null) {
     const choices = plays.get(card);
     if (!choices) {
       this.say(`${cardText(card)} cannot be played now.`);
@@ -449,7 +479,7 @@ class TableView {
       return;
     }
     // Trick 1 under the buried excess: the card, then which cards go under it.
-    this.selected = card;
+    this.selected = at;
     this.decision.replaceChildren(el("p", { text: `Play ${cardText(card)} and bury:` }),
       ...choices.map((a) => el("button", { type: "button", class: "choice", "data-action": a, text: a.replace(/^play \S+ bury /, "bury "),
         onclick: () => this.act(a) })));
@@ -518,48 +548,57 @@ class TableView {
 
   renderKeep(d, hintButton) {
     const k = d.keep;
+    // A card in the pool twice (two decks) has two places: the first ones it holds in the hand, then the stock's.
+    const pool = sortHand(k.pool, d.trump);
+    this.keepPool = pool;
     if (!this.keep) {
       const hinted = this.hint && this.hint.action.startsWith("keep ") ? this.hint.action : k.suggestion;
-      this.keep = new Set((hinted || "").split(" ").slice(1).filter(Boolean));
+      this.keep = placesOf(pool, hinted);
     }
-    const pool = sortHand(k.pool, d.trump);
     const check = this.keepProblem(k, d.trump);
     const row = el("div", { class: "cards keep", role: "group", "aria-label": "Cards to keep" });
-    pool.forEach((card) => {
-      const kept = this.keep.has(card);
-      const from = d.hand.includes(card) ? "in your hand" : "from the stock";
+    pool.forEach((card, i) => {
+      const kept = this.keep.has(i);
+      const inHand = copyNumber(pool, i) <= count(d.hand, card);
       const b = cardElement(card, { trump: d.trump, button: true,
-        label: `${cardName(card, d.trump)}, ${from}, ${kept ? "kept" : "thrown"}` });
+        label: `${cardName(card, d.trump)}${copyWords(pool, i)}, ${inHand ? "in your hand" : "from the stock"}, ${kept ? "kept" : "thrown"}` });
       b.setAttribute("aria-pressed", String(kept));
+      b.dataset.place = String(i);
       b.classList.add(kept ? "kept" : "thrown");
-      if (!d.hand.includes(card)) b.classList.add("from-stock");
+      if (!inHand) b.classList.add("from-stock");
       b.addEventListener("click", () => {
-        if (k.must.includes(card) && kept) {
-          this.say(`${cardText(card)} must be kept.`);
+        if (kept && this.keptCards().filter((c) => c === card).length <= count(k.must, card)) {
+          this.say(count(k.must, card) > 1 ? `Both ${cardText(card)} must be kept.` : `${cardText(card)} must be kept.`);
           return;
         }
-        if (kept) this.keep.delete(card);
-        else this.keep.add(card);
+        if (kept) this.keep.delete(i);
+        else this.keep.add(i);
         this.render();
       });
       row.append(b);
     });
     const confirm = el("button", { type: "button", id: "confirm-keep", class: "primary", disabled: !!check,
-      text: `Keep ${this.keep.size}`, onclick: () => this.act(`keep ${[...this.keep].join(" ")}`) });
+      text: `Keep ${this.keep.size}`, onclick: () => this.act(["keep", ...this.keptCards()].join(" ")) });
     const reset = el("button", { type: "button", text: "Back to the suggestion", onclick: () => {
-      this.keep = new Set((k.suggestion || "").split(" ").slice(1)); this.render(); } });
+      this.keep = placesOf(pool, k.suggestion); this.render(); } });
     this.decision.append(el("p", { class: "rule", text: `The rule: ${k.rule}.` }), row,
       el("p", { id: "keep-status", role: "status", text: check || `Keeping ${this.keep.size}: a legal hand.` }),
       confirm, reset, hintButton());
+  }
+
+  /** The cards marked kept, in the pool's order (a card kept twice named twice: "AH AH KH"). */
+  keptCards() {
+    return [...this.keep].sort((a, b) => a - b).map((i) => this.keepPool[i]);
   }
 
   keepProblem(k, trump) {
     const n = this.keep.size;
     if (n < k.fewest) return `Keeping ${n}: keep at least ${k.fewest}.`;
     if (n > k.most) return `Keeping ${n}: keep at most ${k.most}.`;
-    const missing = k.must.filter((c) => !this.keep.has(c));
+    const kept = this.keptCards();
+    const missing = [...new Set(k.must)].flatMap((c) => Array(Math.max(0, count(k.must, c) - count(kept, c))).fill(c));
     if (missing.length) return `You must keep ${missing.map(cardText).join(" ")}.`;
-    const trumps = [...this.keep].filter((c) => isTrump(c, trump)).length;
+    const trumps = kept.filter((c) => isTrump(c, trump)).length;
     if (trumps < k.min_trumps) return `Keep at least ${k.min_trumps} trumps.`;
     return null;
   }

@@ -587,7 +587,8 @@ function render() {
   const rules = game.rules.name;
   setBowers(game.rules.bowers); // all-hands Pedro: star and name the left bower as the trump, not the other five
   const from = source && source.kind === "library" ? `Game ${source.id}` : source ? source.name : "A game";
-  title.textContent = `${from}: ${rules}, to ${game.rules.target}`;
+  const packs = game.rules.decks === 2 ? ", two decks" : "";
+  title.textContent = `${from}: ${rules}, to ${game.rules.target}${packs}`;
   if (!game.deals.length) {
     $("counter").textContent = "The record holds no deals.";
     $("narration").textContent = "Nothing was dealt.";
