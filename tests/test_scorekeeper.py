@@ -870,3 +870,147 @@ def test_the_record_format_s_cut_throat_example_is_the_program_s_own():
                                                                                         section.index("```json"))])
     sheet = replay(example).sheet
     assert sheet is not None and sheet.score == (22, -7, 5) and sheet_record(sheet) == example
+
+
+# ---- two packs (-o decks=2): every point card twice, each copy entered -----------------------------------------
+def entered_by_copy(deal: Deal, rules: Rules) -> DealEntry:
+    """:func:`entered` with two packs: whoever took each copy of each point card (nobody for a copy that
+    did not score)."""
+    result = deal.result
+    assert result is not None
+    calls = tuple(action for _, action in deal.auction)
+    if result.thrown_in:
+        return DealEntry(deal.dealer, calls)
+    takers: dict[str, list] = {card.name: [] for card in point_cards(rules)}
+    for award in result.awards:
+        takers[award.name].append(award.team)
+    took = tuple((card.name, who) for card in point_cards(rules)
+                 for who in (takers[card.name] + [None] * card.copies)[:card.copies])
+    return DealEntry(deal.dealer, calls, trump=result.trump, took=took)
+
+
+@pytest.mark.parametrize("preset, options", [
+    ("official", {}), ("pagat", {}), ("additive", {"sancho": True}), ("double-pedro", {"bowers": True}),
+    ("pagat", {"players": 2}), ("official", {"players": 3}), ("official", {"players": 5}),
+])
+def test_the_sheet_scores_the_engine_s_own_two_deck_deals_exactly(preset, options):
+    """Two-deck deals the engine played, entered copy by copy (and every other deal by the points only),
+    settle on the sheet exactly as in the match."""
+    rules = Rules.preset(preset).with_options(decks=2, **options)
+    for seed in range(2):
+        bot, rng = make_bot("basic", seed=seed), random.Random(seed)
+        match = Match(rules, first_dealer=rules.seating.seats[seed % rules.players], rng=seed)
+        sheet = ScoreSheet(rules)
+        while not match.is_over and len(match.deals) < 6:  # (random play may never end a match)
+            deal = match.start_deal()
+            for seat in match.turns():
+                view = match.view(seat)
+                match.apply(bot.choose(view) if view.phase in (Phase.BIDDING, Phase.TRUMP)
+                            else rng.choice(view.legal), seat)
+            summary = match.summaries[-1]
+            entry = entered_by_copy(deal, rules)
+            if len(match.deals) % 2 and entry.took is not None:
+                entry = DealEntry(entry.dealer, entry.calls, trump=entry.trump, points=summary.result.points)
+            done = sheet.add(entry)
+            assert (done.score, done.made) == (summary.score, summary.result.made), done.ruling
+        assert sheet.score == match.score
+
+
+def test_two_packs_double_the_point_cards_and_refuse_what_one_deal_cannot_hold():
+    sheet = sheet_of("official", decks=2)
+    assert [(c.name, c.points, c.copies) for c in point_cards(sheet.rules)][:3] == [
+        ("High", 1, 2), ("Low", 1, 2), ("Jack", 1, 2)]
+    both = {name: ["NS", "EW"] for name in ALL_NS}
+    assert refused(sheet, DealEntry.of("W", maker="N", bid=14, points=(29, 0))).startswith(
+        "NS 29 and EW 0 make 29, but the point cards hold only 28 under official")
+    assert refused(sheet, DealEntry.of("W", maker="N", bid=14, took={**both, "Jack": ["NS", "EW", "NS"]})) == (
+        "Jack is given three times (to NS, EW and NS): two packs hold two, and each copy scores for one side only")
+    assert refused(sheet, DealEntry.of("W", maker="N", bid=14, took={**both, "Jack": "NS", "High": []})) == (
+        "say who took both Highs and the other Jack: a side (NS, EW), a player (N E S W) or nobody (two packs: "
+        "each copy of a point card is given)")
+    # Relative High: one copy may be out of play, but if nobody took either copy no trump was played.
+    one_high = sheet.add(DealEntry.of("W", maker="N", bid=14, trump="S", took={**both, "High": ["NS", None]}))
+    assert one_high.points == (14, 13) and one_high.ruling[0] == "N bid 14 in spades: NS took 14, EW 13: made."
+    assert refused(sheet, DealEntry.of("N", maker="E", bid=8, took={**both, "High": [None, None]})).startswith(
+        "under official+ High is the highest trump in play: if nobody took either copy of it no trump was played")
+    check_points(sheet.rules, (27, 0))  # a copy of High and of Low in play, everything else to NS
+    with pytest.raises(EntryError, match="no share of them gives NS 0 and EW 1"):
+        check_points(sheet.rules, (0, 1))  # once anything is taken, a High and a Low are taken too
+    with pytest.raises(EntryError, match="every point card scores for a side: the points add up to 28"):
+        check_points(Rules.preset("pagat").with_options(decks=2), (14, 13))
+
+
+def test_a_two_deck_cut_throat_share_of_points():
+    from cinch.scorekeeper import can_share
+
+    three = Rules.preset("official").with_options(players=3, decks=2)
+    assert can_share(three, (10, 10, 8)) and can_share(three, (2, 0, 0)) and can_share(three, (20, 0, 8))
+    assert not can_share(three, (1, 0, 0))  # one point: a High, yet then a Low was taken too
+    assert not can_share(three, (3, 3, 3))  # nine points without a Pedro (a five), from eight 1-point copies
+
+
+TWO_DECK_INPUT = """\
+W
+N 16
+h
+NS 20 EW 9
+NS high high jack jack jack, EW rest
+NS high high low jack jack game pedros pedros, EW rest
+undo
+N 16
+h
+NS high high low jack jack game pedros, EW rest
+E 10
+s
+EW pedros pedros, NS rest
+sheet
+quit
+"""
+
+
+def test_a_two_deck_match_at_the_plain_prompt_with_refusals_and_an_undo(tmp_path):
+    db = str(tmp_path / "games.sqlite3")
+    result = CliRunner().invoke(main, ["score", "--plain", "--rules", "official", "-o", "decks=2", "--db", db],
+                                input=TWO_DECK_INPUT)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "first side to 102 wins" in out and "for every copy (two packs): 28 in all" in out
+    assert "NS 20 and EW 9 make 29, but the point cards hold only 28 under official+" in out
+    assert "Jack is given three times (to NS, NS and NS): two packs hold two" in out
+    assert "N bid 16 in hearts: NS took 26, EW 2: made." in out
+    assert "Took back deal 1: W dealt: N bid 16 in hearts; took NS 26, EW 2" in out
+    assert "N bid 16 in hearts: NS took 16, EW 12: made." in out  # one pair of Pedros to EW this time
+    assert "E bid 10 in spades: EW took 20, NS 8: made." in out
+    assert "Score: NS 4, EW 12. E deals next." in out
+
+    with Library.open(db, readonly=True) as lib:
+        (stored,) = lib.list()
+        again = lib.sheet(stored.id)
+    assert again.rules.decks == 2 and again.score == (4, 12)
+    took = again.deals[0].entry.to_json()["took"]
+    assert took["High"] == ["NS", "NS"] and took["Right Pedro"] == ["NS", "EW"]
+    record = loads(sheet_text(again))
+    assert record["rules"]["decks"] == 2 and replay(record).sheet.score == (4, 12)
+
+
+def test_a_two_deck_entry_is_json_that_reads_back_and_a_bad_copy_list_names_the_field():
+    entry = DealEntry.of("W", maker="N", bid=16, trump="H",
+                         took={name: ("NS", None) for name in ALL_NS})
+    written = entry.to_json()
+    assert written["took"]["Jack"] == ["NS", None]
+    assert DealEntry.from_json(Seat.W, json.loads(json.dumps(written))) == entry
+    with pytest.raises(EntryError, match=r'"took": Jack must go to "NS", "EW", a seat or null \(with two packs'):
+        DealEntry.from_json(Seat.W, {"maker": "N", "bid": 16, "took": {"Jack": ["NS", 3]}})
+
+
+def test_the_phone_page_asks_who_took_each_copy():
+    from cinch.server.scoresheet import new_sheet, read_entry, rules_json, settled_json
+
+    sheet = new_sheet({"rules": "official", "options": {"decks": "2"}, "first_dealer": "W"})
+    described = rules_json(sheet.rules)
+    assert described["decks"] == 2 and described["total_points"] == 28 and described["target"] == 102
+    assert {c["name"]: c["copies"] for c in described["point_cards"]}["Left Pedro"] == 2
+    entry, _ = read_entry({"number": 1, "dealer": "W", "maker": "N", "bid": 14, "trump": "D",
+                           "took": {name: ["NS", "EW"] for name in ALL_NS}})
+    settled = settled_json(sheet.add(entry))
+    assert settled["points"] == {"NS": 14, "EW": 14} and settled["entry"]["took"]["High"] == ["NS", "EW"]

@@ -25,6 +25,16 @@ At a cut-throat table the seats are ``1`` to ``n`` and the points are each playe
 'quit'
 >>> [line for line in out.getvalue().splitlines() if line.startswith("  Score")]
 ['  Score: 1: 12, 2: -7, 3: 0 (first to 51 wins).']
+
+With two packs (``-o decks=2``) each point card is there twice: a card is named once for each copy,
+``NS jack jack`` when one side took both Jacks.
+
+>>> out = io.StringIO()
+>>> talk = ScoreDialogue(ScoreSheet(Rules.preset("official").with_options(decks=2)))
+>>> run_plain(talk, io.StringIO("W\\nN 16\\nH\\nNS high high jack jack pedros pedros, EW rest\\nquit\\n"), out)
+'quit'
+>>> [line for line in out.getvalue().splitlines() if line.startswith("  N bid")]
+['  N bid 16 in hearts: NS took 24, EW 4: made.']
 """
 
 from __future__ import annotations
@@ -33,6 +43,7 @@ import contextlib
 import os
 import re
 import tempfile
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -247,10 +258,13 @@ class ScoreDialogue:
         noted = ([d.irregularity.describe()] if d.irregularity is not None else []) + [
             f"incorrect hand {hand.describe()}" for hand in d.incorrect_hands]
         extra = f" (noted: {'; '.join(noted)})" if noted else ""
+        copies = ", a word for each copy" if rules.decks > 1 else ""
         if not table.partnership:
             return (f"Who took the points? Each player's, {_example_points(table)} ({_in_order(table)}) or "
-                    f"{_example_labelled(table)}, or by card: 1 high jack, 2 rest.{extra}")
-        return f"Who took the points? NS 9 EW 5, or by card: NS high jack, EW rest.{extra}"
+                    f"{_example_labelled(table)}, or by card{copies}: 1 high jack, 2 rest.{extra}")
+        example = "NS 18 EW 10" if rules.decks > 1 else "NS 9 EW 5"
+        cards = "NS high jack jack" if rules.decks > 1 else "NS high jack"
+        return f"Who took the points? {example}, or by card{copies}: {cards}, EW rest.{extra}"
 
     def prompt(self) -> str:
         """A short prompt for the input line."""
@@ -480,6 +494,7 @@ class ScoreDialogue:
                 + (", or one side's ('NS 9'): the other side has the rest." if every_card_scores(rules) else "."),
                 "  Or who took each point card: a side (NS, EW) or a player (N E S W), then its cards:",
                 "  'NS high jack game rp, EW low lp'; 'rest' stands for every card not yet named." + nobody,
+                *_copies_forms(rules, "NS"),
                 f"  The cards: {', '.join(c.name for c in point_cards(rules))} (short: h l j g rp lp"
                 + (" sancho" if rules.sancho else "") + (" dom" if rules.dom_pedro else "") + ", pedros for both).",
                 f"  'revoke EW' (or a player: 'revoke E') when a side revoked ({_revoke_words(rules)}; "
@@ -514,6 +529,7 @@ class ScoreDialogue:
                 f"  or by seat, {_example_labelled(table)} (a player left out took nothing).",
                 f"  Or who took each point card: a player ({seats}), then his cards: '1 high jack game, 2 rest';",
                 "  'rest' stands for every card not yet named." + nobody,
+                *_copies_forms(rules, "1"),
                 f"  The cards: {', '.join(c.name for c in point_cards(rules))} (short: h l j g rp lp"
                 + (" sancho" if rules.sancho else "") + (" dom" if rules.dom_pedro else "") + ", pedros for both).",
                 "  Misdeals, revokes and incorrect hands are ruled on only at four players in partnerships.",
@@ -544,11 +560,21 @@ class ScoreDialogue:
     def cards_lines(self) -> list[str]:
         rules = self.rules
         lines = [f"The point cards under {rules.name} ({rules.total_points} points in all):"]
-        lines += [f"  {c.name}: {c.what}, {c.points}" for c in point_cards(rules)]
+        lines += [f"  {c.name}: {c.what}, {c.points}" + (" for each copy (two packs hold two)" if c.copies > 1 else "")
+                  for c in point_cards(rules)]
         if every_card_scores(rules):
             who = "a side" if self.table.partnership else "a player"
             lines.append(f"Every trump is in play under these rules, so every point card scores for {who}.")
         return lines
+
+
+def _copies_forms(rules: Rules, taker: str) -> list[str]:
+    """How the cards are named with two packs: a word for each copy (nothing to add with one pack)."""
+    if rules.decks == 1:
+        return []
+    return [f"  Two packs: every point card is there twice, and each word is one copy: '{taker} jack jack' when "
+            f"{taker} took both Jacks, 'pedros' is one Right and one Left Pedro; 'rest' takes every copy not yet "
+            "named."]
 
 
 def _sentence(text: str) -> str:
@@ -710,11 +736,15 @@ _BOTH_PEDROS = ("pedros", "pedro", "both")
 
 
 def parse_took(text: str, rules: Rules) -> tuple[tuple[str, Taker], ...]:
-    """Who took each point card, from ``NS high jack game rp, EW rest`` (a taker, then its cards).
+    """Who took each point card, from ``NS high jack game rp, EW rest`` (a taker, then its cards).  With two
+    packs each word is one copy (``NS jack jack``: both Jacks), and ``rest`` every copy not yet named.
 
     >>> from cinch import Rules
     >>> parse_took("EW low pedros; N high - game, S rest", Rules.preset("official"))[:3]
     (('Low', Team.EW), ('Right Pedro', Team.EW), ('Left Pedro', Team.EW))
+    >>> two_packs = Rules.preset("pagat").with_options(decks=2)
+    >>> [(name, str(who)) for name, who in parse_took("NS jack, EW rest", two_packs)][:3]
+    [('Jack', 'NS'), ('High', 'EW'), ('High', 'EW')]
     """
     table = rules.seating
     tokens = [t for t in re.split(r"[\s,;:.]+", text.strip().lower()) if t]
@@ -748,9 +778,9 @@ def parse_took(text: str, rules: Rules) -> tuple[tuple[str, Taker], ...]:
             pairs.append((parse_point_card(word), taker))
     if len(rest) > 1:
         raise EntryError("'rest' may stand for the cards not named only once")
-    if rest:
-        named = {name for name, _ in pairs}
-        pairs += [(c.name, rest[0]) for c in point_cards(rules) if c.name not in named]
+    if rest:  # every copy not named yet (one of each card, or two with two packs)
+        named = Counter(name for name, _ in pairs)
+        pairs += [(c.name, rest[0]) for c in point_cards(rules) for _ in range(c.copies - named[c.name])]
     return tuple(pairs)
 
 

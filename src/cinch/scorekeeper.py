@@ -30,13 +30,20 @@ to ``n``, every player is his own side, and the points are entered per player:
 >>> done = three.add(DealEntry.of("3", maker="2", bid=7, points=(12, 2, 0), table=three.table))
 >>> done.ruling[0], done.score
 ('2 bid 7: 2 took 2, 3 0, 1 12: set.', (12, -7, 0))
+
+With two packs (``-o decks=2``) every point card is there twice and each copy scores: a card
+is named once for each copy, and the points double (28 under official):
+
+>>> two = ScoreSheet(Rules.preset("official").with_options(decks=2))
+>>> took = {name: ("NS", "EW") for name in ("High", "Low", "Jack", "Game", "Right Pedro", "Left Pedro")}
+>>> two.add(DealEntry.of("W", maker="N", bid=14, trump="H", took=took)).ruling[0]
+'N bid 14 in hearts: NS took 14, EW 14: made.'
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
-import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
@@ -49,7 +56,7 @@ from cinch.irregularities import PENALTY_TEXTS as PENALTY_TEXTS  # the penalties
 from cinch.irregularities import changes_text, incorrect_hand_ruling, misdeal_ruling, revoke_ruling
 from cinch.irregularities import default_penalty_text as default_penalty_text
 from cinch.match import DealSummary, bidder_goes_out_applies, decide, teams_json
-from cinch.rules import AboveSix, AllPass, Bidding, High, Low, Rob, Rules, Settlement
+from cinch.rules import TWO_DECKS, AboveSix, AllPass, Bidding, High, Low, Rob, Rules, Settlement
 from cinch.scoring import PointTable, settle
 from cinch.seating import FOUR, Seating, seating
 from cinch.view import Phase
@@ -105,11 +112,13 @@ def _side_word(table: Seating) -> str:
 # ---- the point cards of a rules -----------------------------------------------------------------------
 @dataclass(frozen=True)
 class PointCard:
-    """One point card under some rules: its name, its points and what it is, in words."""
+    """One point card under some rules: its name, its points (for each copy) and what it is, in words;
+    ``copies``: how many of it a deal holds (two with two packs, each scoring for whoever took it)."""
 
     name: str
     points: int
     what: str
+    copies: int = 1
 
 
 @functools.lru_cache(maxsize=64)
@@ -118,12 +127,15 @@ def point_cards(rules: Rules) -> tuple[PointCard, ...]:
 
     >>> [(c.name, c.points) for c in point_cards(Rules.preset("additive").with_options(sancho=True))][-3:]
     [('Right Pedro', 5), ('Left Pedro', 5), ('Sancho', 9)]
+    >>> [(c.name, c.copies) for c in point_cards(Rules.preset("official").with_options(decks=2))][:2]
+    [('High', 2), ('Low', 2)]
     """
-    # Every trump captured by NS, the 2 held by NS: the table then claims each point card once.
+    # Every trump captured by NS, the 2s held by NS: the table then claims each point card (each copy) once.
     table = PointTable.of(rules, Suit.SPADES)
     trumps = table.tables.trumps
-    points = {name: pts for name, _, _, pts, _ in table.claims((trumps, 0), trumps, 0, 0, 0)}
-    return tuple(PointCard(name, points[name], _card_words(rules, name)) for name in CARD_ORDER if name in points)
+    points = {name: pts for name, _, _, pts, _ in table.claims((trumps, 0), trumps, 0, 0, 0, low_twin=0)}
+    return tuple(PointCard(name, points[name], _card_words(rules, name), rules.decks)
+                 for name in CARD_ORDER if name in points)
 
 
 def _card_words(rules: Rules, name: str) -> str:
@@ -168,6 +180,8 @@ def cards_text(rules: Rules) -> str:
 
     >>> cards_text(Rules.preset("pagat"))
     'High, Low, Jack and Game 1 each, Right Pedro and Left Pedro 5 each: 14 in all'
+    >>> cards_text(Rules.preset("pagat").with_options(decks=2))[-45:]
+    '5 each, for every copy (two packs): 28 in all'
     """
     groups: dict[int, list[str]] = {}
     for card in point_cards(rules):
@@ -175,7 +189,8 @@ def cards_text(rules: Rules) -> str:
     parts = []
     for points, names in groups.items():
         parts.append(f"{_and(names)} {points}" + (" each" if len(names) > 1 else ""))
-    return ", ".join(parts) + f": {rules.total_points} in all"
+    copies = ", for every copy (two packs)" if rules.decks == TWO_DECKS else ""
+    return ", ".join(parts) + f"{copies}: {rules.total_points} in all"
 
 
 # ---- reading the notation ---------------------------------------------------------------------------
@@ -431,8 +446,9 @@ class DealEntry:
     ``calls``: the auction from the dealer's left, or empty when only ``maker`` and ``bid``
     are given; with calls, ``maker`` and ``bid`` may be left out (the calls give them).  No
     maker and no bid: all passed and the deal is thrown in.  ``took``: who scored each
-    point card (pairs of name and :data:`Taker`); or ``points``: only each side's points
-    (NS, EW; at a cut-throat table each player's, 1 to n).  ``irregularity``: a misdeal or a revoke.
+    point card (pairs of name and :data:`Taker`; with two packs a name comes once for each copy);
+    or ``points``: only each side's points (NS, EW; at a cut-throat table each player's, 1 to n).
+    ``irregularity``: a misdeal or a revoke.
     ``incorrect_hands``: hands found with too many or too few cards (003), which change no score.
     The irregularities are four-player only.  The seats say the table: ``N E S W``, or a
     cut-throat table's seats (:attr:`table`).
@@ -455,17 +471,19 @@ class DealEntry:
     @classmethod
     def of(cls, dealer: Seat | str, *, calls: str | Iterable[Call | str] = (), maker: Seat | str | None = None,
            bid: int | None = None, trump: Suit | str | None = None,
-           took: Mapping[str, Taker | str] | Iterable[tuple[str, Taker | str]] | None = None,
+           took: Mapping[str, Taker | str | Sequence[Taker | str]] | Iterable[tuple[str, Taker | str]] | None = None,
            points: Sequence[int] | None = None, irregularity: Irregularity | None = None,
            incorrect_hands: Iterable[IncorrectHand] = (), table: Seating = FOUR) -> DealEntry:
         """An entry from text or values: seats as ``"N"`` (at a cut-throat ``table``, ``"1"``), suits as ``"H"``
-        or ``"hearts"``, calls as ``"p 7 p p"``, takers as ``"NS"``, ``"E"`` or ``"nobody"``."""
+        or ``"hearts"``, calls as ``"p 7 p p"``, takers as ``"NS"``, ``"E"`` or ``"nobody"``; with two packs
+        ``took`` may give a card's takers together, one a copy: ``{"Jack": ("NS", "EW")}``."""
         try:
             pairs = None
             if took is not None:
                 items = took.items() if isinstance(took, Mapping) else took
                 pairs = tuple((parse_point_card(name), parse_taker(who, table) if isinstance(who, str) else who)
-                              for name, who in items)
+                              for name, whom in items
+                              for who in (whom if isinstance(whom, list | tuple) else (whom,)))
             return cls(
                 dealer=table.parse_seat(dealer) if isinstance(dealer, str) else table.seats[dealer],
                 calls=parse_calls(calls),
@@ -504,7 +522,7 @@ class DealEntry:
         if self.trump is not None:
             out["trump"] = self.trump.letter
         if self.took is not None:
-            out["took"] = {name: None if who is None else who.name for name, who in self.took}
+            out["took"] = took_json(self.took)
         if self.points is not None:
             out["points"] = teams_json(self.points, self.table)
         if self.irregularity is not None:
@@ -554,10 +572,13 @@ class DealEntry:
                 if name not in CARD_ORDER:
                     raise EntryError(f'"took" names {name!r}, which is not a point card; they are '
                                      f"{_and(list(CARD_ORDER))}")
-                if who is not None and not isinstance(who, str):
-                    where = '"NS", "EW", a seat' if table.partnership else "a player's seat"
-                    raise EntryError(f'"took": {name} must go to {where} or null, not {json_kind(who)}')
-                pairs.append((name, None if who is None else _taker_json(who, name, table)))
+                copies = who if isinstance(who, list) and who else [who]  # two packs: a taker for each copy
+                for one in copies:
+                    if one is not None and not isinstance(one, str):
+                        where = '"NS", "EW", a seat' if table.partnership else "a player's seat"
+                        raise EntryError(f'"took": {name} must go to {where} or null (with two packs a list of '
+                                         f'them, one for each copy, as ["NS", null]), not {json_kind(one)}')
+                    pairs.append((name, None if one is None else _taker_json(one, name, table)))
         points = value.get("points")
         pair = None
         if points is not None:
@@ -580,6 +601,19 @@ class DealEntry:
                        irregularity, incorrect)
         except NotationError as e:
             raise EntryError(str(e)) from None
+
+
+def took_json(took: Iterable[tuple[str, Taker]]) -> dict[str, Any]:
+    """``took`` as a record writes it: each point card with whoever took it, or with two packs the list
+    of whoever took each copy.
+
+    >>> took_json([("High", Team.NS), ("Jack", None), ("Jack", Seat.E)])
+    {'High': 'NS', 'Jack': [None, 'E']}
+    """
+    takers: dict[str, list[str | None]] = {}
+    for name, who in took:
+        takers.setdefault(name, []).append(None if who is None else who.name)
+    return {name: whom[0] if len(whom) == 1 else whom for name, whom in takers.items()}
 
 
 def _taker_json(text: str, name: str, table: Seating = FOUR) -> Taker:
@@ -709,8 +743,9 @@ def read_auction(rules: Rules, dealer: Seat, calls: Sequence[Call]) -> tuple[Sea
     >>> read_auction(Rules.preset("pagat"), Seat.W, parse_calls("p 8 p p"))
     (Seat.E, 8)
     """
-    # The bidding's one home is the Deal: any deck will do, as no call depends on the cards.
-    deal = Deal(rules, dealer, EXAMPLE_DECK)
+    # The bidding's one home is the Deal: any deck will do, as no call depends on the cards (with two
+    # packs the text twice: the second time the twins).
+    deal = Deal(rules, dealer, " ".join([EXAMPLE_DECK] * rules.decks))
     for index, call in enumerate(calls, start=1):
         if deal.phase is not Phase.BIDDING:
             raise EntryError(f"call {index}, {call}, comes after the auction is over (it ended with call "
@@ -733,8 +768,8 @@ def read_auction(rules: Rules, dealer: Seat, calls: Sequence[Call]) -> tuple[Sea
 
 def check_took(rules: Rules, took: Sequence[tuple[str, Taker]]) -> tuple[int, ...]:
     """Each side's points (at a cut-throat table each player's) from who took each point card, after
-    checking that every point card of the rules is named once, to someone at the table, and that the
-    nobodies are possible.
+    checking that every point card of the rules is named once (with two packs once for each copy, so
+    twice), to someone at the table, and that the nobodies are possible.
 
     >>> rules = Rules.preset("official")
     >>> check_took(rules, [("High", Team.NS), ("Low", Seat.E), ("Jack", None), ("Game", Team.NS),
@@ -744,22 +779,23 @@ def check_took(rules: Rules, took: Sequence[tuple[str, Taker]]) -> tuple[int, ..
     cards = point_cards(rules)
     table = rules.seating
     by_name = {c.name: c for c in cards}
-    seen: dict[str, Taker] = {}
+    seen: dict[str, list[Taker]] = {}
     for name, taker in took:
         if name not in by_name:
             raise EntryError(_not_a_point_card(rules, name))
         if taker is not None and not at_table(table, taker):
             raise EntryError(f"{name} is given to {taker}, who is not at this table: the players are "
                              f"{_seats_text(table)}")
-        if name in seen:
-            raise EntryError(f"{name} is given twice (to {taker_text(seen[name])} and to {taker_text(taker)}): "
-                             f"a point card scores for one {_side_word(table)} only")
-        seen[name] = taker
-    missing = [c.name for c in cards if c.name not in seen]
+        given = seen.setdefault(name, [])
+        if len(given) == by_name[name].copies:
+            raise EntryError(_given_too_often(name, [*given, taker], table))
+        given.append(taker)
+    missing = [(c, c.copies - len(seen.get(c.name, ()))) for c in cards if len(seen.get(c.name, ())) < c.copies]
     if missing:
         whom = "a side (NS, EW), a player (N E S W)" if table.partnership else f"a player ({_seats_text(table)})"
-        raise EntryError(f"say who took {_and(missing)}: {whom} or nobody")
-    nobody = [c.name for c in cards if seen[c.name] is None]
+        packs = " (two packs: each copy of a point card is given)" if rules.decks == TWO_DECKS else ""
+        raise EntryError(f"say who took {_missing_words(missing)}: {whom} or nobody{packs}")
+    nobody = [c.name for c in cards if None in seen[c.name]]
     if nobody and every_card_scores(rules):
         raise EntryError(
             f"{_and(nobody)} cannot go to nobody under {rules.name}: there every trump is in play (players keep "
@@ -767,19 +803,42 @@ def check_took(rules: Rules, took: Sequence[tuple[str, Taker]]) -> tuple[int, ..
             f"every point card scores for a {_side_word(table)}"
         )
     for name in ("High", "Low"):
-        if is_relative(rules, name) and seen[name] is None:
-            taken = [c.name for c in cards if seen[c.name] is not None]
+        if is_relative(rules, name) and all(taker is None for taker in seen[name]):
+            taken = [c.name for c in cards if any(taker is not None for taker in seen[c.name])]
             if taken:
+                which = "either copy of it" if by_name[name].copies > 1 else "it"
                 raise EntryError(
-                    f"under {rules.name} {name} is {by_name[name].what}: if nobody took it no trump was played, "
-                    f"yet {_and(taken)} went to a {_side_word(table)}; say who took {name}"
+                    f"under {rules.name} {name} is {by_name[name].what}: if nobody took {which} no trump was "
+                    f"played, yet {_and(taken)} went to a {_side_word(table)}; say who took {name}"
                 )
     points = [0] * table.sides
     for card in cards:
-        taker = seen[card.name]
-        if taker is not None:
-            points[team_of(taker)] += card.points
+        for taker in seen[card.name]:
+            if taker is not None:
+                points[team_of(taker)] += card.points
     return tuple(points)
+
+
+def _given_too_often(name: str, takers: list[Taker], table: Seating) -> str:
+    """Why a point card named once too often is refused: each copy scores for one side only."""
+    if len(takers) == 2:
+        first, second = (taker_text(t) for t in takers)
+        return f"{name} is given twice (to {first} and to {second}): a point card scores for one " \
+               f"{_side_word(table)} only"
+    times = {3: "three", 4: "four"}.get(len(takers), str(len(takers)))
+    return (f"{name} is given {times} times (to {_and([taker_text(t) for t in takers])}): two packs hold two, and "
+            f"each copy scores for one {_side_word(table)} only")
+
+
+def _missing_words(missing: Sequence[tuple[PointCard, int]]) -> str:
+    """The copies no one was given yet: ``Jack and Game``, or with two packs ``both Highs and the other Jack``."""
+    words = []
+    for card, left in missing:
+        if card.copies == 1:
+            words.append(card.name)
+        else:
+            words.append(f"both {card.name}s" if left == card.copies else f"the other {card.name}")
+    return _and(words)
 
 
 def _not_a_point_card(rules: Rules, name: str) -> str:
@@ -795,15 +854,25 @@ def _not_a_point_card(rules: Rules, name: str) -> str:
 @functools.lru_cache(maxsize=64)
 def possible_points(rules: Rules) -> frozenset[tuple[int, ...]]:
     """Every split of points between two sides (NS, EW; or the two players of a table of two) a deal can
-    give: the totals of every assignment of the point cards that :func:`check_took` accepts."""
-    names = [c.name for c in point_cards(rules)]
-    found = set()
-    for sides in itertools.product((*rules.seating.side_list[:2], None), repeat=len(names)):
-        try:
-            found.add(check_took(rules, list(zip(names, sides))))
-        except EntryError:
-            continue
-    return frozenset(found)
+    give: the totals of every assignment of the point cards that :func:`check_took` accepts.
+
+    Built card by card (its copies to one side, the other, or nobody where a card may die), keeping
+    whether any card was taken and whether a relative High or Low went to nobody: once any card is
+    taken, High and Low "in play" were taken too.
+
+    >>> sorted(possible_points(Rules.preset("pagat")))[:3]
+    [(0, 14), (1, 13), (2, 12)]
+    """
+    may_die = not every_card_scores(rules)
+    # (the first side's points, the second's, any card taken, a relative High or Low taken by nobody)
+    states: set[tuple[int, int, bool, bool]] = {(0, 0, False, False)}
+    for card in point_cards(rules):
+        shares = [(a, b) for a in range(card.copies + 1) for b in range(card.copies + 1 - a)
+                  if may_die or a + b == card.copies]
+        relative = is_relative(rules, card.name)
+        states = {(x + a * card.points, y + b * card.points, taken or a + b > 0, missed or (relative and a + b == 0))
+                  for x, y, taken, missed in states for a, b in shares}
+    return frozenset((x, y) for x, y, taken, missed in states if not (taken and missed))
 
 
 def can_share(rules: Rules, points: Sequence[int]) -> bool:
@@ -815,7 +884,10 @@ def can_share(rules: Rules, points: Sequence[int]) -> bool:
     >>> can_share(three, (4, 0, 10)), can_share(three, (2, 2, 2))
     (True, False)
     """
-    cards = sorted(point_cards(rules), key=lambda c: -c.points)  # the big ones first: they fit fewest ways
+    # Each copy of each card, the big ones first (they fit fewest ways), with whether it must be taken once
+    # anyone took a card: High or Low "in play" (with two packs one copy of it; the other may be out of play).
+    cards = sorted(((c.points, i == 0 and is_relative(rules, c.name)) for c in point_cards(rules)
+                    for i in range(c.copies)), key=lambda card: -card[0])
     may_be_dead = not every_card_scores(rules)
     anyone = any(points)
 
@@ -823,12 +895,12 @@ def can_share(rules: Rules, points: Sequence[int]) -> bool:
     def fits(index: int, needs: tuple[int, ...]) -> bool:  # needs: what each player still has to take, sorted
         if index == len(cards):
             return not any(needs)
-        card = cards[index]
-        if may_be_dead and not (anyone and is_relative(rules, card.name)) and fits(index + 1, needs):
+        value, in_play = cards[index]
+        if may_be_dead and not (anyone and in_play) and fits(index + 1, needs):
             return True
         for i, need in enumerate(needs):
-            if need >= card.points and (i == 0 or needs[i - 1] != need):  # (equal needs: one try does)
-                rest = (*needs[:i], need - card.points, *needs[i + 1:])
+            if need >= value and (i == 0 or needs[i - 1] != need):  # (equal needs: one try does)
+                rest = (*needs[:i], need - value, *needs[i + 1:])
                 if fits(index + 1, tuple(sorted(rest))):
                     return True
         return False

@@ -33,6 +33,9 @@ four players, one per player cut-throat).
 
 >>> obs_size(4), obs_size(3), obs_size(6)
 (1480, 1289, 2174)
+
+Both are one pack's: two-deck Cinch (``decks=2``, 104 cards, bids to 52) is refused at construction
+(:func:`check_one_pack`), so that no id or observation ever means two things.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ import numpy as np
 from cinch.actions import BIDS, PASS, PLAYS, TRUMPS, Action, Bid, Keep, NameTrump, Pass, Play
 from cinch.cards import CARDS, CardSet, Seat, bit_list
 from cinch.deal import Deal
+from cinch.errors import RulesError
 from cinch.keep import KeepOptions
 from cinch.rules import Rules
 from cinch.seating import FOUR, Seating, seating
@@ -494,6 +498,23 @@ def view_text(view: SeatView | None, seat: int, *, dealer: int = 0, dealt: int =
     if private and (picked or named >= 0):
         lines.append(f"picking {CARDS[named] if named >= 0 else ''} {CardSet(picked)}".rstrip())
     return "\n".join(lines)
+
+
+def check_one_pack(rules: Rules, what: str) -> None:
+    """Refuse two-deck Cinch in ``what`` (an adapter, the dataset): the fixed 188 actions and the
+    observation name each card of one pack, and two packs hold 104 (twins sharing one card's text).
+
+    One size for every learner was chosen over a second, larger space that would change every id.
+
+    >>> check_one_pack(Rules.preset("official").with_options(decks=2), "the OpenSpiel game")
+    Traceback (most recent call last):
+    ...
+    cinch.errors.RulesError: the OpenSpiel game takes one pack only (52 cards, 2 to 6 players): the 188 action ids ...
+    """
+    if rules.decks != 1:
+        raise RulesError(f"{what} takes one pack only (52 cards, 2 to 6 players): the {NUM_ACTIONS} action ids and "
+                         "the observation name each card of one pack, and two-deck Cinch (decks=2) has 104; "
+                         "leave out decks=2")
 
 
 def zero_sum(rules: Rules) -> bool:

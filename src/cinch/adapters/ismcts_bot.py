@@ -7,7 +7,8 @@ Every simulation starts from a fresh world drawn from the same view (the bot's r
 calls :mod:`cinch.worlds` with the bot's own generator, so a seeded bot is deterministic
 when it runs a fixed number of simulations).  It maximises the game's return for its seat
 (the deal's score difference for its side with two sides, its own score change at three,
-five or six players); the match score is not considered.  It plays at every table size.
+five or six players); the match score is not considered.  It plays at every table size, with one
+pack: the OpenSpiel game is one pack's, so two-deck Cinch (``decks=2``) is refused in one line.
 
 Keeps and buries are several OpenSpiel decisions (one card at a time, see
 :mod:`cinch.adapters._core`).  The bot searches each of them in turn, from the state
@@ -64,6 +65,7 @@ class OpenSpielISMCTSBot(Bot):
         if len(legal) == 1:
             return legal[0]
         start = time.perf_counter()
+        _core.check_one_pack(view.rules, "the openspiel-ismcts bot (it searches the OpenSpiel game)")
         game = game_for(view.rules, view.dealer)
         state = state_from_view(game, view, self.rng)
         uct_c = self.uct_c if self.uct_c is not None else _core.utility_bound(view.rules) / 2

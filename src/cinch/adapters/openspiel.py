@@ -36,6 +36,8 @@ The number of players is the rules' ``players`` option (2 to 6, default 4):
 - ``resample_from_infostate(player, sampler)`` returns a new state whose information state
   for ``player`` is the same, drawn with :mod:`cinch.worlds`; OpenSpiel's ISMCTSBot uses
   it for its determinizations.
+- One pack: two-deck Cinch (``options=decks:2``) is refused when the game is loaded, in one line
+  (:func:`cinch.adapters._core.check_one_pack`): the ids and the observation are one pack's.
 """
 
 from __future__ import annotations
@@ -123,6 +125,7 @@ class CinchGame(pyspiel.Game):
     def __init__(self, params: dict | None = None):
         params = {**DEFAULT_PARAMS, **dict(params or {})}
         rules = rules_from_params(params)
+        _core.check_one_pack(rules, "the OpenSpiel game python_cinch")
         table = rules.seating
         zero_sum = _core.zero_sum(rules)
         bound = _core.utility_bound(rules)

@@ -18,6 +18,8 @@
   two players), each agent's side's score change less the other side's; with three, five or
   six, each his own score change.  Chance (the deck, a new stock's order) is drawn from the
   environment's seed.
+- One pack: two-deck Cinch (``decks=2``) is refused at construction, in one line
+  (:func:`cinch.adapters._core.check_one_pack`): the ids and the observation are one pack's.
 
 >>> e = env(rules="official", players=3)
 >>> e.possible_agents, e.observation_space("player_1")["observation"].shape
@@ -81,6 +83,7 @@ class CinchEnv(AECEnv):
         self.rules = rules if isinstance(rules, Rules) else Rules.from_json(rules)
         if players is not None:
             self.rules = self.rules.with_options(players=players)
+        _core.check_one_pack(self.rules, "the PettingZoo environment cinch_v0")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.render_mode = render_mode

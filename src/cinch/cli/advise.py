@@ -69,9 +69,10 @@ def advise_command(hand: tuple[str, ...], preset: str, options: tuple[str, ...],
                    as_json: bool, plot_file: str | None) -> None:
     """Advise the seat about to bid: every trump suit and level, every call, the best call.
 
-    HAND is the seat's nine cards (six at five or six players), e.g. AS KS 5S 2H 3D 4C 7C 9H TD
-    (quoted or not). The worlds are deals consistent with what the seat knows, weighted by the
-    calls before it, played out by the expert's playouts (the heuristic bot in every seat).
+    HAND is the seat's nine cards (six at five or six players; with -o decks=2 eighteen or twelve,
+    a card held twice written twice, AH AH), e.g. AS KS 5S 2H 3D 4C 7C 9H TD (quoted or not). The
+    worlds are deals consistent with what the seat knows, weighted by the calls before it, played
+    out by the expert's playouts (the heuristic bot in every seat).
     Prints, per suit and level, the chance to make the bid and the score change (yours less
     theirs; cut-throat, yours less the others' average; 95% intervals), the value of each call
     with the others answering as the heuristic bids, and the recommended call with its margin
@@ -89,7 +90,7 @@ def advise_command(hand: tuple[str, ...], preset: str, options: tuple[str, ...],
     seat = _seat(rules, seat_name or ("S" if table.partnership else table.names[0]), "--seat")
     dealer = _seat(rules, dealer_name, "--dealer")
     try:
-        cards = parse_hand(" ".join(hand), table.dealt)
+        cards = parse_hand(" ".join(hand), table.dealt, table.decks)
         view = position(rules, cards, seat, dealer, parse_calls(bids),
                         None if score is None else parse_score(score, table))
         advice = advise(view, worlds=worlds, seconds=seconds, seed=seed)

@@ -7,7 +7,8 @@ explains the ruling, keeps the running score and names the winner.  The Textual 
 is not a terminal) asks at a line prompt (:mod:`cinch.score_plain`).  Every match is kept
 in the game library after every deal, as a ``cinch/1`` record of deals played with real
 cards; ``--resume ID`` goes on with one.  ``-o players=3`` (2 to 6, or ``-o heasly=true``) keeps
-the score of a cut-throat table: seats ``1`` to ``n``, each player for himself.
+the score of a cut-throat table: seats ``1`` to ``n``, each player for himself; ``-o decks=2`` that of
+two-deck Cinch, each copy of a point card entered (``NS jack jack``).
 """
 
 from __future__ import annotations

@@ -235,7 +235,10 @@ def rules_json(rules: Rules) -> dict[str, Any]:
         "highest_bid": rules.highest_bid,
         "total_points": rules.total_points,
         "throw_in": rules.all_pass is AllPass.THROW_IN,
-        "point_cards": [{"name": c.name, "points": c.points, "what": c.what} for c in point_cards(rules)],
+        "decks": rules.decks,
+        # With two packs each point card is there twice ("copies"), and the form asks who took each copy.
+        "point_cards": [{"name": c.name, "points": c.points, "what": c.what, "copies": c.copies}
+                        for c in point_cards(rules)],
         "cards_text": cards_text(rules),
         "every_card_scores": every_card_scores(rules),
         "penalty_text": default_penalty_text(rules),

@@ -19,3 +19,17 @@ def partnership_only(rules: Rules, what: str) -> None:
         option = "heasly" if rules.heasly else f"players={rules.players}"
         raise CinchError(f"these rules seat {rules.players} players, each for himself: {what} keeps partnership "
                          f"(four-player) games for now (leave out {option})")
+
+
+def one_pack_only(rules: Rules, what: str) -> None:
+    """Refuse two-deck Cinch (``decks=2``) in a study tool that keeps one-pack games.
+
+    >>> try:
+    ...     one_pack_only(Rules.preset("official").with_options(decks=2), "the puzzle miner")
+    ... except CinchError as e:
+    ...     print(str(e)[:61])
+    these rules play two packs (two-deck Cinch): the puzzle miner
+    """
+    if rules.decks != 1:
+        raise CinchError(f"these rules play two packs (two-deck Cinch): {what} keeps one-pack games for now "
+                         "(leave out decks=2)")

@@ -1,7 +1,7 @@
 """The bid advisor: what each trump suit and each bid level is worth to the seat about to bid.
 
-The advisor sees only the seat's view: its cards (nine, or six at five or six players) and the calls
-before it.  It draws
+The advisor sees only the seat's view: its cards (nine, or six at five or six players; twice as many
+with two packs, ``-o decks=2``, where a card may be held twice) and the calls before it.  It draws
 worlds consistent with that view (:func:`cinch.worlds.sample_weighted`), weighted by how
 likely the calls so far are (:class:`~cinch.bots.inference.BidLikelihood`: the others bid
 roughly as the heuristic bot would), and plays each world out the way the expert bot judges
@@ -52,7 +52,7 @@ from cinch.bots.base import Bot, make_bot
 from cinch.bots.equity import MatchEquity
 from cinch.bots.inference import BidLikelihood
 from cinch.bots.playout import bid_out, play_out
-from cinch.cards import SUITS, CardSet, Seat, Suit, Team, bit_list
+from cinch.cards import SUITS, CardSet, Seat, Suit, Team, bit_list, deck_mask
 from cinch.constants import BATCH, DEALT
 from cinch.deal import Deal
 from cinch.errors import CinchError
@@ -82,10 +82,15 @@ class AdviceError(CinchError):
 
 # ---- reading the position ----------------------------------------------------------------------
 
-def parse_hand(text: str, dealt: int = DEALT) -> CardSet:
-    """The cards dealt (nine; six at five or six players), separated by spaces or commas:
-    ``"AS KS 5S 2H 3D 4C 7C 9H TD"``."""
-    hand = CardSet.parse(text.replace(",", " "))  # a card written twice is refused there, by name
+def parse_hand(text: str, dealt: int = DEALT, decks: int = 1) -> CardSet:
+    """The cards dealt (nine; six at five or six players; with two packs eighteen or twelve, a card held
+    twice written twice), separated by spaces or commas: ``"AS KS 5S 2H 3D 4C 7C 9H TD"``.
+
+    >>> str(parse_hand("AH AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H AS KS QS JS", 18, decks=2))[:23]
+    'AS KS QS JS AH AH KH QH'
+    """
+    # A card written twice is refused there, by name (with two packs, one written three times).
+    hand = CardSet.parse(text.replace(",", " "), decks=decks)
     if len(hand) != dealt:
         raise AdviceError(f"a hand is the {dealt} cards dealt; {text.strip()!r} has {len(hand)}")
     return hand
@@ -146,7 +151,7 @@ def position(rules: Rules, hand: CardSet | str, seat: Seat, dealer: Seat, calls:
     """
     table = rules.seating
     if isinstance(hand, str):
-        hand = parse_hand(hand, table.dealt)
+        hand = parse_hand(hand, table.dealt, table.decks)
     elif len(hand) != table.dealt:
         raise AdviceError(f"a hand is the {table.dealt} cards dealt; {hand} has {len(hand)}")
     if score is not None and len(score) != table.sides:
@@ -173,8 +178,9 @@ def position(rules: Rules, hand: CardSet | str, seat: Seat, dealer: Seat, calls:
 
 
 def _deck_with(hand: int, seat: int, dealer: int, table: Seating = FOUR) -> list[int]:
-    """A deck that deals ``hand`` to ``seat`` (batches of three from the dealer's left); the rest in order."""
-    own, rest = bit_list(hand), bit_list(((1 << 52) - 1) & ~hand)
+    """A deck that deals ``hand`` to ``seat`` (batches of three from the dealer's left); the rest in order.
+    With two packs the deck is 104 cards, each copy where it lies: the hand's twins in the hand."""
+    own, rest = bit_list(hand), bit_list(deck_mask(table.decks) & ~hand)
     deck: list[int] = []
     for batch in range(table.batches):
         source = own if (dealer + 1 + batch) % table.players == seat else rest

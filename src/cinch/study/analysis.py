@@ -526,12 +526,14 @@ def _par(deal: Deal, action: Action) -> Par | None:
             points[others[0]] += rest  # how the rest is split among the others does not change the seat's value
         return points
 
-    values = {card: deal_value(rules, seat, maker, bid, by_side(card)) for card in result.card_values}
-    if action.card not in values:
+    # With two packs a card and its twin are worth the same: the card played is looked up by either copy.
+    values = {card.printed: deal_value(rules, seat, maker, bid, by_side(card)) for card in result.card_values}
+    played = values.get(action.card.printed)
+    if played is None:
         return None
     top = max(values.values())
     best = tuple(str(c) for c, v in values.items() if v == top)
-    return Par(values[action.card], top, best)
+    return Par(played, top, best)
 
 
 # ---- words -------------------------------------------------------------------------------------------------
@@ -558,7 +560,8 @@ def choice_words(action: Action, trump: Suit | TrumpTables | None = None) -> str
 def _card(card: Card, trump: Suit | TrumpTables | None) -> str:
     """The card with a ``*`` when it is a trump (``trump`` a suit, or the deal's tables, which know the bowers)."""
     tables = trump if isinstance(trump, TrumpTables) or trump is None else TRUMP_TABLES[trump]
-    return card.symbol + ("*" if tables is not None and tables.is_trump(card) else "")
+    # (a twin of the second pack is a trump when its first-pack card is: one pack's tables answer for both)
+    return card.symbol + ("*" if tables is not None and tables.is_trump(card.printed) else "")
 
 
 def _points(x: float) -> str:

@@ -13,7 +13,9 @@ seed), then replays them the same way.
 Every table size is exported: the partnership game of four (seats ``N E S W``, sides ``NS``
 and ``EW``) and the cut-throat tables of 2, 3, 5 and 6 (seats and sides ``1`` to ``n``, each
 player his own side).  The per-seat columns and the vector are sized for the table, so one
-file holds one table size: an export that would mix them is refused.
+file holds one table size: an export that would mix them is refused.  The vector and the action
+ids are the adapters' (:mod:`cinch.adapters._core`), one pack's: two-deck Cinch (``decks=2``) is
+refused in one line, and ``--library all`` leaves its matches out.
 
 >>> spec = SelfPlay(rules=Rules.preset("pagat"), bots=("random",) * 4, count=1, seed=7)
 >>> rows = list(self_play_rows(spec))
@@ -45,7 +47,7 @@ from typing import IO, Any, Protocol
 import orjson
 
 from cinch.actions import Action
-from cinch.adapters._core import OBS_SIZE, Turn, encode_view, make_buffers, pieces
+from cinch.adapters._core import OBS_SIZE, Turn, check_one_pack, encode_view, make_buffers, pieces
 from cinch.arena import MAX_MATCH_DEALS, BotSpec, bot_class, bot_options, check_bot_option, derive_seed, seeded_deck
 from cinch.bots.base import DEFAULT_BOT
 from cinch.cards import CardSet, Seat, Team
@@ -289,6 +291,7 @@ def match_rows(match: Match, *, source: str, game: str, whole_match: bool = True
     if match.rules.honour_rule:  # claims and waivers have no action ids in the adapters' numbering
         raise DatasetError(f"{game}: played under the honour rule, whose claims and rulings the dataset's "
                            "action ids cannot number yet; it is not exported")
+    _one_pack(match.rules, game)
     head = {"source": source, "game": game, "rules": _rules_text(match.rules)}
     names = names if names is not None else match.players
     again = Match(match.rules, first_dealer=match.first_dealer, players=match.players)
@@ -347,6 +350,7 @@ class SelfPlay:
                                f"{n} seats ({seats}), not {len(self.bots)}")
         if self.count < 1:
             raise DatasetError(f"--self-play must be at least 1 (deals or matches), not {self.count}")
+        _one_pack(self.rules, "self-play")
         object.__setattr__(self, "specs", _bot_specs(self.bots, dict(self.options)))
 
     @property
@@ -412,6 +416,14 @@ def play_self(spec: SelfPlay, index: int) -> Match:
     return match
 
 
+def _one_pack(rules: Rules, game: str) -> None:
+    """Refuse two-deck Cinch: the vector and the action ids of a row are the adapters', one pack's."""
+    try:
+        check_one_pack(rules, "the dataset export")
+    except CinchError as e:
+        raise DatasetError(f"{game}: {e}") from None
+
+
 def _is_legal(deal: Deal, action: object) -> bool:
     try:
         return isinstance(action, Action) and deal.is_legal(action)
@@ -451,9 +463,9 @@ def parse_library_ids(text: str) -> list[int] | None:
 def library_rows(ids: list[int] | None, db: str | os.PathLike[str] | None = None, *, vector: bool = True,
                  skip_forced: bool = False) -> Iterator[dict[str, Any]]:
     """The rows of the library's matches: every one (``ids`` None; those kept by `cinch score`, which have no
-    cards, and those under the honour rule, left out) or those named, in the order given (all: oldest first).
-    Read only: the library is never changed.  The library and the ids are checked now, before any row is asked
-    for.
+    cards, those under the honour rule and those of two packs, left out) or those named, in the order given
+    (all: oldest first).  Read only: the library is never changed.  The library and the ids are checked now,
+    before any row is asked for.
     """
     with Library.open(db, readonly=True) as lib:
         if ids is None:
@@ -475,8 +487,8 @@ def _library_rows(chosen: list[int], db: str | os.PathLike[str] | None, vector: 
                 match = lib.replay(match_id)
             except LibraryError as e:
                 raise DatasetError(f"library match {match_id}: {e}") from None
-            if every and match.rules.honour_rule:  # `--library all` leaves them out, as it does real cards
-                continue
+            if every and (match.rules.honour_rule or match.rules.decks != 1):  # `--library all` leaves them
+                continue  # out, as it does real cards
             yield from match_rows(match, source="library", game=f"library/{match_id}", vector=vector,
                                   skip_forced=skip_forced)
 

@@ -14,6 +14,9 @@ Difficulty: whether the rule-of-thumb bots would find the card.  ``easy``: both 
 and ``heuristic`` play it; ``medium``: one of them does; ``hard``: neither.  Mining keeps
 ``medium`` and ``hard`` unless told otherwise.
 
+Puzzles are four-player games of one pack: the miner refuses a cut-throat table and two-deck Cinch
+(``decks=2``), in one line.
+
 Only the card of the play is judged.  Bids, trumps and keeps are left out: their worth
 depends on the rest of the match and on the other players' later choices, and the playouts
 that judge them (the expert's) are noisy estimates, not a proof that one call is best in
@@ -50,7 +53,7 @@ from cinch.deal import Deal, DealResult
 from cinch.errors import CinchError, NotationError
 from cinch.rules import Follow, Rules
 from cinch.solver import Position, solve
-from cinch.study import partnership_only
+from cinch.study import one_pack_only, partnership_only
 from cinch.view import Phase, PlayedCard, SeatView, Trick
 from cinch.worlds import Sample, sample_weighted
 
@@ -473,6 +476,8 @@ class Puzzle:
             raise PuzzleError(f"{where}: the field {e} is missing") from None
         except (TypeError, ValueError, AttributeError, CinchError) as e:
             raise PuzzleError(f"{where}: {e}") from None
+        if view.rules.decks != 1:  # (the miner never makes one: a file edited by hand)
+            raise PuzzleError(f"{where}: its rules play two packs (decks=2), and puzzles are one-pack games")
         cards = play_cards(view)
         if cards is None:
             raise PuzzleError(f"{where}: the view is not a play with a choice of cards for its seat")
@@ -511,6 +516,7 @@ def mine_deals(rules: Rules, *, deals: int, seed: int, worlds: int = WORLDS, mar
     """Self-play ``deals`` deals under ``rules`` (the dealer passing left) and yield their puzzles, with ids
     ``preset-001`` ...  The same seed gives the same puzzles."""
     partnership_only(rules, "the puzzle miner")
+    one_pack_only(rules, "the puzzle miner")
     levels = tuple(levels)
     judges = {name: make_bot(name, seed=seed) for name in JUDGES}
     count = 0

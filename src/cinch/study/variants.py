@@ -17,6 +17,9 @@ defender (the mean over the players against the maker), the dealer's net is his 
 the others' mean, and the seats counted from the dealer are ``dealer``, ``left``, ``left2``
 ... ``right`` (:func:`positions`).
 
+A rule set may play two packs (``decks=2``): every point card is there twice, and its figures count
+copies, as shares of the copies dealt with a contract (two a deal).
+
 >>> study = run_study([Rules.preset("pagat")], deals=8, seed=1, bot="basic", workers=1)
 >>> figures = study.figures[0]
 >>> figures.deals >= 8, 0.0 <= figures.contract_figures()["make_rate"] <= 1.0
@@ -148,8 +151,8 @@ class DealFacts:
     made: bool | None
     points: tuple[int, ...]  # taken by each side: NS and EW, or each player cut-throat (0s when thrown in)
     change: tuple[int, ...]  # the score change of each side
-    awards: tuple[tuple[str, int, int], ...]  # (point card, the seat it scored for, points)
-    unscored: tuple[tuple[str, int], ...]  # point cards that scored for nobody, and their points
+    awards: tuple[tuple[str, int, int], ...]  # (point card, the seat it scored for, points); one for each copy
+    unscored: tuple[tuple[str, int], ...]  # point cards (each copy, with two packs) that scored for nobody
     players: int = 4  # the table's size
 
     def position(self, seat: int) -> str:
@@ -230,8 +233,9 @@ def deal_facts(deal: Deal) -> DealFacts:
         return DealFacts(deal.dealer, True, None, None, None, (0,) * len(r.score_change), r.score_change, (), (), n)
     assert r.maker is not None and r.points is not None and deal.point_table is not None
     awards = tuple((w.name, int(award_seat(deal, w)), w.points) for w in r.awards)
-    named = {w.name for w in r.awards}
-    unscored = tuple((name, points) for name, points in _point_values(deal.point_table).items() if name not in named)
+    scored = Counter(w.name for w in r.awards)  # with two packs a card scores once for each copy that scored
+    unscored = tuple((name, points) for name, points in _point_values(deal.point_table).items()
+                     for _ in range(deal.rules.decks - scored[name]))
     return DealFacts(deal.dealer, False, r.maker, r.bid, r.made, r.points, r.score_change, awards, unscored, n)
 
 
@@ -376,13 +380,14 @@ class VariantFigures:
 
     def card_figures(self) -> dict[str, dict[str, Any]]:
         """For each point card: the deals it scored in, for the makers or the defenders, and for which seat
-        (counted from the dealer); and the deals it scored for nobody (left in the stock, dead, no trump in play)."""
+        (counted from the dealer); and the deals it scored for nobody (left in the stock, dead, no trump in play).
+        With two packs each copy counts (``copies``: two a deal)."""
         out: dict[str, dict[str, Any]] = {}
 
         def entry(name: str, points: int) -> dict[str, Any]:
             if name not in out:
-                out[name] = {"points": points, "scored": 0, "not_scored": 0, "makers": 0, "defenders": 0,
-                             "by_position": dict.fromkeys(self.positions, 0)}
+                out[name] = {"points": points, "copies": self.rules.decks, "scored": 0, "not_scored": 0, "makers": 0,
+                             "defenders": 0, "by_position": dict.fromkeys(self.positions, 0)}
             return out[name]
 
         for d in self.contracts:
@@ -725,12 +730,15 @@ def report_blocks(study: StudyResult, plots: Sequence[str] = PLOTS) -> list[Bloc
     blocks += [("h2", "Point cards"), ("img", (plots[1], "Who took each point card, by seat from the dealer")),
                ("p", "Of the deals with a contract: how often each point card scored, for the makers' side"
                      f"{say('', ' (the maker alone at a cut-throat table)')}, for each seat counted from the "
-                     "dealer, and for nobody (left in the stock, dead, or no trump in play).")]
+                     "dealer, and for nobody (left in the stock, dead, or no trump in play)."
+                     + (" With two packs (decks=2) every point card is there twice: the shares are of its copies, "
+                        "two a deal." if any(f.rules.decks > 1 for f in study.figures) else ""))]
     for d in data:
         contracts = d["contracts"]["contracts"]
         seats = list(d["seats"])  # this rule set's table, counted from the dealer
-        card_rows = [[name, _share(c["scored"], contracts), _share(c["makers"], contracts),
-                      *(_share(c["by_position"][p], contracts) for p in seats), _share(c["not_scored"], contracts)]
+        card_rows = [[name, *(_share(c[k], contracts * c.get("copies", 1)) for k in ("scored", "makers")),
+                      *(_share(c["by_position"][p], contracts * c.get("copies", 1)) for p in seats),
+                      _share(c["not_scored"], contracts * c.get("copies", 1))]
                      for name, c in d["point_cards"].items()]
         blocks += [("p", f"**{d['label']}** ({contracts} contracts):"),
                    ("table", (["card", "scored", "makers", *(position_words(p) for p in seats), "nobody"],
@@ -850,7 +858,8 @@ def write_plots(study: StudyResult, out_dir: str | Path) -> list[str]:
         left_edge = [0.0] * len(cards)
         for part in (*d["seats"], "nobody"):
             shares = [(d["point_cards"][c]["not_scored"] if part == "nobody" else
-                       d["point_cards"][c]["by_position"][part]) / total for c in cards]
+                       d["point_cards"][c]["by_position"][part]) / (total * d["point_cards"][c].get("copies", 1))
+                      for c in cards]
             legend[part] = ax.barh(cards, shares, left=left_edge, color=colour[part],
                                    label="nobody" if part == "nobody" else position_words(part))
             left_edge = [a + b for a, b in zip(left_edge, shares)]

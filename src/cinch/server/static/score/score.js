@@ -343,13 +343,15 @@ function buildForm() {
   $("bid").placeholder = `${r.min_bid}–${r.highest_bid}`;
   $("what-passed-label").hidden = !r.throw_in;
   const takers = [...(r.partnership ? TAKERS : r.seats), ...(r.every_card_scores ? [] : ["nobody"])];
-  $("cards-body").replaceChildren(...r.point_cards.map((card, i) => {
+  // One row a point card; with two packs one row for each copy ("Jack, 2nd copy"), each scoring for its taker.
+  const rows = r.point_cards.flatMap((card) => Array.from({ length: card.copies || 1 }, (_, copy) => [card, copy]));
+  $("cards-body").replaceChildren(...rows.map(([card, copy], i) => {
     const tr = document.createElement("tr");
     const th = document.createElement("th");
     th.scope = "row";
     const lab = document.createElement("label");
     lab.htmlFor = `took-${i}`;
-    lab.textContent = card.name;
+    lab.textContent = (card.copies || 1) > 1 ? `${card.name}, ${copy ? "2nd" : "1st"} copy` : card.name;
     const what = document.createElement("span");
     what.className = "what";
     what.textContent = `${card.what}, ${card.points}`;
@@ -358,7 +360,8 @@ function buildForm() {
     const select = document.createElement("select");
     select.id = `took-${i}`;
     select.dataset.card = card.name;
-    select.dataset.testid = `took-${card.name.replace(/ /g, "-")}`;
+    select.dataset.copy = String(copy);
+    select.dataset.testid = `took-${card.name.replace(/ /g, "-")}${copy ? `-${copy + 1}` : ""}`;
     const none = document.createElement("option");
     none.value = "";
     none.textContent = "—";
@@ -541,7 +544,11 @@ function entry() {
   if (radio("points-mode") === "cards") {
     const took = {};
     for (const select of document.querySelectorAll("#cards-body select")) {
-      if (select.value) took[select.dataset.card] = select.value === "nobody" ? null : select.value;
+      if (!select.value) continue;
+      const who = select.value === "nobody" ? null : select.value;
+      // With two packs a card's takers go as a list, one for each copy: {"Jack": ["NS", "EW"]}.
+      if (sheet.rules.decks > 1) (took[select.dataset.card] ||= []).push(who);
+      else took[select.dataset.card] = who;
     }
     if (Object.keys(took).length) e.took = took;
   } else {
@@ -626,7 +633,8 @@ function fillForm(deal) {
     if (e.took) {
       setRadio("points-mode", "cards");
       for (const select of document.querySelectorAll("#cards-body select")) {
-        const who = e.took[select.dataset.card];
+        const given = e.took[select.dataset.card];
+        const who = Array.isArray(given) ? given[Number(select.dataset.copy)] : given;
         select.value = who === undefined ? "" : who === null ? "nobody" : who;
       }
     } else if (e.points) {
