@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from cinch.actions import Action, Bid, Keep, NameTrump, Pass, Play
 from cinch.bots.base import Bot, register
-from cinch.cards import CardSet, Seat, Suit, TrumpTables, bits
+from cinch.cards import DECK_SIZE, CardSet, Seat, Suit, TrumpTables, bits
 from cinch.keep import KeepOptions
 from cinch.rules import Low, Rules
 from cinch.scoring import PointTable
@@ -22,39 +22,44 @@ from cinch.view import Phase, SeatView
 
 
 def point_values(rules: Rules, trump: Suit) -> list[int]:
-    """Points each card is worth if captured (High and Low counted as the ace and the 2)."""
+    """Points each card is worth if captured (High and Low counted as the ace and the 2; with two
+    decks, each copy)."""
     table = PointTable.of(rules, trump)
     values = list(table.value)
-    if table.relative_high:
-        values[table.tables.order[0]] += 1  # the top trump: the ace, or under bowers the right bower
-    if not table.value[table.two]:
-        values[table.two] += 1
+    top = table.tables.order[0]  # the top trump: the ace, or under bowers the right bower
+    for copy in range(rules.decks):
+        if table.relative_high:
+            values[top + copy * DECK_SIZE] += 1
+        if not table.value[table.two]:
+            values[table.two + copy * DECK_SIZE] += 1
     return values
 
 
 def hand_value(hand: int, suit: Suit, rules: Rules, dealer: bool) -> float:
     """A rough count of the points the makers take with ``suit`` as trumps (a partnership at four,
-    a lone maker cut-throat)."""
+    a lone maker cut-throat).
+
+    With two decks each copy of a card counts (twice the cards, twice the points), and so do a
+    partner's help and the rob: a two-deck hand is valued about as two one-deck hands.
+    """
     t = rules.trump_tables[suit]
     trumps = hand & t.trumps
-    ranks = {t.power[c]: c for c in bits(trumps)}
-    top = sum(1 for p in (14, 13, 12) if p in ranks)
-    value = 0.0
-    value += 1.5 if 14 in ranks else 0.0
-    value += 0.75 if 13 in ranks else 0.0
-    value += 0.5 if 12 in ranks else 0.0
-    value += 1.0 if 11 in ranks else 0.0
-    value += 0.75 if 10 in ranks else 0.0
+    decks = rules.decks
+    held = [0] * 15  # copies held of each trump, by power (1 the lowest .. 14 the highest)
+    for c in bits(trumps):
+        held[t.power[c]] += 1
+    top = min(3, sum(held[p] for p in (14, 13, 12)))
+    value = 1.5 * held[14] + 0.75 * held[13] + 0.5 * held[12] + 1.0 * held[11] + 0.75 * held[10]
     keep_pedro = (0.4, 0.6, 0.85, 0.95)[top]
-    value += 5 * keep_pedro * ((t.right_pedro in ranks.values()) + (t.left_pedro in ranks.values()))
-    if 1 in ranks:
-        value += 1.0 if rules.low is Low.TWO_HOLDER else 0.4
-    value += 0.5 * max(0, trumps.bit_count() - 2)
+    pedros = sum(1 for c in bits(trumps) if c % DECK_SIZE in (t.right_pedro, t.left_pedro))
+    value += 5 * keep_pedro * pedros
+    value += (1.0 if rules.low is Low.TWO_HOLDER else 0.4) * held[1]
+    value += 0.5 * max(0, trumps.bit_count() - 2 * decks)
     if rules.seating.partnership:
-        value += 2.0  # what a partner brings on average
+        value += 2.0 * decks  # what a partner brings on average
     if dealer and rules.seating.dealer_robs:
-        value += 1.0  # robbing the pack
-    return value * rules.total_points / 14
+        value += 1.0 * decks  # robbing the pack
+    return value * rules.total_points / (14 * decks)
 
 
 def choose_keep(options: KeepOptions, values: list[int], tables: TrumpTables) -> Keep:

@@ -43,6 +43,12 @@ tricks together against him: a trick another defender takes counts as kept from 
 its points count for ``ally_share`` (0) of their worth, so a defender feeds no Pedro to a fellow
 defender and keeps his point cards for his own tricks (docs/strength.md, "Cut-throat tables").
 
+Two decks (``decks=2``, 002's two-deck Cinch).  Every count covers both packs: the tracker follows
+all 104 cards (a card is out while either copy is unseen; an equal twin played later does not win),
+a hand is valued by the copies it holds (:func:`two_deck_features`) on fits of two-deck playouts
+(:data:`TWO_DECK_COEFFICIENTS`) to the 28 points of a deal, the worth of passing doubles with the
+points, and a keep fills the twelve places of a two-deck hand.
+
 The tuning constants (:data:`PARAMS`) were set by duplicate deals (each deck played twice with
 the teams swapped), against the basic bot and against this bot itself.  Measured with
 ``benchmarks/heuristic_calibration.py duplicate --pairs 2000``: about +5.5 points a deal against
@@ -59,7 +65,7 @@ from cinch.actions import Action, Bid, Keep, NameTrump, Pass, Play
 from cinch.bots.base import Bot, register
 from cinch.bots.equity import after_deal, race
 from cinch.bots.knowledge import Knowledge, capture_values, chance_of_none, seat_order_after
-from cinch.cards import SUITS, CardSet, Seat, Suit, Team, bit_list
+from cinch.cards import DECK_SIZE, SUITS, CardSet, Seat, Suit, Team, bit_list, deck_mask
 from cinch.keep import KeepOptions
 from cinch.rules import Bidding, High, Low, Rules, ThrownPoints
 from cinch.view import Phase, SeatView
@@ -113,13 +119,47 @@ TABLE_COEFFICIENTS: dict[int, tuple[float, ...]] = {
 }
 
 
+# Two-deck Cinch (decks=2), on the features of :func:`two_deck_features`: the points (of 28) the
+# makers take, fitted the way ``benchmarks/heuristic_calibration.py fit`` and ``cut_throat_strength.py
+# fit`` fit the one-deck rows (a forced maker at the lowest bid, the heuristic in every seat), on 4000
+# two-deck deals each (the suit named by a first fit, then fitted again).  A feature seen
+# in under 1% of the playouts is left at 0: a bare Pedro (a two-deck hand named in a suit almost
+# always holds a trump above its Pedros), and Sancho and Dom, which these fits do not play (their
+# points are scaled in, as for the one-deck variants).  At four, by preset; "no-draw" on "difference"
+# with the option on.  The makers take about 15.4 of 28 at four (8 of 14 with one pack), 11.5 without
+# the draw; a lone maker 8.5 at two, 6.9 at three, 4.7 at five, 4.3 at six.
+TWO_DECK_COEFFICIENTS: dict[str, tuple[float, ...]] = {
+    "pagat": (9.33, 1.81, 0.78, 0.41, 0.11, 0.15, 0.00, 0.81, 0.71, 0.36, 0.52, 0.05, 1.20, 0.85, 0.00, 0.00, 5.05),
+    "difference": (8.49, 2.05, 1.03, 0.60, 0.27, 0.22, 0.00, 0.33, 0.63, 0.46, -0.19, 0.14, 1.26, 1.26, 0.00, 0.00,
+                   5.20),
+    "additive": (8.71, 2.04, 1.13, 0.58, 0.34, 0.17, 0.00, 0.48, 0.60, 0.45, 0.03, 0.06, 0.93, 0.90, 0.00, 0.00, 5.27),
+    "official": (8.98, 2.00, 1.07, 0.62, 0.27, 0.20, 0.00, 0.60, 0.64, 0.42, 0.03, 0.10, 0.94, 0.80, 0.00, 0.00, 5.25),
+    "double-pedro": (8.85, 2.09, 1.03, 0.63, 0.27, 0.28, 0.00, 0.44, 0.70, 0.37, 0.13, 0.12, 1.28, 1.16, 0.00, 0.00,
+                     5.21),
+    "no-draw": (5.03, 1.68, 0.38, 0.19, 0.67, 0.37, 0.00, 2.83, 3.40, 0.21, 0.48, -0.01, 0.00, 0.00, 0.00, 0.00, 4.02),
+}
+# Cut-throat with two decks, one fit per size on "difference", serving every preset and option there.
+TWO_DECK_TABLE_COEFFICIENTS: dict[int, tuple[float, ...]] = {
+    2: (2.96, 0.82, 0.10, 0.20, 0.60, 0.55, 0.00, 3.52, 3.79, 0.01, 0.43, 0.01, 0.00, 0.00, 0.00, 0.00, 2.47),
+    3: (-0.66, 1.46, 0.62, 0.48, 0.61, 0.45, 0.00, 1.20, 2.44, 0.46, -0.12, 0.10, 0.00, 0.00, 0.00, 0.00, 3.37),
+    5: (-0.62, 1.84, 0.75, 0.60, 0.43, 0.20, 0.00, 1.21, 1.37, 0.58, -0.03, -0.03, -0.05, 0.00, 0.00, 0.00, 3.74),
+    6: (-1.59, 2.42, 0.94, 0.52, 0.53, 0.25, 0.00, 0.89, 1.18, 0.70, -0.04, -0.04, -2.11, 0.00, 0.00, 0.00, 3.57),
+}
+
+
 def _model(rules: Rules) -> tuple[tuple[float, ...], int]:
     """The fitted weights that serve these rules, and the points per deal they were fitted on.
 
     The presets have their own fits; nine tricks without the draw and the extra point cards
     (Sancho, Dom) were fitted as variants of "difference" and serve every preset.  A cut-throat
-    table has one fit per size (:data:`TABLE_COEFFICIENTS`).
+    table has one fit per size (:data:`TABLE_COEFFICIENTS`).  Two-deck Cinch has its own fits, by
+    preset at four (:data:`TWO_DECK_COEFFICIENTS`) and by size cut-throat
+    (:data:`TWO_DECK_TABLE_COEFFICIENTS`).
     """
+    if rules.decks == 2:
+        if not rules.seating.partnership:
+            return TWO_DECK_TABLE_COEFFICIENTS[rules.players], 28
+        return TWO_DECK_COEFFICIENTS["no-draw" if rules.no_draw else rules.preset_name], 28
     if not rules.seating.partnership:
         return TABLE_COEFFICIENTS[rules.players], 14
     if rules.no_draw:
@@ -138,7 +178,10 @@ def hand_features(hand: int, suit: int, rules: Rules, position: int) -> tuple[fl
     place after the dealer (0 the dealer, 1 his left, 2 his partner at four, ...).
 
     The dealer's feature counts only where the dealer robs the pack (not at two or three
-    players), and the partner's deal only at four, where there are partners."""
+    players), and the partner's deal only at four, where there are partners.  With two decks
+    the features count copies (:func:`two_deck_features`)."""
+    if rules.decks == 2:
+        return two_deck_features(hand, suit, rules, position)
     t = rules.trump_tables[suit]
     trumps = hand & t.trumps
     base = suit * 13
@@ -183,6 +226,72 @@ def hand_features(hand: int, suit: int, rules: Rules, position: int) -> tuple[fl
     return (
         1.0, has(top[0]), has(top[1]), has(top[2]), has(top[3]), has(top[4]),
         bare, g1, g2, float(len(powers)), low, float(side_aces),
+        0.0 if no_rob else float(position == 0), float(not no_rob and table.partnership and position == 2),
+        extra_bare, extra_guarded,
+    )
+
+
+def two_deck_features(hand: int, suit: int, rules: Rules, position: int) -> tuple[float, ...]:
+    """:func:`hand_features` of a two-deck hand (18 cards dealt at two to four, 12 at five or six):
+    each feature counts the copies held, so "ace" is 0, 1 or 2 aces of trumps.
+
+    A Pedro's guards are the trumps held strictly above it (its twin does not guard it: of two
+    equal cards the first played wins).  Twice as many trumps are out against a Pedro as with one
+    pack, so one or two guards count as one guard, three or more as two.
+
+    >>> from cinch import Rules
+    >>> two = Rules.preset("official").with_options(decks=2)
+    >>> hand = int(CardSet.parse("AH AH KH 5H 5H 2H AS", decks=2))
+    >>> f = dict(zip(FEATURES, two_deck_features(hand, Suit.HEARTS, two, 1)))
+    >>> f["ace"], f["king"], f["pedro_guard2"], f["length"], f["low"], f["side_aces"]
+    (2.0, 1.0, 2.0, 6.0, 1.0, 1.0)
+    """
+    t = rules.trump_tables[suit]
+    trumps = hand & t.trumps
+    base = suit * 13
+    copies = lambda c: float((hand >> c & 1) + (hand >> (c + DECK_SIZE) & 1))  # noqa: E731
+    power = t.power
+    held = bit_list(trumps)
+    powers = sorted((power[c] for c in held), reverse=True)
+
+    def guards(card: int) -> int:
+        p = power[card]
+        return sum(1 for q in powers if q > p)
+
+    bare = g1 = g2 = 0.0
+    for pedro in (t.right_pedro, t.left_pedro):
+        g = guards(pedro)
+        n = copies(pedro)
+        if not n:
+            continue
+        if g == 0:
+            bare += n
+        elif g <= 2:
+            g1 += n
+        else:
+            g2 += n
+    extra_bare = extra_guarded = 0.0  # Sancho (9) and Dom (3), weighted by their points
+    extras = []
+    if rules.sancho:
+        extras.append((base + 5, 9))
+    if rules.dom_pedro:
+        extras.append((base + 11, 3))
+    for card, points in extras:
+        if guards(card) >= 1:
+            extra_guarded += copies(card) * points / 5
+        else:
+            extra_bare += copies(card) * points / 5
+    if rules.low is Low.TWO_HOLDER or rules.low is Low.TWO_CAPTURER:
+        low = copies(base + 12)
+    else:  # the copies of the lowest trump held, when it is the 2 or the 3: likely lowest in play
+        low = float(sum(1 for q in powers if q == powers[-1])) if powers and powers[-1] <= 2 else 0.0
+    side_aces = sum(copies(s * 13) for s in range(4) if s != suit)
+    table = rules.seating
+    no_rob = rules.no_draw or not table.dealer_robs
+    top = t.order
+    return (
+        1.0, copies(top[0]), copies(top[1]), copies(top[2]), copies(top[3]), copies(top[4]),
+        bare, g1, g2, float(len(powers)), low, side_aces,
         0.0 if no_rob else float(position == 0), float(not no_rob and table.partnership and position == 2),
         extra_bare, extra_guarded,
     )
@@ -272,7 +381,7 @@ def keep_worth(card: int, suit: int, rules: Rules, values: list[int], defender: 
     power = t.power[card]
     if power:
         points: float = values[card]
-        if card == suit * 13 + 12 and rules.low is Low.TWO_HOLDER:
+        if card % DECK_SIZE == suit * 13 + 12 and rules.low is Low.TWO_HOLDER:
             points += 1.2  # a sure point for its holder
         if rules.high is High.HIGHEST and power == 14:
             points += 1
@@ -425,13 +534,13 @@ class HeuristicBot(Bot):
                 if s.team != seat.team:
                     later_opps += 1
 
-        # The value of passing.
+        # The value of passing (in points: twice as many with two decks, whose bids go in the same steps).
         if high_seat is None:
             v_pass = p["pass_open"] * later_opps if not auction else p["pass_open"]
         elif high_seat.team == seat.team:
-            v_pass = p["pass_partner"]
+            v_pass = p["pass_partner"] * rules.decks
         else:
-            v_pass = p["pass_opponent"] - 0.2 * max(0, high_bid - rules.min_bid)
+            v_pass = p["pass_opponent"] * rules.decks - 0.2 * max(0, high_bid - rules.min_bid)
 
         sd = spread(rules, mean)
         probs = point_distribution(mean, sd, total)
@@ -477,7 +586,7 @@ class HeuristicBot(Bot):
 
         # A bidder is taken to expect what this bot would need to bid the same: a mean a little
         # above the bid, and above half the points.
-        bidder_mean = min(total - 1.0, max(high_bid + 2.5, 0.55 * total))
+        bidder_mean = min(total - 1.0, max(high_bid + 2.5 * rules.decks, 0.55 * total))
         sd = spread(rules, bidder_mean)
         if high_seat is None:
             # Thrown in (the dealer), or left to the others: taken as the standing chance.
@@ -521,7 +630,7 @@ class HeuristicBot(Bot):
         # Plain cards beyond what must be kept: a side ace against a draw from the stock.
         t = rules.trump_tables[suit]
         known = int(view.known_elsewhere) | options.pool
-        unseen = ((1 << 52) - 1) & ~known
+        unseen = deck_mask(rules.decks) & ~known
         unseen_trumps = (unseen & t.trumps).bit_count()
         p_trump = unseen_trumps / max(1, unseen.bit_count())
         draw_worth = 10.0 if p_trump >= self.params["ace_over_draw"] else 5.0  # a side ace (10) beats a poor draw
@@ -554,6 +663,7 @@ class _Table:
         t = k.t
         self.t = t
         self.rules = view.rules
+        self.decks = view.rules.decks
         values = k.trick_values()
         if view.rules.high is High.ACE:
             values[t.order[0]] = 0  # the ace wins its own trick: its point is never at stake
@@ -613,7 +723,7 @@ class _Table:
             n = higher + lower
             share = lower / n if n else 1.0
             boss = 1.0 if higher == 0 else 0.0
-            scale = min(1.0, 0.3 + self.points_out / 8)
+            scale = min(1.0, 0.3 + self.points_out / (8 * self.decks))  # two decks: twice the points out
             return (self.p["trump_base"] + self.p["trump_share"] * share + self.p["trump_boss"] * boss) * scale
         rank = card % 13
         suit_left = k.unseen & t.follow_masks[t.effective_suit[card]]

@@ -18,6 +18,7 @@ where ``level(bid n) = n`` and ``level(pass) = max(high bid then, min_bid - 1)``
 (``sharpness``, 1.0 by default) keeps the model tolerant of players who bid otherwise (the
 expert bot itself, people): a bid one level above what the heuristic would make costs a
 factor e^-1, a pass with a hand the heuristic would bid 10 on a factor e^-4 (pagat).
+With two decks the bids go in the same steps over twice the points, so a level counts half.
 The seat's own actions carry no information about the hidden cards and are skipped.
 """
 
@@ -28,7 +29,7 @@ from collections.abc import Sequence
 
 from cinch.actions import PLAYS, Action, Bid, Play
 from cinch.bots.base import Bot, make_bot
-from cinch.cards import CardSet, Seat, bit_list
+from cinch.cards import DECK_SIZE, CardSet, Seat, bit_list, fold
 from cinch.deal import legal_bids
 from cinch.rules import AboveSix, Follow
 from cinch.view import Phase, PlayedCard, SeatView
@@ -70,6 +71,8 @@ class BidLikelihood:
         self.sharpness = sharpness
         self.model = model if model is not None else make_bot("heuristic", seed=0)
         self._factor = [math.exp(-sharpness * k) for k in range(32)]
+        # Two decks bid in the same steps over twice the points: a step counts half as much.
+        self._factor_two_decks = [math.exp(-sharpness * k / 2) for k in range(64)]
 
     def __call__(self, view: SeatView, dealt: Sequence[int], stop_below: float = 0.0) -> float:
         auction = view.auction
@@ -77,6 +80,8 @@ class BidLikelihood:
             return 1.0
         rules = view.rules
         min_bid = rules.min_bid
+        factor = self._factor_two_decks if rules.decks == 2 else self._factor
+        limit = len(factor) - 1
         weight = 1.0
         high = 0
         for i, (seat, action) in enumerate(auction):
@@ -87,7 +92,7 @@ class BidLikelihood:
                     guess = self.model.choose(self._view(view, seat, dealt[seat], prefix, legal))
                     gap = abs(bid_level(guess, high, min_bid) - bid_level(action, high, min_bid))
                     if gap:
-                        weight *= self._factor[min(gap, 31)]
+                        weight *= factor[min(gap, limit)]
                         if weight < stop_below:
                             return weight  # the bids to come can only lower it
             if isinstance(action, Bid):
@@ -168,9 +173,16 @@ class PlayLikelihood:
                 legal_mask = t.follow_rule(t.effective_suit[plays[0].card], strict).playable(hand)
             else:
                 legal_mask = hand
-            if legal_mask & (legal_mask - 1) == 0:
+            if rules.decks == 2:
+                # Two decks: a card and its twin are one choice, offered as the copy held (as the deal does).
+                printed = fold(legal_mask)
+                if printed & (printed - 1) == 0:
+                    continue  # no choice: no information
+                legal = tuple(PLAYS[c] if legal_mask >> c & 1 else PLAYS[c + DECK_SIZE] for c in bit_list(printed))
+            elif legal_mask & (legal_mask - 1) == 0:
                 continue  # no choice: no information
-            legal = tuple(PLAYS[c] for c in bit_list(legal_mask))
+            else:
+                legal = tuple(PLAYS[c] for c in bit_list(legal_mask))
             sizes = tuple(int(hands[s]).bit_count() + held[s].bit_count() for s in range(n))
             past = tuple(tricks[:ti])
             v = SeatView(
@@ -183,6 +195,6 @@ class PlayLikelihood:
             )
             guess = self.model.choose(v)
             assert isinstance(guess, Play)  # one of the legal plays
-            if int(guess.card) != int(p.card):
+            if guess.card % DECK_SIZE != p.card % DECK_SIZE:  # either copy of a card is the same choice
                 weight *= self.mismatch
         return weight

@@ -22,6 +22,11 @@ however many sit at the table.
 It also knows what each card is worth when captured under the rules (``values``), with
 Low under "lowest trump in play" given to the trump that must end up lowest.
 
+With two decks (``decks=2``) it tracks all 104 cards: a card is out while either copy is
+unseen, and a card is beaten only by a strictly stronger one (of two equal cards in a trick
+the first played wins), so a trump is the boss once nothing above it is out, whether or not
+its twin is.
+
 >>> from cinch import Card, Deal, Rules, Seat, parse_action
 >>> from cinch.deal import EXAMPLE_DECK
 >>> d = Deal(Rules.preset("pagat"), Seat.W, EXAMPLE_DECK)
@@ -34,7 +39,7 @@ Low under "lowest trump in play" given to the trump that must end up lowest.
 
 from __future__ import annotations
 
-from cinch.cards import FULL_DECK_MASK, Seat, bit_list
+from cinch.cards import DECK_SIZE, Seat, bit_list, deck_mask, fold
 from cinch.rules import Discard, Follow, Low, Rob
 from cinch.scoring import PointTable
 from cinch.view import SeatView
@@ -123,7 +128,7 @@ class Knowledge:
         for s in range(n):
             seen |= int(view.face_up_discards[s]) | int(view.shown_trumps[s])
         self.seen = seen
-        self.unseen = FULL_DECK_MASK & ~seen
+        self.unseen = deck_mask(rules.decks) & ~seen  # both packs' cards with two decks
         self.unseen_trumps = self.unseen & trumps
 
         # The fewest trumps each other player still holds.
@@ -279,6 +284,8 @@ class Knowledge:
         live = (self.in_play | self.hand | self.unseen) & self.trumps
         if not live:
             return None
+        if self.rules.decks == 2:
+            live = fold(live)  # either copy of a trump may be the lowest in play
         order = self.t.order
         for c in reversed(order):
             if live >> c & 1:
@@ -289,12 +296,14 @@ class Knowledge:
         """Capture values for this position: ``values`` with Low given to the trump that will be Low.
 
         The ace (High by identity) always wins its own trick, so it is never at risk; it keeps its
-        value here for counting what a trick holds.
+        value here for counting what a trick holds.  With two decks each copy of the Low scores.
         """
         values = list(self.values)
         low = self.low_card()
         if low is not None:
             values[low] += 1
+            if self.rules.decks == 2:
+                values[low + DECK_SIZE] += 1
         return values
 
 
