@@ -271,9 +271,12 @@ class BotSpec:
     def make(self, seed: int | None) -> Bot:
         return make_bot(self.name, seed=seed, **dict(self.options))
 
-    def check(self) -> None:
-        """Check the options and build the bot once, so that a bad option fails before any deal is played."""
-        bot_class(self.name)
+    def check(self, rules: Rules | None = None) -> None:
+        """Check the options and build the bot once, so that a bad option fails before any deal is played;
+        with ``rules``, also that the bot plays them."""
+        cls = bot_class(self.name)
+        if rules is not None:
+            cls.check_rules(rules)
         for key, value in self.options:
             check_bot_option(self.name, key, value)
         try:
@@ -1044,8 +1047,8 @@ def run_duplicate(
     if workers is not None and workers < 1:
         raise CinchError(f"workers must be at least 1, not {workers}")
     spec_a, spec_b = BotSpec.of(bot_a, options_a), BotSpec.of(bot_b, options_b)
-    spec_a.check()
-    spec_b.check()
+    spec_a.check(rules)
+    spec_b.check(rules)
     if out_dir is not None:
         Path(out_dir).mkdir(parents=True, exist_ok=True)
     records_dir = str(out_dir) if out_dir is not None and save_records else None

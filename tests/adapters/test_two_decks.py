@@ -51,3 +51,11 @@ def test_the_ismcts_bot_refuses_a_two_deck_deal_at_its_first_decision():
     with pytest.raises(CinchError) as info:
         bot.choose(deal.view(deal.to_act))
     assert f"the openspiel-ismcts bot (it searches the OpenSpiel game) {SUPPORTED}" in one_line(info.value)
+
+
+def test_an_arena_run_of_the_ismcts_bot_at_two_decks_is_refused_before_its_first_deal(tmp_path):
+    from cinch.arena import run_duplicate
+    with pytest.raises(CinchError) as info:
+        run_duplicate("openspiel-ismcts", "random", TWO_DECKS, deals=1, workers=1, out_dir=tmp_path / "out")
+    assert SUPPORTED in one_line(info.value)
+    assert not (tmp_path / "out").exists()  # nothing played, nothing written

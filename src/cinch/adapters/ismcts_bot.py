@@ -35,10 +35,14 @@ from cinch.adapters import _core
 from cinch.adapters.openspiel import CinchState, game_for, state_from_view
 from cinch.bots.base import Bot, register
 from cinch.keep import KeepOptions
+from cinch.rules import Rules
 from cinch.view import Phase, SeatView
 from cinch.worlds import WorldError
 
 DEFAULT_SIMULATIONS = 100
+
+
+_ONE_PACK = "the openspiel-ismcts bot (it searches the OpenSpiel game)"
 
 
 @register("openspiel-ismcts")
@@ -60,12 +64,16 @@ class OpenSpielISMCTSBot(Bot):
         self.rollouts = rollouts
         self._np = np.random.RandomState(self.rng.randrange(2 ** 31))
 
+    @classmethod
+    def check_rules(cls, rules: Rules) -> None:
+        _core.check_one_pack(rules, _ONE_PACK)
+
     def choose(self, view: SeatView) -> Action:
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
         start = time.perf_counter()
-        _core.check_one_pack(view.rules, "the openspiel-ismcts bot (it searches the OpenSpiel game)")
+        _core.check_one_pack(view.rules, _ONE_PACK)
         game = game_for(view.rules, view.dealer)
         state = state_from_view(game, view, self.rng)
         uct_c = self.uct_c if self.uct_c is not None else _core.utility_bound(view.rules) / 2

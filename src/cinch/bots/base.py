@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from cinch.actions import Action, Claim
 from cinch.errors import CinchError
+from cinch.rules import Rules
 from cinch.view import SeatView
 
 
@@ -37,6 +38,13 @@ class Bot(ABC):
     @abstractmethod
     def choose(self, view: SeatView) -> Action:
         """The action to take; ``view.legal`` is non-empty and this seat is to act."""
+
+    @classmethod
+    def check_rules(cls, rules: Rules) -> None:
+        """Refuse, in one line (a :class:`~cinch.errors.RulesError`), rules this bot cannot play, so that
+        a match or an arena run says so before its first deal.  Every bot of the package plays all rules
+        but the OpenSpiel search, which plays one pack."""
+        return
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seed={self.seed!r})"
