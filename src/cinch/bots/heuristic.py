@@ -204,12 +204,7 @@ def hand_features(hand: int, suit: int, rules: Rules, position: int) -> tuple[fl
             else:
                 g2 += 1
     extra_bare = extra_guarded = 0.0  # Sancho (9) and Dom (3), weighted by their points
-    extras = []
-    if rules.sancho:
-        extras.append((base + 5, 9))
-    if rules.dom_pedro:
-        extras.append((base + 11, 3))
-    for card, points in extras:
+    for card, points in _extra_point_cards(rules, base):
         if trumps >> card & 1:
             if guards(card) >= 1:
                 extra_guarded += points / 5
@@ -229,6 +224,17 @@ def hand_features(hand: int, suit: int, rules: Rules, position: int) -> tuple[fl
         0.0 if no_rob else float(position == 0), float(not no_rob and table.partnership and position == 2),
         extra_bare, extra_guarded,
     )
+
+
+def _extra_point_cards(rules: Rules, base: int) -> list[tuple[int, int]]:
+    """Sancho (the 9 of trumps, 9 points) and Dom (the 3, 3 points) when the rules score them, as
+    (card, points); ``base``: the trump suit's first card."""
+    extras = []
+    if rules.sancho:
+        extras.append((base + 5, 9))
+    if rules.dom_pedro:
+        extras.append((base + 11, 3))
+    return extras
 
 
 def two_deck_features(hand: int, suit: int, rules: Rules, position: int) -> tuple[float, ...]:
@@ -271,12 +277,7 @@ def two_deck_features(hand: int, suit: int, rules: Rules, position: int) -> tupl
         else:
             g2 += n
     extra_bare = extra_guarded = 0.0  # Sancho (9) and Dom (3), weighted by their points
-    extras = []
-    if rules.sancho:
-        extras.append((base + 5, 9))
-    if rules.dom_pedro:
-        extras.append((base + 11, 3))
-    for card, points in extras:
+    for card, points in _extra_point_cards(rules, base):
         if guards(card) >= 1:
             extra_guarded += copies(card) * points / 5
         else:
