@@ -10,6 +10,7 @@ the deal out with the heuristic in every seat (imperfect information).  It fits 
 maker took on the evaluation features of his dealt cards (``cinch.bots.heuristic.FEATURES``) and
 prints the row that ``TABLE_COEFFICIENTS`` in ``src/cinch/bots/heuristic.py`` holds for that size.
 The models are fitted under "difference" and serve every preset (scaled to the points held).
+The two-deck rows (``TWO_DECK_TABLE_COEFFICIENTS``) come from ``benchmarks/two_deck_fit.py``.
 
 ``measure`` runs the arena's duplicate format (:mod:`cinch.arena`: A in one seat, B in all the
 others, each deck replayed with A in every seat) and prints A's score change per deal less the
@@ -53,7 +54,9 @@ def forced_playout(rules: Rules, dealer: int, deck: list, maker: int, seed: int)
     features = hand_features(hand, suit, rules, position)
     d.apply(NameTrump(suit))
     while d.phase is not Phase.DONE:
-        d.apply(bot.choose(d.view(d.to_act)))
+        seat = d.to_act
+        assert seat is not None
+        d.apply(bot.choose(d.view(seat)))
     assert d.result is not None and d.result.points is not None
     return features, d.result.points[table.side_of[maker]]
 

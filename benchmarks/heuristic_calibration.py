@@ -12,7 +12,8 @@ squares, the points the maker's partnership took on the evaluation features of t
 nine dealt cards (``cinch.bots.heuristic.FEATURES``), and prints the weights, the spread of
 the points around the fit, and how well the fitted chance of making each bid matches the
 playouts.  The printed table is what ``COEFFICIENTS`` / ``VARIANT_COEFFICIENTS`` in
-``src/cinch/bots/heuristic.py`` hold.
+``src/cinch/bots/heuristic.py`` hold.  The two-deck rows (``TWO_DECK_COEFFICIENTS``) are fitted
+the same way by ``benchmarks/two_deck_fit.py``.
 
 ``duplicate`` plays each random deck twice with the teams swapped (heuristic as NS against
 the opponent as EW, then the reverse) and reports the heuristic's mean score-change
@@ -28,6 +29,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 
@@ -74,12 +76,14 @@ def forced_playout(rules: Rules, dealer: Seat, deck: list, maker: Seat, seed: in
     features = hand_features(hand, suit, rules, position)
     d.apply(NameTrump(suit))
     while d.phase is not Phase.DONE:
-        d.apply(bot.choose(d.view(d.to_act)))
+        seat = d.to_act
+        assert seat is not None
+        d.apply(bot.choose(d.view(seat)))
     assert d.result is not None and d.result.points is not None
     return features, d.result.points[maker.team]
 
 
-def least_squares(xs: list[tuple], ys: list[float], ridge: float = 1e-3) -> list[float]:
+def least_squares(xs: list[tuple], ys: Sequence[float], ridge: float = 1e-3) -> list[float]:
     """Weights minimising the squared error (normal equations, a touch of ridge for empty features)."""
     n = len(xs[0])
     a = [[0.0] * n for _ in range(n)]
@@ -153,7 +157,7 @@ def fit(name: str, deals: int, seed: int) -> tuple[list[float], float]:
     return w, sd
 
 
-def play_deal(rules: Rules, dealer: Seat, deck: list, bots: tuple, seed: int) -> tuple[int, int]:
+def play_deal(rules: Rules, dealer: Seat, deck: list, bots: tuple, seed: int) -> tuple[int, ...]:
     d = Deal(rules, dealer, deck, rng=random.Random(seed))
     while d.phase is not Phase.DONE:
         seat = d.to_act

@@ -1014,8 +1014,8 @@ def test_with_two_decks_the_first_played_of_two_identical_cards_wins_the_trick()
 
 
 def test_with_two_decks_the_golden_deal_scores_every_copy():
-    d = two_deck_deal("bid 10", "pass", "trump H", *[f"play {c}" for c in (
-        "AH 3H AH TH 5H 5H 9H JH KH 5D JH 4H 5D 2H TH AS 2S KS QS 3S AC 2C KC 3C".split())])
+    cards = "AH 3H AH TH 5H 5H 9H JH KH 5D JH 4H 5D 2H TH AS 2S KS QS 3S AC 2C KC 3C"
+    d = two_deck_deal("bid 10", "pass", "trump H", *[f"play {c}" for c in cards.split(" ")])
     assert d.is_over and d.result.points == (13, 14) and d.result.score_change == (0, 1)
     assert sorted(a.name for a in d.result.awards if a.name in ("High", "Jack")) == ["High", "High", "Jack", "Jack"]
     again = eval(repr(d), {"Deal": Deal, "Rules": __import__("cinch").Rules})

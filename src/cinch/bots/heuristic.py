@@ -120,30 +120,31 @@ TABLE_COEFFICIENTS: dict[int, tuple[float, ...]] = {
 
 
 # Two-deck Cinch (decks=2), on the features of :func:`two_deck_features`: the points (of 28) the
-# makers take, fitted the way ``benchmarks/heuristic_calibration.py fit`` and ``cut_throat_strength.py
-# fit`` fit the one-deck rows (a forced maker at the lowest bid, the heuristic in every seat), on 4000
-# two-deck deals each (the suit named by a first fit, then fitted again).  A feature seen
+# makers take, printed by ``benchmarks/two_deck_fit.py`` (seed 1, two rounds), which fits them the way
+# ``benchmarks/heuristic_calibration.py fit`` and ``cut_throat_strength.py fit`` fit the one-deck rows
+# (a forced maker at the lowest bid, the heuristic in every seat), on 4000 two-deck deals each (3000
+# without the draw; the suit named by a first fit, then fitted again).  A feature seen
 # in under 1% of the playouts is left at 0: a bare Pedro (a two-deck hand named in a suit almost
 # always holds a trump above its Pedros), and Sancho and Dom, which these fits do not play (their
 # points are scaled in, as for the one-deck variants).  At four, by preset; "no-draw" on "difference"
-# with the option on.  The makers take about 15.4 of 28 at four (8 of 14 with one pack), 11.5 without
+# with the option on.  The makers take about 15.4 of 28 at four (8 of 14 with one pack), 12 without
 # the draw; a lone maker 8.5 at two, 6.9 at three, 4.7 at five, 4.3 at six.
 TWO_DECK_COEFFICIENTS: dict[str, tuple[float, ...]] = {
-    "pagat": (9.33, 1.81, 0.78, 0.41, 0.11, 0.15, 0.00, 0.81, 0.71, 0.36, 0.52, 0.05, 1.20, 0.85, 0.00, 0.00, 5.05),
-    "difference": (8.49, 2.05, 1.03, 0.60, 0.27, 0.22, 0.00, 0.33, 0.63, 0.46, -0.19, 0.14, 1.26, 1.26, 0.00, 0.00,
-                   5.20),
-    "additive": (8.71, 2.04, 1.13, 0.58, 0.34, 0.17, 0.00, 0.48, 0.60, 0.45, 0.03, 0.06, 0.93, 0.90, 0.00, 0.00, 5.27),
-    "official": (8.98, 2.00, 1.07, 0.62, 0.27, 0.20, 0.00, 0.60, 0.64, 0.42, 0.03, 0.10, 0.94, 0.80, 0.00, 0.00, 5.25),
-    "double-pedro": (8.85, 2.09, 1.03, 0.63, 0.27, 0.28, 0.00, 0.44, 0.70, 0.37, 0.13, 0.12, 1.28, 1.16, 0.00, 0.00,
+    "pagat": (9.22, 1.88, 0.80, 0.46, 0.14, 0.23, 0.00, 0.91, 0.68, 0.36, 0.60, 0.00, 1.23, 0.89, 0.00, 0.00, 5.07),
+    "difference": (8.75, 2.03, 0.98, 0.60, 0.27, 0.27, 0.00, 0.28, 0.56, 0.43, -0.11, 0.09, 1.32, 1.17, 0.00, 0.00,
+                   5.22),
+    "additive": (8.82, 2.00, 1.08, 0.57, 0.28, 0.17, 0.00, 0.25, 0.52, 0.46, -0.01, 0.05, 0.97, 0.80, 0.00, 0.00, 5.28),
+    "official": (9.01, 1.94, 1.04, 0.60, 0.27, 0.24, 0.00, 0.40, 0.56, 0.43, 0.04, 0.12, 1.01, 0.74, 0.00, 0.00, 5.25),
+    "double-pedro": (9.04, 2.01, 1.00, 0.58, 0.25, 0.34, 0.00, 0.38, 0.62, 0.37, 0.13, 0.12, 1.33, 1.08, 0.00, 0.00,
                      5.21),
-    "no-draw": (5.03, 1.68, 0.38, 0.19, 0.67, 0.37, 0.00, 2.83, 3.40, 0.21, 0.48, -0.01, 0.00, 0.00, 0.00, 0.00, 4.02),
+    "no-draw": (4.78, 1.63, 0.38, 0.25, 0.56, 0.45, 0.00, 3.22, 3.40, 0.25, 0.46, 0.00, 0.00, 0.00, 0.00, 0.00, 3.89),
 }
 # Cut-throat with two decks, one fit per size on "difference", serving every preset and option there.
 TWO_DECK_TABLE_COEFFICIENTS: dict[int, tuple[float, ...]] = {
-    2: (2.96, 0.82, 0.10, 0.20, 0.60, 0.55, 0.00, 3.52, 3.79, 0.01, 0.43, 0.01, 0.00, 0.00, 0.00, 0.00, 2.47),
-    3: (-0.66, 1.46, 0.62, 0.48, 0.61, 0.45, 0.00, 1.20, 2.44, 0.46, -0.12, 0.10, 0.00, 0.00, 0.00, 0.00, 3.37),
-    5: (-0.62, 1.84, 0.75, 0.60, 0.43, 0.20, 0.00, 1.21, 1.37, 0.58, -0.03, -0.03, -0.05, 0.00, 0.00, 0.00, 3.74),
-    6: (-1.59, 2.42, 0.94, 0.52, 0.53, 0.25, 0.00, 0.89, 1.18, 0.70, -0.04, -0.04, -2.11, 0.00, 0.00, 0.00, 3.57),
+    2: (2.92, 0.78, 0.05, 0.19, 0.59, 0.57, 0.00, 3.60, 3.77, 0.03, 0.39, 0.02, 0.00, 0.00, 0.00, 0.00, 2.45),
+    3: (-0.66, 1.44, 0.61, 0.48, 0.61, 0.42, 0.00, 1.05, 2.41, 0.47, -0.14, 0.11, 0.00, 0.00, 0.00, 0.00, 3.37),
+    5: (-0.73, 1.83, 0.76, 0.58, 0.40, 0.15, 0.00, 1.22, 1.36, 0.61, -0.07, -0.05, -0.09, 0.00, 0.00, 0.00, 3.72),
+    6: (-1.58, 2.46, 0.91, 0.55, 0.52, 0.28, 0.00, 0.87, 1.21, 0.69, -0.01, -0.06, -2.13, 0.00, 0.00, 0.00, 3.56),
 }
 
 
