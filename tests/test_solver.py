@@ -618,3 +618,69 @@ def test_cut_throat_burials_on_trick_one():
         d.apply(next(a for a in d.legal_actions() if a.card == card and a.bury == bury))
     assert _maker_margin(d) == par_result.value
     assert d.result.points == par_result.points
+
+
+# ---- two decks: a card and its twin are equal, the first played wins -------------------------------
+TWO_DECK_OPTIONS = [{}, {"follow": "strict"}, {"low": "two-holder"}, {"bowers": True},
+                    {"sancho": True, "dom_pedro": True}]
+
+
+@pytest.mark.parametrize("options", TWO_DECK_OPTIONS, ids=lambda o: "-".join(o) or "plain")
+@pytest.mark.parametrize("preset", ["official", "pagat", "additive"])
+def test_two_deck_endings_match_brute_force(preset, options):
+    """Two packs at four players: the par, every card's value and the points equal a brute force on
+    the Deal, and the cards valued are the legal ones, one per card as it reads (of two copies in the
+    hand, the first pack's, as ``legal_actions`` names it)."""
+    rng = random.Random(PRESET_NAMES.index(preset) * 10 + TWO_DECK_OPTIONS.index(options))
+    rule_set = rules(preset, decks=2, **options)
+    for _ in range(6):
+        d = ending(rule_set, rng, cards_left=rng.choice([7, 9, 11, 12, 13]))
+        check_exact(d)
+        res = solve(Position.from_deal(d))
+        assert sorted(res.card_values) == sorted(a.card for a in d.legal_actions())
+
+
+@pytest.mark.parametrize("players,cards_left", [(2, 4), (3, 3), (5, 2), (6, 2)])
+def test_two_deck_cut_throat_endings_match_brute_force(players, cards_left):
+    """Two packs at a cut-throat table: the maker against the others, and a defender alone."""
+    for seed in range(3):
+        rule_set = Rules.preset("official").with_options(decks=2, players=players)
+        rng = random.Random(seed)
+        d = Deal.shuffled(rule_set, seed % players, rng=seed)
+        while d.phase is not Phase.PLAY and d.phase is not Phase.DONE:
+            if d.phase is Phase.RESTOCK:
+                d.apply_restock(list(d.restock_pool))
+                continue
+            d.apply(rng.choice(d.legal_actions()))
+        while d.phase is Phase.PLAY and max(h.bit_count() for h in d.hands) > cards_left:
+            d.apply(rng.choice(d.legal_actions()))
+        if d.phase is not Phase.PLAY:
+            continue
+        defender = (int(d.maker) + 1) % players
+        res, alone = solve(Position.from_deal(d)), solve(Position.from_deal(d), alone=defender)
+        for action in d.legal_actions():
+            child = d.copy()
+            child.apply(action)
+            assert res.card_values[action.card] == _minimax(child), Position.from_deal(d).describe()
+            assert alone.card_values[action.card] == _alone_minimax(child, defender)
+
+
+@pytest.mark.parametrize("twin_led", [False, True])
+@pytest.mark.parametrize("first", [Seat.N, Seat.E])
+def test_the_first_played_of_two_equal_cards_wins_the_trick(first, twin_led):
+    """The last trick, hearts trumps: a Jack of trumps led, the other copy played on it.  The leader's
+    copy takes both Jacks (and High and Low, each copy of the only trumps in play) for his side."""
+    rules_ = Rules.preset("official").with_options(decks=2)
+    jack, twin = Card.parse("JH"), Card.parse("JH").twin
+    if twin_led:
+        jack, twin = twin, jack
+    second = first.left
+    hands = [0, 0, 0, 0]
+    hands[second] = 1 << twin
+    hands[second.left] = int(CardSet.parse("3C"))
+    hands[first.left.left.left] = int(CardSet.parse("4C"))
+    pos = Position.build(rules_, "H", first, hands, trick=[(first, jack)])
+    res = solve(pos)
+    leaders = res.points[first.team]
+    assert leaders == 6 and res.points[first.team.other] == 0  # two Jacks, two High, two Low
+    assert res.card_values == {twin: leaders if first.team is Team.NS else -leaders}

@@ -601,3 +601,90 @@ def test_a_three_player_world_deals_the_stock_nobody_saw():
     assert all(len(w.stock) == rules.seating.stock == 25 for w in worlds_)
     assert all(w.rob is None for w in worlds_)
     assert len({tuple(sorted(w.stock)) for w in worlds_}) > 1
+
+
+# ---- two decks ----------------------------------------------------------------------------------
+# Two-deck Cinch: 104 cards, card 52 + k the twin of card k (the same text, equal in play).
+
+TWIN = 52
+
+
+def _two_deck_views(players: int = 4, preset: str = "official", seeds: range = range(3)):
+    rules = Rules.preset(preset).with_options(decks=2, players=players)
+    for seed in seeds:
+        yield from _random_views(rules, seed)
+
+
+@pytest.mark.parametrize("preset,players", [("official", 4), ("additive", 4), ("pagat", 4), ("official", 2),
+                                            ("official", 3), ("official", 6)])
+def test_two_deck_worlds_replay_to_the_same_view(preset, players):
+    """Two packs: hands of eighteen (twelve at five or six) dealt and twelve kept, a card's text held
+    twice.  Every sampled world deals each of the 104 cards once and is a legal deal whose view from
+    the seat is the seat's view, in every phase."""
+    phases = set()
+    for i, view in enumerate(_two_deck_views(players, preset, range(2))):
+        if i % 6 and view.phase in phases:
+            continue
+        world, deal = sample_world(view, random.Random(i))
+        assert same_view(deal.view(view.seat), view), (view.phase, i)
+        assert sorted(world.deck) == list(range(2 * TWIN))
+        phases.add(view.phase)
+    assert {Phase.BIDDING, Phase.TRUMP, Phase.PLAY} <= phases
+
+
+def _view_where(test, players: int = 4):
+    return next(v for v in _two_deck_views(players, seeds=range(20)) if test(v))
+
+
+def test_a_seat_holding_both_copies_of_a_card_sees_no_third_in_any_world():
+    view = _view_where(lambda v: v.phase is Phase.PLAY and int(v.hand) & int(v.hand) >> TWIN)
+    hand = int(view.hand)
+    pair = (hand & hand >> TWIN).bit_length() - 1  # a card the seat holds both copies of
+    both = 1 << pair | 1 << (pair + TWIN)
+    for k in range(6):
+        world, _ = sample_world(view, random.Random(k))
+        elsewhere = sum(h for p, h in enumerate(world.hands) if p != view.seat)
+        stock = sum(1 << c for c in world.stock)
+        assert not (elsewhere | stock) & both
+        for p, h in enumerate(sample_hands(view, random.Random(k))):
+            assert p == view.seat or not h & both
+
+
+def test_unseen_twins_are_dealt_to_the_others_or_left_in_the_stock():
+    """A card the seat holds one copy of, its twin seen nowhere: the twin is somewhere in every world,
+    and not always in the same place."""
+    def single_unseen(v):
+        if v.phase is not Phase.PLAY:
+            return False
+        hand = int(v.hand)
+        seen = int(v.known_elsewhere) & ~hand
+        return bool((hand & ~(hand >> TWIN)) & ~(seen | seen >> TWIN) & ((1 << TWIN) - 1))
+    view = _view_where(single_unseen)
+    hand = int(view.hand)
+    seen = int(view.known_elsewhere) & ~hand
+    card = ((hand & ~(hand >> TWIN)) & ~(seen | seen >> TWIN) & ((1 << TWIN) - 1)).bit_length() - 1
+    twin = card + TWIN
+    places = set()
+    for k in range(12):
+        world, _ = sample_world(view, random.Random(k))
+        holders = [p for p, h in enumerate(world.hands) if h >> twin & 1]
+        place = holders[0] if holders else "stock or discards"
+        assert len(holders) <= 1 and view.seat not in holders
+        assert sum(h >> twin & 1 for h in world.dealt) + world.stock.count(twin) == 1
+        places.add(place)
+    assert len(places) > 1
+
+
+def test_a_player_who_played_a_twin_holds_no_first_copy():
+    """A play names a card and the deal plays the first pack's copy when the player holds both: a
+    player seen playing the second copy did not hold the first, in any world."""
+    def twins_played(v):
+        """(seat, first copy) of each twin another seat played whose first copy the seat never saw."""
+        unseen = ~int(v.known_elsewhere)
+        return [(p.seat, p.card - TWIN) for t in v.tricks for p in t.plays
+                if p.seat != v.seat and p.card >= TWIN and unseen >> (p.card - TWIN) & 1]
+    view = _view_where(twins_played)
+    player, first = twins_played(view)[0]
+    assert voids(view)[player] >> first & 1
+    for k in range(6):
+        assert not sample_hands(view, random.Random(k))[player] >> first & 1

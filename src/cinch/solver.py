@@ -38,6 +38,14 @@ to hold the maker down; their split among themselves is not searched).  At two p
 is the two-side game.  That search (:class:`_TableCore`) is a plainer one, chosen once per
 position; the four-player search above is untouched by it.
 
+With two decks (two-deck Cinch: a second pack, every card twice) every table is searched by
+:class:`_TwinCore`, :class:`_TableCore`'s plain search on labels that put each card beside
+its twin (:class:`_TwinLayout`): in strength a twin is its first-pack card, the first played
+of two equal cards wins the trick, and both copies stay in the hands, each with its own
+points.  It is meant for endings (the expert gives it the last few of twelve tricks): its
+time grows several times with each trick, 5 ms for the median five-trick ending at four players
+compiled.  The one-deck searches are untouched by it.
+
 Trick 1 under the buried-excess rule (a hand above six cards buries the excess under its
 first card) is searched move by move with the Deal's own legality for the burials; the
 search proper takes over at the end of the trick, once it is known which cards are buried
@@ -63,8 +71,10 @@ from dataclasses import dataclass, field, replace
 from typing import Final
 
 from cinch.cards import (
+    ALL_CARDS,
     BOWER_TABLES,
     CARDS,
+    DECK_SIZE,
     TRUMP_TABLES,
     Card,
     CardSet,
@@ -74,6 +84,7 @@ from cinch.cards import (
     Team,
     TrumpTables,
     bits,
+    trump_tables,
 )
 from cinch.deal import bury_options as deal_bury_options
 from cinch.rules import Follow, Rules
@@ -166,6 +177,75 @@ _LAYOUTS: Final = tuple(_Layout(t) for t in TRUMP_TABLES)
 _BOWER_LAYOUTS: Final = tuple(_Layout(t) for t in BOWER_TABLES)  # all-hands Pedro (Rules.bowers)
 
 
+class _TwinLayout(_Layout):
+    """The labels of two packs (two-deck Cinch): each card's two copies side by side, the first
+    pack's on the even label, so a label's rank is ``label >> 1`` and the top label of a rank is
+    ``label | 1``.  Two barrier bits close each block, so every block starts on an even label.
+
+    A card beats the trick's best when it is of the led block or a trump and its label is above
+    the best's top label: a twin of the winning card, equal to it, does not take the trick (the
+    first played of two equal cards wins).
+
+    >>> lay = _TWIN_LAYOUTS[Suit.HEARTS]
+    >>> ah = Card.parse("AH")
+    >>> lay.to_int[ah.twin] == lay.to_int[ah] + 1, lay.to_int[ah] % 2
+    (True, 0)
+    """
+
+    __slots__ = ()
+
+    def __init__(self, t: TrumpTables):  # the one-pack layout's fields, built for two packs (no super())
+        trump = t.suit
+        size = 2 * DECK_SIZE + 8
+        to_int = [0] * (2 * DECK_SIZE)
+        to_real = [-1] * size
+        block = [-1] * size
+        block_mask = [0, 0, 0, 0]
+        pos = 0
+        runs = []
+        b = 0
+        for s in range(4):
+            if s == trump:
+                continue
+            runs.append((b, [s * 13 + r for r in range(12, -1, -1) if s * 13 + r != t.left_pedro]))
+            b += 1
+        runs.append((_TRUMP_BLOCK, list(reversed(t.order))))
+        suit_of_block = [s for s in range(4) if s != trump] + [trump]
+        for b, cards in runs:
+            for c in cards:
+                for copy in (c, c + DECK_SIZE):
+                    to_int[copy] = pos
+                    to_real[pos] = copy
+                    block[pos] = b
+                    block_mask[b] |= 1 << pos
+                    pos += 1
+            pos += 2  # the barrier: two bits, so the next block starts on an even label
+        self.trump = trump
+        self.size = pos
+        self.to_int = tuple(to_int)
+        self.to_real = tuple(to_real)
+        self.block = tuple(block)
+        self.block_mask = tuple(block_mask)
+        self.all = block_mask[0] | block_mask[1] | block_mask[2] | block_mask[3]
+        # strength[led][label]: the top label of its rank when it can win a trick led in that block, else -1
+        self.strength = tuple(
+            tuple(i | 1 if block[i] == _TRUMP_BLOCK or (block[i] == led and block[i] >= 0) else -1 for i in range(size))
+            for led in range(4)
+        )
+        two_packs = trump_tables(t.bowers, 2)[trump]  # the follow rule over both packs
+        self.follow_rules = tuple(
+            tuple(FollowRule(*(self.mask_in(m) for m in two_packs.follow_rules[strict][suit_of_block[b]]))
+                  for b in range(4))
+            for strict in (0, 1)
+        )
+
+
+_TWIN_LAYOUTS: Final = tuple(_TwinLayout(t) for t in TRUMP_TABLES)
+_TWIN_BOWER_LAYOUTS: Final = tuple(_TwinLayout(t) for t in BOWER_TABLES)
+_TWIN_KEY_SHIFT: Final = 2 * DECK_SIZE + 8  # the leader above the labels of two packs
+_EVEN: Final = sum(1 << i for i in range(0, 2 * DECK_SIZE + 8, 2))  # the first pack's labels (two decks)
+
+
 # ---------------------------------------------------------------------------------------------
 # Positions
 # ---------------------------------------------------------------------------------------------
@@ -187,9 +267,9 @@ class Position:
     the cards buried under them (trick 1 under the buried-excess rule); ``captured`` the cards
     each side (NS, EW; cut-throat each player) took in finished tricks, buried ones included;
     ``in_play`` every card played to a trick as a competing card (the current trick's too);
-    ``low_holder`` the side that played the 2 of trumps in a finished trick (Low to holder);
-    ``thrown`` the trumps the defenders threw out (shown and dead), which the official preset
-    counts for the makers.
+    ``low_holder`` the side that played the 2 of trumps in a finished trick (Low to holder), and
+    ``low_twin`` the side that played the second pack's 2 (two decks); ``thrown`` the trumps the
+    defenders threw out (shown and dead), which the official preset counts for the makers.
 
     Build one with :meth:`from_deal`, :meth:`from_view` (a seat's view plus guessed hands for
     everyone, for search bots) or :meth:`build` (explicit hands and tricks).
@@ -208,12 +288,14 @@ class Position:
     low_holder: Team | None = None
     thrown: int = 0
     bid: int | None = None
+    low_twin: int | None = None
 
     def __reduce__(self) -> tuple[type[Position], tuple[object, ...]]:
         # Spelled out for the compiled build (cinch.native): a compiled frozen dataclass cannot be
         # unpickled field by field.
         return Position, (self.rules, self.trump, self.maker, self.hands, self.leader, self.trick, self.trick_buried,
-                          self.tricks_done, self.captured, self.in_play, self.low_holder, self.thrown, self.bid)
+                          self.tricks_done, self.captured, self.in_play, self.low_holder, self.thrown, self.bid,
+                          self.low_twin)
 
     # ---- construction ---------------------------------------------------------------------
     @classmethod
@@ -226,6 +308,12 @@ class Position:
         buried = 0
         for p in deal.trick:
             buried |= int(p.buried)
+        low_twin = None
+        if deal.rules.decks == 2:  # the deal keeps who held the first pack's 2; the second's is read from the tricks
+            twin_two = PointTable.of(deal.rules, deal.trump).twin_two
+            for p in [p for t in deal.tricks for p in t.plays] + list(deal.trick):
+                if p.card == twin_two:
+                    low_twin = deal.rules.seating.side_of[p.seat]
         return cls(
             rules=deal.rules,
             trump=Suit(deal.trump),
@@ -240,6 +328,7 @@ class Position:
             low_holder=deal.low_holder,
             thrown=deal.thrown_by_defenders(),
             bid=deal.high_bid,
+            low_twin=low_twin,
         )
 
     @classmethod
@@ -267,10 +356,12 @@ class Position:
         table = PointTable.of(rules, trump)
         seating = rules.seating
         two = table.two
+        twin_two = table.twin_two if table.twins else -1
         watch_two = table.holder_low
         captured = [0] * seating.sides
         in_play = 0
         low_holder = None
+        low_twin = None
         done = 0
         last_winner = None
         for t in tricks:
@@ -281,6 +372,8 @@ class Position:
                 in_play |= 1 << p.card
                 if watch_two and p.card == two:
                     low_holder = seating.side(p.seat)
+                elif watch_two and p.card == twin_two:
+                    low_twin = seating.side_of[p.seat]
             captured[seating.side_of[t.winner]] |= taken
             last_winner = t.winner
         cur = []
@@ -308,7 +401,7 @@ class Position:
         return cls(
             rules=rules, trump=trump, maker=seating.seats[maker], hands=hands_t, leader=seating.seats[leader],
             trick=tuple(cur), trick_buried=buried, tricks_done=done, captured=tuple(captured),
-            in_play=in_play, low_holder=low_holder, thrown=thrown, bid=bid,
+            in_play=in_play, low_holder=low_holder, thrown=thrown, bid=bid, low_twin=low_twin,
         )
 
     @classmethod
@@ -393,7 +486,7 @@ class Position:
         for s in seats:
             lines.append(f"  {s}: {CardSet(self.hands[s])}")
         if self.trick:
-            lines.append("  trick: " + " ".join(f"{seats[s]}:{CARDS[c]}" for s, c in self.trick))
+            lines.append("  trick: " + " ".join(f"{seats[s]}:{ALL_CARDS[c]}" for s, c in self.trick))
         return "\n".join(lines)
 
 
@@ -424,18 +517,19 @@ def _point_model(pos: Position, table: PointTable, buried_later: int = 0) -> _Po
         trick_cards |= 1 << c
     live = hands_all | trick_cards | pos.trick_buried
     low_holder: int | None = pos.low_holder
-    two = table.two
     if low_holder is None and table.holder_low:  # who will have played the 2 of trumps
-        holder = next((s for s, c in pos.trick if c == two), None)
-        if holder is None and (hands_all & ~buried_later) >> two & 1:
-            holder = next(s for s in range(len(hands)) if hands[s] >> two & 1)
-        low_holder = None if holder is None else seating.side_of[holder]
+        low_holder = _two_holder(pos, table.two, hands_all & ~buried_later)
+    low_twin: int | None = None
+    if table.twins:  # two decks: each 2 of trumps scores for its own holder
+        low_twin = pos.low_twin
+        if low_twin is None and table.holder_low:
+            low_twin = _two_holder(pos, table.twin_two, hands_all & ~buried_later)
     in_play_final = pos.in_play | (hands_all & ~buried_later)
-    val = [0] * 52
+    val = [0] * (2 * DECK_SIZE if table.twins else DECK_SIZE)
     const = [0] * seating.sides
     makers = seating.side_of[pos.maker]
     for _, card, side, points, _ in table.claims(pos.captured, in_play_final, low_holder, pos.thrown,
-                                                 makers, live):
+                                                 makers, live, low_twin=low_twin):
         if side == LIVE:
             val[card] += points
         else:
@@ -444,6 +538,15 @@ def _point_model(pos: Position, table: PointTable, buried_later: int = 0) -> _Po
         return _PointModel(tuple(val), (const[0], const[1]), tuple(const))
     # Cut-throat: the maker against the others together.
     return _PointModel(tuple(val), (const[makers], sum(const) - const[makers]), tuple(const))
+
+
+def _two_holder(pos: Position, two: int, to_play: int) -> int | None:
+    """The side that will have played ``two`` (a 2 of trumps): from the current trick or a hand
+    (``to_play``: the cards still to be played), or None when it will not be played."""
+    holder = next((s for s, c in pos.trick if c == two), None)
+    if holder is None and to_play >> two & 1:
+        holder = next(s for s in range(len(pos.hands)) if pos.hands[s] >> two & 1)
+    return None if holder is None else pos.rules.seating.side_of[holder]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1326,6 +1429,199 @@ class _TableCore(_Core):
 
 
 # ---------------------------------------------------------------------------------------------
+# The search with two decks: twins are equal cards, the first played wins
+# ---------------------------------------------------------------------------------------------
+class _TwinCore(_TableCore):
+    """Alpha-beta over the cards of two packs (two-deck Cinch), at any table.
+
+    :class:`_TableCore`'s search on :class:`_TwinLayout`'s labels, with three changes: the
+    seats that maximise are a mask (``side``: N and S in partnership, else the seat searched
+    alone), the trick's best card is kept as the top label of its rank (``label | 1``), so the
+    twin of the winning card, played later, does not beat it, and two cards of a hand are
+    alike only if no copy of a rank between them (theirs included) is live in another hand:
+    a card tied by an opponent's twin wins or loses by the order of play.
+    """
+
+    def __init__(self, lay: _Layout, val_int: Sequence[int], strict: bool, own: Sequence[int], side: int,
+                 left: Sequence[int]):
+        super().__init__(lay, val_int, strict, own, -1, left)
+        self.side = side
+
+    def after(self, seat: int, rem: int, pts: int, led: int, best: int, winner: int, tval: int, togo: int,
+              alpha: int, beta: int) -> int:
+        if not togo:
+            if self.side >> winner & 1:
+                return tval + self.open(winner, rem, pts, alpha - tval, beta - tval)
+            return -tval + self.open(winner, rem, pts, alpha + tval, beta + tval)
+        own = self.own
+        left = self.left
+        nxt = left[seat]
+        while not rem & own[nxt]:
+            nxt = left[nxt]
+        return self.answer(nxt, rem, pts, led, best, winner, tval, togo, alpha, beta)
+
+    def last_trick(self, leader: int, rem: int) -> int:
+        """The winner of the last trick, one card in each hand that still holds one."""
+        own = self.own
+        left = self.left
+        block = self.block
+        card = (rem & own[leader]).bit_length() - 1
+        led = block[card]
+        best = card | 1
+        winner = leader
+        seat = left[leader]
+        while seat != leader:
+            h = rem & own[seat]
+            if h:
+                c = h.bit_length() - 1
+                if c > best and (block[c] == led or block[c] == _TRUMP_BLOCK):
+                    best = c | 1
+                    winner = seat
+            seat = left[seat]
+        return winner
+
+    def open(self, leader: int, rem: int, pts: int, alpha: int, beta: int) -> int:
+        if not pts:
+            return 0
+        if pts <= alpha:
+            return pts
+        if -pts >= beta:
+            return -pts
+        own = self.own
+        left = self.left
+        while not rem & own[leader]:
+            leader = left[leader]
+        last = True
+        for o in own:
+            h = rem & o
+            if h & (h - 1):
+                last = False
+                break
+        if last:
+            return pts if self.side >> self.last_trick(leader, rem) & 1 else -pts
+        key = rem | leader << _TWIN_KEY_SHIFT
+        tt = self.tt
+        e = tt.get(key)
+        lo, hi, bm = -INF, INF, -1
+        if e is not None:
+            lo, hi, bm, _ = e
+            if lo >= beta or lo == hi:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
+        self.nodes += 1
+        a0, b0 = alpha, beta
+        hand = rem & own[leader]
+        moves = hand & ~self.same(hand, rem)
+        maxi = bool(self.side >> leader & 1)
+        togo = self.holders(rem) - 1
+        block = self.block
+        val = self.val
+        vbest = -INF if maxi else INF
+        best_move = -1
+        order = _order(moves)
+        if bm >= 0 and moves >> bm & 1:
+            order.remove(bm)
+            order.insert(0, bm)
+        for c in order:
+            v = self.after(leader, rem ^ 1 << c, pts - val[c], block[c], c | 1, leader, val[c], togo, alpha, beta)
+            if maxi:
+                if v > vbest:
+                    vbest, best_move = v, c
+                    if v > alpha:
+                        alpha = v
+            elif v < vbest:
+                vbest, best_move = v, c
+                if v < beta:
+                    beta = v
+            if alpha >= beta:
+                break
+        if vbest <= a0:
+            hi = min(hi, vbest)
+        elif vbest >= b0:
+            lo = max(lo, vbest)
+        else:
+            lo = hi = vbest
+        tt[key] = (lo, hi, best_move, 0)
+        return vbest
+
+    def answer(self, seat: int, rem: int, pts: int, led: int, best: int, winner: int, tval: int, togo: int,
+               alpha: int, beta: int) -> int:
+        """As :meth:`_TableCore.answer`; ``best`` is the top label of the winning card's rank."""
+        out = pts + tval
+        if out <= alpha:
+            return out
+        if -out >= beta:
+            return -out
+        self.nodes += 1
+        hand = rem & self.own[seat]
+        moves = hand & self.ALLOWED[led] if hand & self.FOLLOW[led] else hand
+        moves &= ~self.same(moves, rem | 3 << (best - 1))  # the winning card's rank is live
+        maxi = bool(self.side >> seat & 1)
+        block = self.block
+        val = self.val
+        TRUMP = _TRUMP_BLOCK
+        wins = []
+        rest = []
+        m = moves
+        while m:
+            low = m & -m
+            m ^= low
+            c = low.bit_length() - 1
+            b = block[c]
+            if c > best and b in (led, TRUMP):
+                wins.append(c)
+            else:
+                rest.append(c)
+        vbest = -INF if maxi else INF
+        togo -= 1
+        for c in wins + rest:  # the cheapest card that takes the trick first, then the lowest of the others
+            if c > best and (block[c] == led or block[c] == TRUMP):
+                nb, nw = c | 1, seat
+            else:
+                nb, nw = best, winner
+            v = self.after(seat, rem ^ 1 << c, pts - val[c], led, nb, nw, tval + val[c], togo, alpha, beta)
+            if maxi:
+                if v > vbest:
+                    vbest = v
+                    if v > alpha:
+                        alpha = v
+            elif v < vbest:
+                vbest = v
+                if v < beta:
+                    beta = v
+            if alpha >= beta:
+                break
+        return vbest
+
+    def same(self, h: int, live: int) -> int:
+        """The cards of hand ``h`` not worth searching: a card is alike the next lower live card of
+        the hand when they have the same points and no other hand holds a live copy of their ranks
+        or of one between (each card's twin sits beside it, so a rank is a pair of labels)."""
+        if not h & (h - 1):
+            return 0
+        dead = self.ALL & ~live
+        others = live & ~h
+        ranks = (others | others >> 1) & _EVEN
+        blocked = ranks | ranks << 1  # both labels of every rank another hand holds a copy of
+        red = 0
+        z = h & self.NPT & ~blocked
+        if z & (z - 1):
+            red |= (dead + (z << 1)) & z
+        z = h & self.PT & ~blocked
+        if z & (z - 1):
+            for vm in self.PVM:
+                hv = z & vm
+                if hv & (hv - 1):
+                    red |= (dead + (hv << 1)) & hv
+        return red
+
+
+# ---------------------------------------------------------------------------------------------
 # Solving
 # ---------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
@@ -1335,8 +1631,9 @@ class SolveResult:
     ``value``: final NS points minus EW points with best play from here; ``points``: the
     final points (NS, EW) that implies; ``card_values``: for each legal card of the player to
     act, the value after playing it (then best play), in the same NS-minus-EW terms (empty
-    when the solve was asked for the par only); ``buries``: on trick 1 under the
-    buried-excess rule, the best cards to bury with each card.
+    when the solve was asked for the par only; with two decks one per card as it reads, the
+    copy ``legal_actions`` names); ``buries``: on trick 1 under the buried-excess rule, the
+    best cards to bury with each card.
 
     At a cut-throat table (two, three, five or six players) the maker plays alone against
     all the others together: ``value`` is the maker's final points less the others' together
@@ -1375,7 +1672,7 @@ class SolveResult:
     def points_after(self, card: Card | int) -> tuple[int, ...]:
         """The final points (NS, EW) after ``card`` and best play; at a cut-throat table the
         maker's (the seat searched alone) and the others' together (the two sides of the search)."""
-        c = CARDS[card]
+        c = ALL_CARDS[card]
         v = self.card_values[c]
         total = self.totals[c]
         return (total + v) // 2, (total - v) // 2
@@ -1757,7 +2054,7 @@ class _CutThroatSolver(_Solver):
             guess = 0
             for ci in _order(moves):
                 v = _mtdf(lambda a, b, ci=ci: self.after_root(core, state, ci, a, b), guess)
-                values[CARDS[self.lay.to_real[ci]]] = base + v
+                values[ALL_CARDS[self.lay.to_real[ci]]] = base + v
                 guess = v
             best = (max if maxi else min)(values.values())
             return best, dict(sorted(values.items()))
@@ -1802,14 +2099,90 @@ class _CutThroatSolver(_Solver):
         return tuple(points)
 
 
+class _TwinSolver(_CutThroatSolver):
+    """:class:`_CutThroatSolver` for two decks, at every table: the search is :class:`_TwinCore`'s on
+    :class:`_TwinLayout`'s labels; in partnership N and S maximise (the value is NS less EW, as
+    :class:`_Solver`'s), cut-throat the seat searched alone.
+
+    The legal cards of the player to act are valued once per card as it reads: of two copies in
+    the hand, the first pack's (the one the deal's ``legal_actions`` names; the two are alike).
+    """
+
+    def __init__(self, pos: Position, alone: int | None = None):
+        super().__init__(pos, alone)
+        self.lay = (_TWIN_BOWER_LAYOUTS if pos.rules.bowers else _TWIN_LAYOUTS)[pos.trump]
+        if self.table.partnership:
+            self.maximisers = 0b0101
+
+    def table_core(self, model: _PointModel) -> _TableCore:
+        core = self._table_cores.get(model.val)
+        if core is None:
+            val_int, own = self.core_inputs(model)
+            core = self._table_cores[model.val] = _TwinCore(self.lay, val_int, self.strict, own, self.maximisers,
+                                                            self.table.left)
+        return core
+
+    def core_inputs(self, model: _PointModel) -> tuple[list[int], list[int]]:
+        lay = self.lay
+        val_int = [0] * lay.size
+        for c in range(2 * DECK_SIZE):
+            val_int[lay.to_int[c]] = model.val[c]
+        return val_int, [lay.mask_in(h) for h in self.pos.hands]
+
+    def root(self, core: _TableCore) -> tuple[int, int, int, int, int, int, int, int]:
+        pos = self.pos
+        lay = self.lay
+        to_int = lay.to_int
+        rem = 0
+        for h in pos.hands:
+            rem |= lay.mask_in(h)
+        to_act = pos.to_act
+        assert to_act is not None
+        pts = core.points(rem)
+        if not pos.trick:
+            return int(to_act), rem, pts, -1, -1, int(to_act), 0, core.holders(rem)
+        played = 0
+        led = lay.block[to_int[pos.trick[0][1]]]
+        best, winner, tval = -1, 0, core.points(lay.mask_in(pos.trick_buried))
+        for seat, card in pos.trick:
+            ci = to_int[card]
+            played |= 1 << seat
+            tval += core.val[ci]
+            if ci > best and lay.block[ci] in (led, _TRUMP_BLOCK):
+                best, winner = ci | 1, seat  # the top label of its rank: its twin, played later, does not beat it
+        togo = sum(1 for s, h in enumerate(pos.hands) if h and not played >> s & 1)
+        return int(to_act), rem, pts, led, best, winner, tval, togo
+
+    @staticmethod
+    def play(core: _TableCore, state: tuple[int, int, int, int, int, int, int, int],
+             ci: int) -> tuple[int, int, int, int, int, int, int]:
+        seat, rem, pts, led, best, winner, tval, togo = state
+        block = core.block[ci]
+        if led < 0:
+            led, best, winner = block, ci | 1, seat
+        elif ci > best and block in (led, _TRUMP_BLOCK):
+            best, winner = ci | 1, seat
+        return rem ^ 1 << ci, pts - core.val[ci], led, best, winner, tval + core.val[ci], togo - 1
+
+    def moves(self, core: _TableCore, state: tuple[int, int, int, int, int, int, int, int]) -> int:
+        """The legal cards, one copy of each: a twin whose first-pack copy is legal too is left out."""
+        moves = super().moves(core, state)
+        return moves & ~((moves & _EVEN) << 1)
+
+
 def _solver(position: Position, alone: Seat | int | None = None) -> _Solver:
-    """The search for this table: the partnership game's, or one seat (the maker by default) against the others."""
-    if position.rules.seating.partnership:
-        if alone is not None:
+    """The search for this table: the partnership game's, or one seat (the maker by default) against the
+    others; with two decks the twins' search at every table."""
+    seating = position.rules.seating
+    if alone is not None:
+        if seating.partnership:
             raise ValueError("alone is for a cut-throat table: at four players the sides are the partnerships")
+        if not 0 <= int(alone) < seating.players:
+            raise ValueError(f"alone must be a seat of the table, not {alone}")
+    if position.rules.decks == 2:
+        return _TwinSolver(position, None if alone is None else int(alone))
+    if seating.partnership:
         return _Solver(position)
-    if alone is not None and not 0 <= int(alone) < position.rules.seating.players:
-        raise ValueError(f"alone must be a seat of the table, not {alone}")
     return _CutThroatSolver(position, None if alone is None else int(alone))
 
 
@@ -1893,16 +2266,16 @@ def solve(position: Position, *, card_values: bool = True, alone: Seat | int | N
     solver = _solver(pos, alone)
     if pos.bury_pending():
         value, total, per_card = solver.solve_bury(card_values, -INF, INF)
-        values = {CARDS[c]: v for c, (v, _, _) in sorted(per_card.items())}
-        buries = {CARDS[c]: CardSet(b) for c, (_, b, _) in sorted(per_card.items()) if b}
-        totals = {CARDS[c]: tot for c, (_, _, tot) in per_card.items()}
+        values = {ALL_CARDS[c]: v for c, (v, _, _) in sorted(per_card.items())}
+        buries = {ALL_CARDS[c]: CardSet(b) for c, (_, b, _) in sorted(per_card.items()) if b}
+        totals = {ALL_CARDS[c]: tot for c, (_, _, tot) in per_card.items()}
     else:
         value, values = solver.solve_plain(card_values, -INF, INF)
         buries = {}
         total = _total_points(solver)
         totals = {c: total for c in values}
     points: tuple[int, ...] = ((total + value) // 2, (total - value) // 2)
-    if isinstance(solver, _CutThroatSolver):
+    if isinstance(solver, _CutThroatSolver) and not pos.rules.seating.partnership:
         if pos.bury_pending():  # the line goes on from the best card and burial of trick 1
             pick = max if solver.maximises(to_act) else min
             card, (_, bury, _) = pick(per_card.items(), key=lambda item: item[1][0])
@@ -1937,15 +2310,18 @@ def _after_card(pos: Position, card: int, bury: int) -> Position:
     captured = list(pos.captured)
     taken = buried
     low_holder = pos.low_holder
+    low_twin = pos.low_twin
     two = PointTable.of(pos.rules, pos.trump)
     for s, c in trick:
         taken |= 1 << c
         if two.holder_low and c == two.two:
             low_holder = seating.side(s)
+        elif two.holder_low and two.twins and c == two.twin_two:
+            low_twin = seating.side_of[s]
     captured[seating.side_of[winner]] |= taken
     return replace(pos, hands=tuple(hands), leader=seating.seats[winner], trick=(), trick_buried=0,
                    tricks_done=pos.tricks_done + 1, captured=tuple(captured), in_play=in_play,
-                   low_holder=low_holder)
+                   low_holder=low_holder, low_twin=low_twin)
 
 
 def par(position: Position) -> int:
@@ -1975,7 +2351,8 @@ def can_reach(position: Position, team: Team | int, points: int) -> bool:
     other seat, whether the others together can keep that many points from the maker.
     """
     solver = _solver(position)
-    if isinstance(solver, _CutThroatSolver):
+    cut_throat = isinstance(solver, _CutThroatSolver) and not position.rules.seating.partnership
+    if isinstance(solver, _CutThroatSolver) and cut_throat:
         maximising = int(team) == solver.maker  # a defender's question is the coalition's
     else:
         team = Team(team)
@@ -1983,7 +2360,7 @@ def can_reach(position: Position, team: Team | int, points: int) -> bool:
     if position.bury_pending():
         # totals may depend on burials: fall back to the exact value of every line
         res = solve(position, card_values=False)
-        if not isinstance(solver, _CutThroatSolver):
+        if not isinstance(solver, _CutThroatSolver) or not cut_throat:
             return res.points[team] >= points
         total = sum(res.points)
         mine = res.points[solver.maker]

@@ -37,6 +37,16 @@ slots do not express, such as which cards may be buried) is thrown away and anot
 drawn.  The result is a legal deal, consistent with the view, and deterministic for the
 ``rng`` given.
 
+Two decks (two-deck Cinch): the items are the 104 cards, a card and its twin two items that
+read the same, so a hand may hold a card's text twice, a seat holding both copies sees no third
+anywhere, and every copy it has not seen is dealt somewhere.  Hands, deals and stock have the
+two-deck sizes (``view.rules.seating``).  Two facts of the copies are used: a player who
+played the second pack's copy of a card did not hold the first's (a play names a card, and the
+deal plays the first copy of two), and a dealer never throws a card from his hand in the rob
+while taking its twin from the stock (the deal keeps the copy in the hand; such a world is drawn
+again).  Which copy a player kept of two, where nobody sees it, is the deal's to settle in the
+replay.
+
 Weighting by the bidding: a *bid weight* ``weight(view, dealt) -> float`` in [0, 1]
 scores how likely the auction was given the dealt hands; the worlds wanted follow
 the drawn worlds' distribution times that weight.  :func:`sample_deal` and
@@ -69,8 +79,7 @@ from dataclasses import dataclass, field
 from math import comb
 
 from cinch.actions import WAIVE, Action, Keep, NameTrump, OutOfTurn, Play
-from cinch.cards import CARDS, FULL_DECK_MASK, CardSet, bit_list
-from cinch.constants import DECK, HAND
+from cinch.cards import ALL_CARDS, DECK_SIZE, CardSet, bit_list, deck_mask, fold
 from cinch.deal import Deal, discard_is_forced
 from cinch.errors import CinchError, IllegalAction
 from cinch.irregularities import LEAD_OUT_OF_TURN, PLAY_OUT_OF_TURN
@@ -80,7 +89,7 @@ from cinch.scoring import PointTable
 from cinch.seating import Seating
 from cinch.view import Phase, SeatView
 
-FULL = FULL_DECK_MASK
+ANY = -1  # the cards a slot takes when any may go there (of one pack or two)
 
 BidWeight = Callable[[SeatView, tuple[int, ...]], float]
 """``weight(view, dealt)``: the likelihood (0 to 1) of the view's auction given the dealt
@@ -235,14 +244,30 @@ def voids(view: SeatView) -> list[int]:
     if view.current_trick:
         tricks.append(view.current_trick)
     points = PointTable.of(view.rules, view.trump).point_mask
+    full = deck_mask(view.rules.decks)
     for plays in tricks:
         for p in plays:
             if p.buried & points:  # point cards go under only when no other card is left to bury
-                out[p.seat] |= FULL & ~points
+                out[p.seat] |= full & ~points
         rule = t.follow_rule(t.effective_suit[plays[0].card], strict)
         for p in plays[1:]:
             out[p.seat] |= rule.reveals_void(p.card)
+    if view.rules.decks == 2:
+        _twin_voids(tricks, out)
     return out
+
+
+def _twin_voids(tricks: list, out: list[int]) -> None:
+    """Two decks: a player who played the second pack's copy of a card did not hold the first's.
+
+    A play names a card by its text and the deal plays the first pack's copy when the player
+    holds both (``legal_actions`` lists that one), so the twin goes to a trick only from a hand
+    without the other copy; once the play has begun no card comes into a hand.
+    """
+    for plays in tricks:
+        for p in plays:
+            if p.card >= DECK_SIZE:
+                out[p.seat] |= 1 << (p.card - DECK_SIZE)
 
 
 def same_view(a: SeatView, b: SeatView) -> bool:
@@ -276,8 +301,8 @@ def replay(rules: Rules, world: World, actions: Iterable[Action], *, stop_at_res
     usual, one out of turn stood (it is in the view), so it was waived, unless ``waiting``: the
     other side is still asked about the last one.
     """
-    deal = Deal(rules, rules.seating.seats[world.dealer], [CARDS[c] for c in world.deck],
-                restock=None if stop_at_restock or world.restock is None else [CARDS[c] for c in world.restock])
+    deal = Deal(rules, rules.seating.seats[world.dealer], [ALL_CARDS[c] for c in world.deck],
+                restock=None if stop_at_restock or world.restock is None else [ALL_CARDS[c] for c in world.restock])
     keeps = dict(world.keeps)
     rob = world.rob
     it = iter(actions)
@@ -427,7 +452,7 @@ class _Model:
         self.cards: list[int] = []
         self.allowed: list[int] = []
 
-    def slot(self, name: str, cap: int, ok: int = FULL) -> int:
+    def slot(self, name: str, cap: int, ok: int = ANY) -> int:
         if cap < 0:
             raise _Inconsistent(f"slot {name} has {cap} places")
         self.caps.append(cap)
@@ -553,14 +578,14 @@ def _shuffled(mask: int, rng: random.Random) -> list[int]:
 def _deck(table: Seating, dealer: int, dealt: list[int], stock: list[int], rng: random.Random) -> list[int]:
     """A deck that deals ``dealt`` (in batches of three from the dealer's left) and leaves ``stock``."""
     n = table.players
-    deck = [0] * DECK
+    deck = [0] * table.deck
     queues = [_shuffled(dealt[s], rng) for s in range(n)]
     for batch in range(table.batches):
         seat = (dealer + 1 + batch) % n
         q = queues[seat]
         deck[3 * batch:3 * batch + 3] = q[-3:]
         del q[-3:]
-    deck[DECK - table.stock:] = stock
+    deck[table.deck - table.stock:] = stock
     return deck
 
 
@@ -586,7 +611,7 @@ def _turns(dealer: int, n: int = 4) -> list[int]:
 def _pretrump(view: SeatView, rng: random.Random) -> World:
     s, d = int(view.seat), int(view.dealer)
     table = view.rules.seating
-    unknown = _shuffled(FULL & ~int(view.hand), rng)
+    unknown = _shuffled(deck_mask(view.rules.decks) & ~int(view.hand), rng)
     dealt = [0] * table.players
     dealt[s] = int(view.hand)
     for p in range(table.players):
@@ -618,7 +643,7 @@ def _no_draw(view: SeatView, rng: random.Random) -> World | None:
         known |= played[p]
         if p != s:
             m.items(played[p], [held[p]])
-    hidden = FULL & ~known
+    hidden = deck_mask(table.decks) & ~known
     _hidden_items(m, hidden, [[held[p]] if p != s else [] for p in range(n)], void, s, [stock])
     groups = m.solve(rng)
     if groups is None:
@@ -656,10 +681,11 @@ def _before_draw(view: SeatView, rng: random.Random) -> World | None:
     rules = view.rules
     s, d = int(view.seat), int(view.dealer)
     t = view.rules.trump_tables[view.trump]  # type: ignore[index]
-    trumps, plain = t.trumps, FULL & ~t.trumps
-    free = rules.discard is not Discard.CHOOSE_CONCEALED
     table = rules.seating
-    n_seats, dealt_size = table.players, table.dealt
+    full = deck_mask(table.decks)
+    trumps, plain = t.trumps, full & ~t.trumps
+    free = rules.discard is not Discard.CHOOSE_CONCEALED
+    n_seats, dealt_size, hand = table.players, table.dealt, table.hand
     turns = _turns(d, n_seats)
     # The dealer discards last, unless he keeps his hand to rob (hand-and-stock, at four to six players).
     order = turns if rules.dealer_discards else turns[:-1]
@@ -671,7 +697,7 @@ def _before_draw(view: SeatView, rng: random.Random) -> World | None:
     known = int(view.hand) | own
     for p in range(n_seats):
         known |= shown[p] | face_up[p]
-    hidden = FULL & ~known
+    hidden = full & ~known
     n_trumps = (hidden & trumps).bit_count()
     n_plain = hidden.bit_count() - n_trumps
 
@@ -688,8 +714,8 @@ def _before_draw(view: SeatView, rng: random.Random) -> World | None:
             continue
         i = order.index(p)
         if size < dealt_size or i < ai:  # has discarded
-            only_trumps = free or shown[p] or i > ai or size > HAND
-            kept_slot[p] = m.slot(f"K{p}", size, trumps if only_trumps else FULL)
+            only_trumps = free or shown[p] or i > ai or size > hand
+            kept_slot[p] = m.slot(f"K{p}", size, trumps if only_trumps else ANY)
             thrown_slot[p] = m.slot(f"Z{p}", dealt_size - size - shown[p].bit_count() - face_up[p].bit_count(), plain)
             held_slots[p] = [kept_slot[p]]
         else:  # still to discard: a hand that leaves a choice
@@ -737,7 +763,7 @@ def _draw_plan(rules: Rules, dealer: int, kept: list[int], pool: int) -> tuple[l
     was made of the discards, and the length of the stock with it."""
     table = rules.seating
     turns = _turns(dealer, table.players)
-    needs = [max(0, HAND - kept[p]) for p in turns]
+    needs = [max(0, table.hand - kept[p]) for p in turns]
     length = table.stock
     restocked = False
     if sum(needs) > length and rules.stock_out is StockOut.RESHUFFLE:
@@ -764,10 +790,11 @@ def _after_draw(view: SeatView, rng: random.Random) -> World | None:
     rules = view.rules
     s, d = int(view.seat), int(view.dealer)
     t = view.rules.trump_tables[view.trump]  # type: ignore[index]
-    trumps, plain = t.trumps, FULL & ~t.trumps
-    free = rules.discard is not Discard.CHOOSE_CONCEALED
     table = rules.seating
-    n_seats, dealt_size, stock_size = table.players, table.dealt, table.stock
+    full = deck_mask(table.decks)
+    trumps, plain = t.trumps, full & ~t.trumps
+    free = rules.discard is not Discard.CHOOSE_CONCEALED
+    n_seats, dealt_size, stock_size, hand = table.players, table.dealt, table.stock, table.hand
     robs = table.dealer_robs  # at two or three players nobody robs: the dealer discards and draws like the others
     dd = rules.dealer_discards
     robbing = view.phase is Phase.ROB  # the dealer has not robbed yet
@@ -789,8 +816,8 @@ def _after_draw(view: SeatView, rng: random.Random) -> World | None:
         kept[d], shown_at_discard[d] = dealt_size, 0
     elif robs and not robbing:
         n = a[d] + shown[d].bit_count()  # dealt trumps: still held, or shown
-        if rules.above_six is AboveSix.KEEP_SIX and n > HAND:
-            kept[d], shown_at_discard[d] = HAND, n - HAND
+        if rules.above_six is AboveSix.KEEP_SIX and n > hand:
+            kept[d], shown_at_discard[d] = hand, n - hand
         else:
             kept[d], shown_at_discard[d] = n, 0
     discarders = [p for p in seats if p != d or dd]
@@ -821,7 +848,7 @@ def _after_draw(view: SeatView, rng: random.Random) -> World | None:
     cases = [(False, False)]
     if robs and not robbing:
         if rob is Rob.ALL_TRUMPS and rules.above_six is AboveSix.BURIED:
-            cases = [(held[d] > HAND, True)]
+            cases = [(held[d] > hand, True)]
         elif rob in (Rob.ALL_TRUMPS, Rob.TRUMPS_FIRST):
             cases = [(True, False)] if shown_rob else [(True, False), (False, True)]
             rng.shuffle(cases)
@@ -843,10 +870,10 @@ def _after_draw(view: SeatView, rng: random.Random) -> World | None:
     # is left only when the dealer and the stock hold fewer than six trumps between them.
     stock_trumps_max = None
     if robbing and s != d and rob is Rob.ALL_TRUMPS and rules.above_six is AboveSix.BURIED and free:
-        stock_trumps_max = HAND - 1 - a[d]
+        stock_trumps_max = hand - 1 - a[d]
     fixed = _Fixed(view, s, d, trumps, plain, free, dd, robbing, played, void, shown, face_up, own, own_drawn,
                    a, s0, rs, taken, q_s0, q_pool, shown_at_discard, thrown, discarders, restocked,
-                   stock_trumps_max, robs)
+                   stock_trumps_max, robs, hand=hand)
     built = None
     for dealer_all_trumps, stock_no_trumps in cases:
         for j_pool in j_order:
@@ -907,7 +934,7 @@ def _after_draw(view: SeatView, rng: random.Random) -> World | None:
         else:
             stock[i] = (rest0 if i < stock_size else restp).pop()
     stock16 = stock[:stock_size]
-    undealt = FULL & ~all_dealt
+    undealt = full & ~all_dealt
     check = 0
     for c in stock16:
         check |= 1 << c
@@ -926,8 +953,25 @@ def _after_draw(view: SeatView, rng: random.Random) -> World | None:
         rob_hand = 0
         for k in hand_slots[d]:
             rob_hand |= groups[k]
+        if table.decks == 2:
+            before = (keeps[d] if dd else dealt[d]) | groups[s0_slot[d]] | groups[rs_slot[d]]
+            if _robs_a_twin(before, rob_hand):
+                return None
     deck = _deck(table, d, dealt, stock16, rng)
     return World(d, dealt, stock16, stock[stock_size:] if restocked else None, keeps, rob_hand, hands, deck)
+
+
+def _robs_a_twin(before: int, after: int) -> bool:
+    """Two decks: whether a rob from the hand ``before`` to ``after`` throws a card from the hand and
+    takes its twin from the stock.  A keep names cards by their text and the deal keeps the copy in
+    the hand, so no dealer ever does: such a world would draw one card fewer than the view shows.
+
+    >>> ah = int(CardSet.parse("AH"))
+    >>> _robs_a_twin(ah, ah << DECK_SIZE), _robs_a_twin(ah, ah | ah << DECK_SIZE)
+    (True, False)
+    """
+    taken, thrown = after & ~before, before & ~after
+    return bool(fold(taken) & fold(thrown))
 
 
 @dataclass
@@ -960,6 +1004,7 @@ class _Fixed:
     restocked: bool
     stock_trumps_max: int | None
     robs: bool = True  # the dealer robs (four to six players)
+    hand: int = 6  # cards held after the draw (twelve with two decks)
     hidden: int = 0
 
     def __post_init__(self):
@@ -967,7 +1012,7 @@ class _Fixed:
         known = int(self.view.hand) | self.own | seen
         for p in range(len(self.played)):
             known |= self.played[p] | self.shown[p] | self.face_up[p]
-        self.hidden = FULL & ~known
+        self.hidden = deck_mask(self.view.rules.decks) & ~known
 
 
 def _after_draw_model(f: _Fixed, j_pool: int, dealer_all_trumps: bool, stock_no_trumps: bool,
@@ -988,8 +1033,8 @@ def _after_draw_model(f: _Fixed, j_pool: int, dealer_all_trumps: bool, stock_no_
         if p == d and f.robs:
             forced_kept = dd and (free or shown_at_discard[d] > 0)
         else:
-            forced_kept = free or shown[p] or a[p] > HAND
-        a_slot[p] = m.slot(f"A{p}", a[p], trumps if forced_kept else FULL)
+            forced_kept = free or shown[p] or a[p] > f.hand
+        a_slot[p] = m.slot(f"A{p}", a[p], trumps if forced_kept else ANY)
         s0_slot[p] = m.slot(f"S{p}", s0[p])
         rs_slot[p] = m.slot(f"R{p}", rs[p], plain)
         hand_slots[p] = [a_slot[p], s0_slot[p], rs_slot[p]]
@@ -998,7 +1043,7 @@ def _after_draw_model(f: _Fixed, j_pool: int, dealer_all_trumps: bool, stock_no_
     hand_slots[d] += [tk0, tkp]
     sln = -1
     if f.stock_trumps_max is None:
-        sl0 = m.slot("SL0", q_s0 - (taken - j_pool), plain if stock_no_trumps else FULL)
+        sl0 = m.slot("SL0", q_s0 - (taken - j_pool), plain if stock_no_trumps else ANY)
     else:  # the stock holds few enough trumps to leave the dealer a choice
         n_t = (f.hidden & trumps).bit_count()
         n_p = f.hidden.bit_count() - n_t

@@ -14,6 +14,14 @@ it leaves, computed here in two parts:
   of match play; ``benchmarks/equity.py`` measures it against whole matches of heuristic
   self-play.
 
+The race is measured in a deal's points (``rules.total_points``), so two-deck Cinch, twice the
+points to a target twice as far (102 in the official game), is the same race at twice the scale:
+a lead of 20 at two decks is worth what a lead of 10 is at one.
+
+>>> one, two = Rules.preset("official"), Rules.preset("official").with_options(decks=2)
+>>> race(30, 20, one.target, one.total_points) == race(60, 40, two.target, two.total_points)
+True
+
 The model is two-sided: the partnership game, and the two-player game (two sides of one).
 A cut-throat table of three to six players is a race of several scores, which it does not
 model: :class:`MatchEquity` refuses one, and the expert judges such a deal by its points

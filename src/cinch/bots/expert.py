@@ -56,6 +56,21 @@ points).  At five or six players the solver takes the last four tricks (a whole 
 or more cards is too long for it in a decision's time); the tricks before are judged by
 heuristic playouts.
 
+**Two decks** (two-deck Cinch, ``-o decks=2``: 104 cards, twelve tricks).  The worlds are
+two-pack deals (:mod:`cinch.worlds`: a card's text may be held twice, every one of the 104
+cards is dealt once, and a player seen playing the second pack's copy of a card did not hold
+the first's).  Twelve tricks are far too many for the solver, so it takes only the last few,
+about twenty cards (:data:`TWO_DECK_TRICKS`: five tricks at four players, eight at two, six
+at three, four at five or six); there a twin is its first-pack card in strength and the first
+played of two equal cards wins the trick (:mod:`cinch.solver`).  The tricks before, like the
+bidding, the trump and the keeps, are judged by heuristic playouts, which cost about four times
+a one-deck playout, among fewer cards (in each suit the highest, the lowest and the point
+cards).  At the default budget an early trick sees about four worlds, too few to trust their
+standard errors (in the arena such searches lost contracts): another card replaces the
+heuristic's only after :data:`TWO_DECK_TRUST` worlds, which a budget of about two seconds a
+decision, or ``playouts=8``, reaches.  A keep that swaps a card for its twin reads the same,
+so it is not searched twice.
+
 **Budget.**  ``time_budget`` seconds (0.25 s by default) is the budget of an ordinary
 decision; a bid gets twice it, the trump and the first trick one and a half times, a keep
 1.25 (:data:`PHASE_TIME`): the auction and the first trick decide most of a deal.  The next
@@ -90,7 +105,7 @@ from cinch.bots.equity import MatchEquity
 from cinch.bots.heuristic import best_suit
 from cinch.bots.inference import BidLikelihood, PlayLikelihood
 from cinch.bots.playout import bid_out, play_out
-from cinch.cards import CardSet, Team, TrumpTables, bit_list
+from cinch.cards import DECK_SIZE, CardSet, Team, TrumpTables, bit_list, fold
 from cinch.deal import Deal, DealResult
 from cinch.keep import KeepOptions
 from cinch.rules import AboveSix
@@ -160,6 +175,11 @@ BID_CAUTION = 0.5  # standard errors a bid must gain beyond ``caution``
 JUMP_CAUTION = 0.5  # and per level beyond the first between it and the heuristic's call
 CAP = 2.2  # the hard cap of a decision, in time budgets
 BIG_TABLE_TRICKS = 4  # at five or six players the solver takes this many tricks at most (measured: 0.2 s a world)
+# With two decks (twelve tricks) the solver takes the last few tricks, by players at the table: about
+# twenty cards, 5 to 20 ms a world for the median position (measured compiled; a sixth trick at four
+# players is 10 ms median but up to ten times more); the tricks before are playouts.
+TWO_DECK_TRICKS = {2: 8, 3: 6, 4: 5, 5: 4, 6: 4}
+TWO_DECK_TRUST = 8  # worlds an early two-deck trick must see before another card replaces the heuristic's
 
 # How much of ``time_budget`` each kind of decision gets: the auction and the first trick decide
 # most of a deal, a late trick little (and its search ends early when one card is clearly best).
@@ -291,7 +311,7 @@ class _Race:
     LOOK_EVERY = 4
 
     def __init__(self, count: int, baseline: int, caution: float, eliminate: bool,
-                 extra: Sequence[float] | None = None):
+                 extra: Sequence[float] | None = None, trust: int = 0):
         self.values: list[list[float]] = [[] for _ in range(count)]
         self.extra = list(extra) if extra is not None else [0.0] * count  # each candidate's added margin
         self.weights: list[float] = []  # each world's importance weight (the sampler's)
@@ -300,6 +320,7 @@ class _Race:
         self.margin = _margin(caution, count)
         self.eliminate = eliminate
         self.worlds = 0
+        self.trust = trust  # worlds below which the baseline is kept, whatever the others' errors say
 
     @property
     def settled(self) -> bool:
@@ -331,6 +352,8 @@ class _Race:
         """The chosen candidate (the baseline unless beaten by the margin) and every candidate's mean."""
         weights = self.weights
         means = _means(self.values, weights)
+        if self.worlds < self.trust:
+            return self.baseline, means
         if self.baseline in self.alive:
             alive = self.alive
             best, _ = _pick([self.values[i] for i in alive], alive.index(self.baseline), self.margin, weights,
@@ -595,7 +618,10 @@ class ExpertBot(Bot):
         objective = _Objective(view, self.match_equity)
         context = self._context(view)
         in_play = phase == "play"
-        race = _Race(len(candidates), 0, self.caution, self._timed() and not in_play)
+        # Two decks: an early trick's few worlds (four in a quarter second) give standard errors too
+        # rough to leave the heuristic's card on (measured in the arena: it lost contracts).
+        trust = TWO_DECK_TRUST if in_play and view.rules.decks == 2 else 0
+        race = _Race(len(candidates), 0, self.caution, self._timed() and not in_play, trust=trust)
         budget = self._sim_budget(phase)
         while budget.more() and not race.settled:
             world, weight = self._world(view, rng)
@@ -639,11 +665,12 @@ class ExpertBot(Bot):
         assert isinstance(first, Keep)
         base = int(first.cards)
         out = [first]
-        seen = {base}
+        seen = {_as_read(base)}
 
         def add(mask: int) -> None:
-            if mask not in seen and options.violation(mask) is None:
-                seen.add(mask)
+            read = _as_read(mask)  # two decks: a card swapped for its twin is the same keep
+            if read not in seen and options.violation(mask) is None:
+                seen.add(read)
                 out.append(Keep(CardSet(mask)))
 
         droppable = sorted(bit_list(base & ~options.must), key=worth)[:5]
@@ -677,7 +704,9 @@ class ExpertBot(Bot):
         table = rules.seating
         # Five or six hands of six are too many cards for the solver in a decision's time: the last four tricks only.
         limit = self.solver_tricks
-        if table.players > PARTNERSHIP_PLAYERS:
+        if table.decks == 2:
+            limit = min(limit, TWO_DECK_TRICKS[table.players])
+        elif table.players > PARTNERSHIP_PLAYERS:
             limit = min(limit, BIG_TABLE_TRICKS)
         if rules.tricks - len(view.tricks) > limit:
             return self._play_by_playouts(view, rng)
@@ -744,13 +773,18 @@ class ExpertBot(Bot):
                               [values[c] for c in cards], weights)
 
     def _play_by_playouts(self, view: SeatView, rng: random.Random) -> Decision:
-        """Long hands (nine tricks without the draw): each card judged by heuristic playouts.
+        """Long hands (nine tricks without the draw, the early tricks of two decks): each card
+        judged by heuristic playouts.
 
         The solver's time grows steeply with the tricks left; above ``solver_tricks`` it
         could take seconds on one world, so the cards are judged like the other decisions.
+        With two decks a hand of twelve offers many cards alike (the small cards of a suit),
+        and a world's playouts cost four times a one-deck world's: the cards raced are the
+        heuristic's and those of :func:`_distinct_plays`.
         """
         heuristic = self._heuristic.choose(view)
-        candidates = [heuristic] + [a for a in view.legal if a != heuristic]
+        legal = _distinct_plays(view) if view.rules.decks == 2 else list(view.legal)
+        candidates = [heuristic] + [a for a in legal if a != heuristic]
         return self._race(view, candidates, rng, "play", "playouts")
 
     @staticmethod
@@ -768,6 +802,42 @@ class ExpertBot(Bot):
         if isinstance(heuristic, Play) and int(heuristic.card) == card:
             return heuristic
         return options[0]
+
+
+def _distinct_plays(view: SeatView) -> list[Action]:
+    """The plays worth comparing in a long hand: in each suit (trumps as one) the highest and the
+    lowest card and every card worth points by itself; the cards between, without points, seldom
+    play differently.  With cards to bury (trick 1 of the buried excess) every play is kept.
+
+    A play of cards in the order ``legal`` lists them.
+    """
+    legal = list(view.legal)
+    assert view.trump is not None
+    if any(isinstance(a, Play) and a.bury for a in legal):
+        return legal
+    t = view.rules.trump_tables[view.trump]
+    values = PointTable.of(view.rules, view.trump).value
+    by_suit: dict[int, list[int]] = {}
+    for a in legal:
+        assert isinstance(a, Play)
+        by_suit.setdefault(t.effective_suit[a.card], []).append(int(a.card))
+    keep: set[int] = set()
+    for cards in by_suit.values():
+        strength = t.strength[t.effective_suit[cards[0]]]
+        keep.add(max(cards, key=lambda c: strength[c]))
+        keep.add(min(cards, key=lambda c: strength[c]))
+        keep.update(c for c in cards if values[c])
+    return [a for a in legal if isinstance(a, Play) and int(a.card) in keep]
+
+
+def _as_read(cards: int) -> tuple[int, int]:
+    """A set of cards as its text reads (two decks: which copy of a card is not said): the cards
+    named, and those named twice.  One pack: the cards themselves.
+
+    >>> _as_read(int(CardSet.parse("AH"))) == _as_read(int(CardSet.parse("AH")) << DECK_SIZE)
+    True
+    """
+    return fold(cards), cards & cards >> DECK_SIZE
 
 
 def _means(values: list[list[float]], weights: list[float] | None = None) -> list[float]:
