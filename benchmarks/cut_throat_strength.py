@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import statistics
 import sys
 import time
@@ -29,52 +28,16 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 sys.path.insert(0, os.path.dirname(__file__))
 
-from cinch import CARDS, PASS, Bid, Deal, NameTrump, Phase, Rules  # noqa: E402
+from cinch import Rules  # noqa: E402
 from cinch.arena import run_duplicate  # noqa: E402
-from cinch.bots import make_bot  # noqa: E402
-from cinch.bots.heuristic import FEATURES, best_suit, hand_features  # noqa: E402
-from heuristic_calibration import least_squares  # noqa: E402
-
-
-def forced_playout(rules: Rules, dealer: int, deck: list, maker: int, seed: int) -> tuple[tuple, int]:
-    """``maker`` bids the lowest bid, the others pass; the heuristic plays it out: (features, maker's points)."""
-    table = rules.seating
-    bot = make_bot("heuristic", seed=seed)
-    d = Deal(rules, table.seats[dealer], deck, rng=random.Random(seed))
-    while d.phase is Phase.BIDDING:
-        legal = d.legal_actions()
-        if d.to_act == maker:
-            d.apply(next(a for a in legal if isinstance(a, Bid)))
-        else:
-            d.apply(PASS if PASS in legal else legal[0])
-    assert d.maker == maker
-    position = (maker - dealer) % table.players
-    hand = int(d.hand(table.seats[maker]))
-    suit, _ = best_suit(hand, rules, position)
-    features = hand_features(hand, suit, rules, position)
-    d.apply(NameTrump(suit))
-    while d.phase is not Phase.DONE:
-        seat = d.to_act
-        assert seat is not None
-        d.apply(bot.choose(d.view(seat)))
-    assert d.result is not None and d.result.points is not None
-    return features, d.result.points[table.side_of[maker]]
+from cinch.bots.heuristic import FEATURES  # noqa: E402
+from heuristic_calibration import forced_playouts, least_squares  # noqa: E402
 
 
 def fit(players: int, deals: int, seed: int, preset: str) -> None:
     rules = Rules.preset(preset).with_options(players=players)
-    n = players
-    rng = random.Random(seed)
-    xs, ys = [], []
     start = time.time()
-    for i in range(deals):
-        deck = list(CARDS)
-        rng.shuffle(deck)
-        dealer = i % n
-        maker = (dealer + 1 + i // n) % n
-        x, y = forced_playout(rules, dealer, deck, maker, seed * 1_000_003 + i)
-        xs.append(x)
-        ys.append(y)
+    xs, ys = forced_playouts(rules, deals, seed)
     w = least_squares(xs, ys)
     preds = [sum(a * b for a, b in zip(w, x)) for x in xs]
     sd = statistics.pstdev([y - p for y, p in zip(ys, preds)])

@@ -43,6 +43,7 @@ from cinch.bots.heuristic import (  # noqa: E402
     point_distribution,
     spread_at,
 )
+from cinch.cards import ALL_CARDS  # noqa: E402
 
 # The models the bot holds: the five presets, and variants on top of "difference".
 VARIANTS = {
@@ -59,10 +60,12 @@ def rules_for(name: str) -> Rules:
     return Rules.preset(name)
 
 
-def forced_playout(rules: Rules, dealer: Seat, deck: list, maker: Seat, seed: int) -> tuple[tuple, int]:
-    """Make ``maker`` the maker at the lowest bid, play out with the heuristic; (features, points)."""
+def forced_playout(rules: Rules, dealer: int, deck: list, maker: int, seed: int) -> tuple[tuple, int]:
+    """``maker`` bids the lowest bid, the others pass; the heuristic plays it out, at any table and with
+    one pack or two: (features of the maker's dealt hand, his side's points)."""
+    table = rules.seating
     bot = make_bot("heuristic", seed=seed)
-    d = Deal(rules, dealer, deck, rng=random.Random(seed))
+    d = Deal(rules, table.seats[dealer], deck, rng=random.Random(seed))
     while d.phase is Phase.BIDDING:
         legal = d.legal_actions()
         if d.to_act == maker:
@@ -70,8 +73,8 @@ def forced_playout(rules: Rules, dealer: Seat, deck: list, maker: Seat, seed: in
         else:
             d.apply(PASS if PASS in legal else legal[0])
     assert d.maker == maker
-    position = (maker - dealer) & 3
-    hand = int(d.hand(maker))
+    position = (maker - dealer) % table.players
+    hand = int(d.hand(table.seats[maker]))
     suit, _ = best_suit(hand, rules, position)
     features = hand_features(hand, suit, rules, position)
     d.apply(NameTrump(suit))
@@ -80,7 +83,28 @@ def forced_playout(rules: Rules, dealer: Seat, deck: list, maker: Seat, seed: in
         assert seat is not None
         d.apply(bot.choose(d.view(seat)))
     assert d.result is not None and d.result.points is not None
-    return features, d.result.points[maker.team]
+    return features, d.result.points[table.side_of[maker]]
+
+
+def forced_playouts(rules: Rules, deals: int, seed: int) -> tuple[list[tuple[float, ...]], list[float]]:
+    """The features of each forced maker's hand and the points his side took, over ``deals`` deals.
+
+    Deal ``i`` is dealt by seat ``i mod n``; the maker moves one seat on every ``n`` deals, so every
+    position relative to the dealer is fitted alike.
+    """
+    n = rules.players
+    rng = random.Random(seed)
+    xs: list[tuple[float, ...]] = []
+    ys: list[float] = []
+    for i in range(deals):
+        deck = list(ALL_CARDS[: rules.seating.deck])
+        rng.shuffle(deck)
+        dealer = i % n
+        maker = (dealer + 1 + i // n) % n
+        x, y = forced_playout(rules, dealer, deck, maker, seed * 1_000_003 + i)
+        xs.append(x)
+        ys.append(y)
+    return xs, ys
 
 
 def least_squares(xs: list[tuple], ys: Sequence[float], ridge: float = 1e-3) -> list[float]:
@@ -116,17 +140,8 @@ def least_squares(xs: list[tuple], ys: Sequence[float], ridge: float = 1e-3) -> 
 
 def fit(name: str, deals: int, seed: int) -> tuple[list[float], float]:
     rules = rules_for(name)
-    rng = random.Random(seed)
-    xs, ys = [], []
     start = time.time()
-    for i in range(deals):
-        deck = list(CARDS)
-        rng.shuffle(deck)
-        dealer = Seat(i & 3)
-        maker = Seat((dealer + 1 + (i >> 2)) & 3)
-        x, y = forced_playout(rules, dealer, deck, maker, seed * 1_000_003 + i)
-        xs.append(x)
-        ys.append(y)
+    xs, ys = forced_playouts(rules, deals, seed)
     w = least_squares(xs, ys)
     preds = [sum(a * b for a, b in zip(w, x)) for x in xs]
     res = [y - p for y, p in zip(ys, preds)]

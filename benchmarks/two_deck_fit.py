@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import statistics
 import sys
 import time
@@ -45,9 +44,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from cinch import PRESET_NAMES, Rules  # noqa: E402
 from cinch.bots import heuristic  # noqa: E402
 from cinch.bots.heuristic import FEATURES, make_chance, point_distribution, spread_at  # noqa: E402
-from cinch.cards import ALL_CARDS  # noqa: E402
-from cut_throat_strength import forced_playout  # noqa: E402
-from heuristic_calibration import least_squares  # noqa: E402
+from heuristic_calibration import forced_playouts, least_squares  # noqa: E402
 
 # The fits at four players: the presets, and nine tricks without the draw on "difference".
 FOUR_PLAYER_FITS = (*PRESET_NAMES, "no-draw")
@@ -87,27 +84,6 @@ def rules_for(fit: str | int) -> Rules:
     return Rules.preset(fit).with_options(decks=2, players=4)
 
 
-def playouts(rules: Rules, deals: int, seed: int) -> tuple[list[tuple[float, ...]], list[float]]:
-    """The features of each forced maker's hand and the points his side took, over ``deals`` deals.
-
-    Deal ``i`` is dealt by seat ``i mod n``; the maker moves one seat on every ``n`` deals, so every
-    position relative to the dealer is fitted alike.
-    """
-    n = rules.players
-    rng = random.Random(seed)
-    xs: list[tuple[float, ...]] = []
-    ys: list[float] = []
-    for i in range(deals):
-        deck = list(ALL_CARDS[: rules.seating.deck])
-        rng.shuffle(deck)
-        dealer = i % n
-        maker = (dealer + 1 + i // n) % n
-        x, y = forced_playout(rules, dealer, deck, maker, seed * 1_000_003 + i)
-        xs.append(x)
-        ys.append(y)
-    return xs, ys
-
-
 def fit_rare_aside(xs: list[tuple[float, ...]], ys: list[float]) -> tuple[list[float], list[int]]:
     """Least-squares weights of FEATURES, a rare feature left at 0; and the indices of those left at 0.
 
@@ -130,7 +106,7 @@ def fit(name: str | int, deals: int, seed: int) -> Fit:
     rules = rules_for(name)
     label = f"{name} at four" if isinstance(name, str) else f"{name} players (difference)"
     start = time.time()
-    xs, ys = playouts(rules, deals, seed)
+    xs, ys = forced_playouts(rules, deals, seed)
     weights, rare = fit_rare_aside(xs, ys)
     not_fitted = [FEATURES[j] for j in rare]
     preds = [sum(w * v for w, v in zip(weights, x)) for x in xs]

@@ -531,11 +531,6 @@ def _random_views(rules: Rules, seed: int):
     rng = random.Random(seed)
     deal = Deal.shuffled(rules, seed % rules.players, rng=seed)
     while deal.phase is not Phase.DONE:
-        if deal.phase is Phase.RESTOCK:
-            order = list(deal.restock_pool)
-            rng.shuffle(order)
-            deal.apply_restock(order)
-            continue
         for seat in range(rules.players):
             yield deal.view(seat)
         deal.apply(rng.choice(deal.legal_actions()))

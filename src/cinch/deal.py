@@ -80,7 +80,7 @@ from cinch.irregularities import (
     revokes_ruling,
 )
 from cinch.keep import KeepOptions
-from cinch.rules import AboveSix, AllPass, Bidding, Discard, Follow, Low, Rob, Rules, StockOut
+from cinch.rules import AboveSix, AllPass, Bidding, Discard, Follow, Low, Rob, Rules, StockOut, for_hands_of
 from cinch.scoring import Award, PointTable, per_rules, settle, totals
 from cinch.seating import FOUR, Seating
 from cinch.view import Phase, PlayedCard, SeatView, Trick
@@ -187,7 +187,7 @@ class _RuleFacts:
                  "dealer_discards", "strict", "keep_six", "buried", "choose", "reshuffle", "rob", "face_up",
                  "forced_discard", "bids", "stuck_bids", "honour", "penalty", "players", "seats", "sides",
                  "side_of", "left", "turns", "dealt", "batches", "stock", "dealer_robs", "played", "others",
-                 "others_text", "decks", "hand", "deck", "holder_low_twin", "texts")
+                 "others_text", "decks", "hand", "holder_low_twin", "texts")
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules  # for pickling
@@ -208,11 +208,10 @@ class _RuleFacts:
         # by trumps held: whether the discard is no choice (see discard_is_forced)
         self.decks = rules.decks
         self.hand = rules.seating.hand  # six, or twelve with two decks
-        self.deck = rules.seating.deck
         self.texts = _keep_texts(self.hand)
         # Two decks under Low to the holder: who held the second 2 of trumps is read from the tricks.
         self.holder_low_twin = rules.decks == 2 and rules.low is Low.TWO_HOLDER
-        self.forced_discard = tuple(discard_is_forced(rules, n) for n in range(self.deck + 1))
+        self.forced_discard = tuple(discard_is_forced(rules, n) for n in range(rules.seating.deck + 1))
         # by the high bid so far: what the next bidder may say (a stuck dealer aside)
         self.bids: tuple[tuple[Action, ...], ...] = tuple(
             (PASS, *(BIDS[n] for n in range(max(self.min_bid, high + 1), self.highest_bid + 1)))
@@ -1823,4 +1822,4 @@ def _keep_texts(hand: int) -> dict[str, dict[str, str]]:
              "any_six": _ANY_SIX_TEXT, "trumps_first": _TRUMPS_FIRST_TEXT}
     if hand == HAND:
         return texts
-    return {name: {key: words.replace("six", "twelve") for key, words in text.items()} for name, text in texts.items()}
+    return {name: {key: for_hands_of(words, hand) for key, words in text.items()} for name, text in texts.items()}

@@ -22,6 +22,7 @@ from enum import StrEnum
 from typing import Any, Final, TypedDict
 
 from cinch.cards import TrumpTables, trump_tables
+from cinch.constants import HAND
 from cinch.errors import RulesError
 from cinch.seating import MAX_PLAYERS, MIN_PLAYERS, Seating, seating
 
@@ -388,9 +389,7 @@ class Rules:
             if self.seating.dealt != 9:
                 rob = [line.replace("of his nine cards", f"of his {self.seating.dealt} cards") for line in rob]
             draw_lines = [draw] + _ABOVE_SIX_TEXT[self.above_six] + rob
-            if self.decks == TWO_DECKS:  # hands of twelve
-                draw_lines = [line.replace("six", "twelve") for line in draw_lines]
-            lines.extend(draw_lines)
+            lines.extend(for_hands_of(line, self.seating.hand) for line in draw_lines)
             lines.append(_STOCK_OUT_TEXT[self.stock_out])
         lines.append(_FOLLOW_TEXT[self.follow])
         high = _HIGH_TEXT[self.high]
@@ -449,6 +448,15 @@ class Rules:
 
 
 _NUMBER_WORDS: Final = {6: "six", 9: "nine", 12: "twelve", 18: "eighteen"}
+
+
+def for_hands_of(text: str, hand: int) -> str:
+    """``text``, written of hands of six, said of hands of ``hand`` cards (twelve with two decks).
+
+    >>> for_hands_of("keeps exactly six cards", 12)
+    'keeps exactly twelve cards'
+    """
+    return text if hand == HAND else text.replace("six", _NUMBER_WORDS[hand])
 _TWO_DECK_TEXT: Final = ("Two decks (104 cards): each player is dealt {dealt}, {stock} stay in the stock, hands are "
                          "refilled to twelve and twelve tricks are played; of two identical cards in a trick the "
                          "first played wins, and every point card scores for each copy.")

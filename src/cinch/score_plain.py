@@ -478,25 +478,22 @@ class ScoreDialogue:
             return [
                 "Answers: the calls in order from the dealer's left, each 'p' (pass) or a number (a bid):",
                 "  'p 7 p 8'; or only the maker and the bid: 'N 8';",
-                "  'all pass' when everyone passed" + (" (or Enter alone)." if rules.all_pass is AllPass.THROW_IN
-                                                       else " (never under these rules: the dealer is stuck)."),
+                _all_pass_form(rules),
                 f"  'misdeal' when the cards are dealt again ({_misdeal_words(rules)}; 'misdeal 002' or "
                 "'misdeal 003' picks the text).",
                 f"Bids run from {rules.min_bid} to {rules.highest_bid}.",
             ]
         if self.step == TRUMP:
-            return ["Answer: the trump suit, as S H D C, a symbol, or a name (hearts). Enter alone leaves it out."]
+            return [_TRUMP_FORM]
         if self.step == POINTS:
-            nobody = ("" if every_card_scores(rules) else
-                      " 'nobody' (or '-') for a card that scored for no one (dead, or left in the stock).")
+            nobody = _nobody_form(rules)
             return [
                 "Answers: each side's points, 'NS 9 EW 5' or '9 5' (NS first)"
                 + (", or one side's ('NS 9'): the other side has the rest." if every_card_scores(rules) else "."),
                 "  Or who took each point card: a side (NS, EW) or a player (N E S W), then its cards:",
                 "  'NS high jack game rp, EW low lp'; 'rest' stands for every card not yet named." + nobody,
                 *_copies_forms(rules, "NS"),
-                f"  The cards: {', '.join(c.name for c in point_cards(rules))} (short: h l j g rp lp"
-                + (" sancho" if rules.sancho else "") + (" dom" if rules.dom_pedro else "") + ", pedros for both).",
+                _cards_form(rules),
                 f"  'revoke EW' (or a player: 'revoke E') when a side revoked ({_revoke_words(rules)}; "
                 "'revoke EW 002' or '003' picks the text).",
                 f"  'incorrect E +2' (or 'incorrect E 2 too many', 'incorrect N -1') when a hand held too many or "
@@ -515,23 +512,20 @@ class ScoreDialogue:
             return [
                 f"Answers: the calls in order from the dealer's left, each 'p' (pass) or a number (a bid): '{calls}';",
                 "  or only the maker and the bid, with 'bid' between: '2 bid 8' (or '2: 8');",
-                "  'all pass' when everyone passed" + (" (or Enter alone)." if rules.all_pass is AllPass.THROW_IN
-                                                       else " (never under these rules: the dealer is stuck)."),
+                _all_pass_form(rules),
                 f"Bids run from {rules.min_bid} to {rules.highest_bid}.",
             ]
         if self.step == TRUMP:
-            return ["Answer: the trump suit, as S H D C, a symbol, or a name (hearts). Enter alone leaves it out."]
+            return [_TRUMP_FORM]
         if self.step == POINTS:
-            nobody = ("" if every_card_scores(rules) else
-                      " 'nobody' (or '-') for a card that scored for no one (dead, or left in the stock).")
+            nobody = _nobody_form(rules)
             return [
                 f"Answers: each player's points in seat order, {_example_points(table)} ({_in_order(table)}),",
                 f"  or by seat, {_example_labelled(table)} (a player left out took nothing).",
                 f"  Or who took each point card: a player ({seats}), then his cards: '1 high jack game, 2 rest';",
                 "  'rest' stands for every card not yet named." + nobody,
                 *_copies_forms(rules, "1"),
-                f"  The cards: {', '.join(c.name for c in point_cards(rules))} (short: h l j g rp lp"
-                + (" sancho" if rules.sancho else "") + (" dom" if rules.dom_pedro else "") + ", pedros for both).",
+                _cards_form(rules),
                 "  Misdeals, revokes and incorrect hands are ruled on only at four players in partnerships.",
             ]
         return ["Answers: undo, sheet or quit."]
@@ -566,6 +560,25 @@ class ScoreDialogue:
             who = "a side" if self.table.partnership else "a player"
             lines.append(f"Every trump is in play under these rules, so every point card scores for {who}.")
         return lines
+
+
+_TRUMP_FORM = "Answer: the trump suit, as S H D C, a symbol, or a name (hearts). Enter alone leaves it out."
+
+
+def _all_pass_form(rules: Rules) -> str:
+    return "  'all pass' when everyone passed" + (" (or Enter alone)." if rules.all_pass is AllPass.THROW_IN
+                                                 else " (never under these rules: the dealer is stuck).")
+
+
+def _nobody_form(rules: Rules) -> str:
+    return ("" if every_card_scores(rules) else
+            " 'nobody' (or '-') for a card that scored for no one (dead, or left in the stock).")
+
+
+def _cards_form(rules: Rules) -> str:
+    """The point cards' names and short forms, for the help of the points question."""
+    return (f"  The cards: {', '.join(c.name for c in point_cards(rules))} (short: h l j g rp lp"
+            + (" sancho" if rules.sancho else "") + (" dom" if rules.dom_pedro else "") + ", pedros for both).")
 
 
 def _copies_forms(rules: Rules, taker: str) -> list[str]:

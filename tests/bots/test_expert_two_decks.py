@@ -36,14 +36,8 @@ def _two_decks(players: int = 4, preset: str = "official") -> Rules:
 def _stops(rules: Rules, seed: int):
     """A two-deck deal played by the heuristic, yielding the deal at each decision of more than one choice."""
     heuristic = make_bot("heuristic", seed=0)
-    rng = random.Random(seed)
     deal = Deal.shuffled(rules, seed % rules.players, rng=seed)
     while deal.phase is not Phase.DONE:
-        if deal.phase is Phase.RESTOCK:
-            order = list(deal.restock_pool)
-            rng.shuffle(order)
-            deal.apply_restock(order)
-            continue
         view = deal.view(deal.to_act)
         if len(view.legal) > 1:
             yield deal

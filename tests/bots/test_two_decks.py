@@ -290,11 +290,6 @@ def test_every_decision_is_legal_at_every_table(bot, players, options):
     for n in range(3):
         d = Deal.shuffled(rules, rules.seating.seats[n % players], rng)
         while d.phase is not Phase.DONE:
-            if d.phase is Phase.RESTOCK:
-                order = list(d.restock_pool)
-                rng.shuffle(order)
-                d.apply_restock(order)
-                continue
             seat = d.to_act
             assert seat is not None
             action = bots[seat].choose(d.view(seat))
