@@ -3,7 +3,11 @@
     .venv/bin/python benchmarks/server.py [--tables 500] [--pace 1.0] [--seconds 60] [--client-procs 2] [--json]
     .venv/bin/python benchmarks/server.py --cluster [--processes 2] ...   # over PostgreSQL and Redis
 
-Starts the real server as a subprocess (``python -m cinch serve`` on a free loopback port,
+Its clients need httpx, from the test extra (``pip install -e '.[test]'``; ``make test`` installs it), and
+``--cluster`` the cluster extra as well.
+
+Starts the real server as a subprocess (``python -m cinch serve`` on a free loopback port, or
+``--port``'s,
 a fresh game library in a temporary folder), creates ``--tables`` rooms over HTTP (no bot
 delay, no pause between deals, a long grace), opens four websocket clients per room a batch
 at a time, joins the four seats (North's connection is also the host's, and starts the
@@ -67,7 +71,10 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-import httpx
+try:
+    import httpx
+except ImportError:
+    sys.exit("benchmarks/server.py needs httpx, from the test extra: pip install -e '.[test]' (make test installs it)")
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
@@ -94,8 +101,8 @@ class ServerProcess:
     """``python -m cinch serve`` on a loopback port, its CPU time and memory read from ``/proc``."""
 
     def __init__(self, folder: str, files: int, compression: bool = False, index: int = 0,
-                 store: list[str] | None = None):
-        self.port = free_port()
+                 store: list[str] | None = None, port: int | None = None):
+        self.port = free_port() if port is None else port
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = os.path.join(folder, f"server{index}.log")
         self.log = open(self.log_path, "wb")  # noqa: SIM115 - closed in stop()
@@ -583,7 +590,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             store = cluster_services(services)
         count = args.processes if args.cluster else 1
         servers = [ServerProcess(folder, files=4 * args.tables + 1024, compression=args.compression, index=i,
-                                 store=store) for i in range(count)]
+                                 store=store, port=None if args.port is None else args.port + i)
+                   for i in range(count)]
         workers: list[multiprocessing.process.BaseProcess] = []
         marks: Marks | None = None
         try:
@@ -624,7 +632,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 marks.stop()
             for server in servers:
                 server.stop()
-    return summarize(args, procs, tallies, marks, memory, log)
+    return {**summarize(args, procs, tallies, marks, memory, log), "ports": [server.port for server in servers]}
 
 
 def cluster_services(stack: contextlib.ExitStack) -> list[str]:
@@ -700,7 +708,8 @@ def report(r: dict[str, Any]) -> str:
         f"(setup {r['setup_s']} s; failures: {named(r['setup_failures'])}); "
         f"spread over their deals by 0 to {r['spread']} actions each ({r['warm_s']} s)",
         f"  server          {r['server_processes']} process(es) over "
-        f"{'PostgreSQL and Redis' if r['store'] != 'sqlite' else 'the SQLite library'}",
+        f"{'PostgreSQL and Redis' if r['store'] != 'sqlite' else 'the SQLite library'}, "
+        f"port {', '.join(map(str, r['ports']))}",
         f"  clients         {r['client_procs']} process(es), compression {'on' if r['compression'] else 'off'}",
         f"  run             {r['run_s']} s at {r['pace']} action/s per table",
         f"  actions         {r['actions']} in all, {r['actions_per_s']}/s (target {r['target_per_s']}/s); "
@@ -752,6 +761,9 @@ def main() -> None:
                         help="several server processes over PostgreSQL and Redis (started here on loopback from "
                              "Debian's packages), each table's seats spread over them")
     parser.add_argument("--processes", type=int, default=2, help="server processes with --cluster (default 2)")
+    parser.add_argument("--port", type=int, default=None,
+                        help="the server's port on 127.0.0.1 (default: a free one); with --cluster the processes "
+                             "take this port and the ones after it")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON line")
     parser.add_argument("--py-spy", metavar="FILE", default=None,
                         help="record the server with py-spy during the run (FILE .svg: a flame graph, "
@@ -761,6 +773,8 @@ def main() -> None:
         parser.error("--tables, --pace and --seconds must be positive")
     if args.processes < 1:
         parser.error("--processes must be at least 1")
+    if args.port is not None and not 1 <= args.port <= 65535 - args.processes:
+        parser.error(f"--port must be from 1 to {65535 - args.processes}")
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so that the server is stopped on SIGTERM too
     try:
         result = run(args)

@@ -1,6 +1,8 @@
 """``make serve-cluster``: ``cinch serve`` as a cluster on this machine, to try it or to run a small site.
 
     .venv/bin/python scripts/serve-cluster.py [--port 8000] [--processes 2] [--data build/cluster]
+                                              [--postgres-port 55432] [--redis-port 56379]
+    make serve-cluster CLUSTER_ARGS="--port 9000 --processes 3"    # the same options through make
 
 Starts, all on 127.0.0.1:
 
@@ -12,7 +14,8 @@ Starts, all on 127.0.0.1:
 - a small proxy on ``--port`` that hands each new connection (a websocket or an HTTP one) to the
   next process in turn, skipping one that does not answer: open http://127.0.0.1:8000/.
 
-Ctrl-C stops everything.  A process may be stopped or killed meanwhile (its clients reconnect
+Ctrl-C stops everything, and so does SIGTERM (or SIGHUP, the terminal closed).  A process may be
+stopped or killed meanwhile (its clients reconnect
 through the proxy to another, and its rooms' bots and timers are taken over within the lease);
 docs/cluster.md has the design and a proxy for production (nginx).
 """
@@ -88,11 +91,14 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=2, help="server processes (default 2)")
     parser.add_argument("--data", type=Path, default=ROOT / "build" / "cluster",
                         help="where PostgreSQL keeps its data (default build/cluster)")
-    parser.add_argument("--postgres-port", type=int, default=55432)
-    parser.add_argument("--redis-port", type=int, default=56379)
+    parser.add_argument("--postgres-port", type=int, default=55432,
+                        help="the port PostgreSQL listens on, on 127.0.0.1 (default 55432)")
+    parser.add_argument("--redis-port", type=int, default=56379,
+                        help="the port Redis listens on, on 127.0.0.1 (default 56379)")
     args = parser.parse_args()
     if args.processes < 1:
         parser.error("--processes must be at least 1")
+    stop_on_signals()
     with contextlib.ExitStack() as stack:
         try:
             postgres = Postgres(folder=args.data / "postgres", port=args.postgres_port, durable=True)
@@ -105,13 +111,13 @@ def main() -> None:
         print(f"PostgreSQL {database} (data in {args.data / 'postgres'}), Redis {redis.url}")
         ports = [args.port + 1 + i for i in range(args.processes)]
         procs: list[subprocess.Popen[bytes]] = []
+        stack.callback(stop, procs)
         for port in ports:
             proc = subprocess.Popen(
                 [sys.executable, "-m", "cinch", "serve", "--host", "127.0.0.1", "--port", str(port),
                  "--database-url", database, "--redis-url", redis.url, "--public-url", f"http://127.0.0.1:{args.port}"],
                 stdin=subprocess.DEVNULL, start_new_session=True)
             procs.append(proc)
-            stack.callback(stop, proc)
         for port, proc in zip(ports, procs, strict=True):
             wait_ready(port, proc)
         print(f"cinch serve: {args.processes} processes (ports {', '.join(map(str, ports))}, pids "
@@ -128,15 +134,35 @@ def main() -> None:
         print("stopping")
 
 
-def stop(proc: subprocess.Popen[bytes]) -> None:
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGINT)
+def stop_on_signals() -> None:
+    """SIGTERM (a service manager, ``kill``) and SIGHUP (the terminal closed) stop everything as Ctrl-C does:
+    each raises ``KeyboardInterrupt`` where the script stands, and the way out stops what was started."""
+    def stopped(signum: int, frame: object) -> None:
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            signal.signal(sig, signal.SIG_IGN)  # (a second signal must not cut the stopping short)
+        raise KeyboardInterrupt
+
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, stopped)
+
+
+def stop(procs: list[subprocess.Popen[bytes]]) -> None:
+    """Stop the server processes as Ctrl-C does (each lets its clients go and its bot workers end), all at
+    once; one that has not stopped in 10 seconds is killed."""
+    for proc in procs:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGINT)
+    deadline = time.monotonic() + 10
+    for proc in procs:
         try:
-            proc.wait(10)
+            proc.wait(max(0.1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:  # (stopped while starting: what had started is stopped already)
+        sys.exit("serve-cluster: stopped")

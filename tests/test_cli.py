@@ -683,3 +683,15 @@ def test_analyze_and_advise_take_a_cut_throat_table(tmp_path):
                    "-o", "players=3", "--seat", "1", "--dealer", "3", "--worlds", "2")
     assert advice.exit_code == 0, advice.stderr
     assert advice.stdout.startswith("Hand of 1: ") and "Advice: " in advice.stdout
+
+
+def test_replay_next_at_a_two_deck_dealers_rob_gives_the_rule_and_a_count():
+    # The official four-player two-deck dealer's rob: 12,629,623 hands (30,421,755 ways to pick the copies).
+    # Listed, they took minutes; as the rule and a count the replay answers at once (the count is worked, not
+    # listed).  The form is checked here, not the time.
+    path = str(Path(__file__).parent / "records" / "official-two-decks-rob-by-rule.json")
+    out = json.loads(cinch("replay", "--json", path).stdout)["next"]
+    assert out["legal"] == [] and out["keep"]["count"] == 12_629_623
+    assert out["keep"]["rule"].startswith("keep 12 of AS KS QS TS 9S 8S 8S")
+    text = cinch("replay", path).stdout.splitlines()
+    assert text[-1].startswith("Next: W to act (rob): keep 12 of ") and text[-1].endswith("(12,629,623 hands)")

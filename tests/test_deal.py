@@ -7,7 +7,9 @@ RECORD.md, or docs/rule-readings.md.  Positions are built with ``table``: the ha
 below are what each seat is dealt, the stock is listed top first.
 """
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +18,7 @@ from cinch.errors import IllegalAction
 from helpers import RECORD_EXAMPLE_DECK, RESTOCK, STUCK_N, TABLE_SHORT, cards, deal, play, rules, table
 
 N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
+RECORDS = Path(__file__).parent / "records"
 
 
 def legal(d: Deal) -> list[str]:
@@ -1054,3 +1057,42 @@ def test_with_two_decks_the_dealer_keeps_his_own_copy_and_leaves_the_stocks():
                 assert len(copies) == 2 or hand >> copies[0] & 1  # one copy kept: the dealer's own
         return
     pytest.fail("no deal put a card in both the dealer's hand and the stock")
+
+
+# Two decks, 000 (pagat): N, the stuck dealer, keeps thirteen trumps, two of them 6D (tests/records/
+# pagat-two-decks-bury-twin.json works the deal by hand).
+BURY_TWIN_DECK = (
+    "JH AH 7S TC 9S JC TS 6H 6C 5H TH 3H 4S 4H 5S JS 8S 3D AC 3C 6C 7D 5C AD 8C 4C 9S QH AH KS 9H TS 8D 5D 6D "
+    "4C TH 9D 2H 9C AS 2C 2C 6H QH 6D 3C 2D KH 3S KD QC 4D 7C 7C KH QC TD TD QS 7D KC JD 5C 3S 8H 7S 6S KD 5H "
+    "JS QS JH 5D 8S 9H KC 8C 4S 7H 3D 8D 2S 4D KS 2S 6S TC JD 5S AS QD AD AC 2H 8H 9C 4H JC 7H 2D 3H QD 9D"
+)
+
+
+def test_with_two_decks_one_copy_is_played_and_the_other_buried():
+    # 000 forbids burying only scoring trumps; a hand with two 6D may lead one and bury the other
+    # (docs/record-format.md: buried cards "may name a card twice").
+    d = deal(rules("pagat", decks=2), N, BURY_TWIN_DECK, "pass", "pass", "pass", "bid 14", "trump D")
+    assert str(d.hand(N)) == "5H 5H AD QD TD TD 9D 7D 6D 6D 5D 2D 2D" and d.to_act is N
+    assert legal(d).count("play 6D bury 6D") == 1 and "play 9D bury 9D" not in legal(d)
+    play(d, "play 6D bury 6D")
+    led = d.trick[0]
+    assert {int(led.card), *[int(c) for c in led.buried]} == {Card.parse("6D"), Card.parse("6D").twin}
+    assert "6D" not in str(d.hand(N)) and len(d.hand(N)) == 11
+
+
+def test_with_one_deck_a_card_played_and_buried_is_refused_saying_why():
+    d = deal("pagat", N, TABLE_EIGHT, *EIGHT_TRUMPS)
+    err = illegal(d, "play AH bury AH 7H")
+    assert "AH named twice: one pack holds one of each card" in str(err)
+
+
+def test_with_two_decks_the_rob_lists_each_hand_once():
+    # W keeps ten trumps and fills to twelve from JS 4D JC TC TC 9C: the ten pairs of the five cards and TC TC
+    # (tests/records/pagat-two-decks-rob-each-hand-once.json).
+    deck = json.loads((RECORDS / "pagat-two-decks-rob-each-hand-once.json").read_text())["deals"][0]["deck"]
+    d = deal(rules("pagat", decks=2), W, deck, "pass", "pass", "pass", "bid 14", "trump H")
+    listed = legal(d)
+    assert len(listed) == len(set(listed)) == 11  # not the 15 pairs of the six copies
+    assert "keep JH TH 9H 8H 7H 5H 4H 3H 2H 5D TC TC" in listed
+    play(d, "keep JH TH 9H 8H 7H 5H 4H 3H 2H 5D JC TC")  # one TC, whichever copy: a hand of twelve
+    assert str(d.hand(W)) == "JH TH 9H 8H 7H 5H 4H 3H 2H 5D JC TC"

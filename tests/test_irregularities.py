@@ -9,8 +9,10 @@ deal (003).
 
 from __future__ import annotations
 
+import json
 import pickle
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -38,6 +40,7 @@ from cinch.record import replay
 from cinch.scoring import settle
 
 FULL = (1 << 52) - 1
+RECORDS = Path(__file__).parent / "records"
 
 
 def honour(preset: str = "official", text: str | None = None) -> Rules:
@@ -183,6 +186,84 @@ def test_a_defenders_revoke_under_003_keeps_the_makers_from_being_set():
     assert r.score_change[Team.EW] == 0
     assert r.score_change == settle(rules, Team.NS, r.points[Team.NS], r.points)[1][:1] + (0,)
     assert any("cannot be set" in line for line in r.ruling)
+
+
+def golden_deal(name: str, answers: int = 0) -> Deal:
+    """The deal of a golden record (tests/records/NAME.json) without its last ``answers`` actions."""
+    entry = json.loads((RECORDS / f"{name}.json").read_text())
+    rules = Rules.from_json(entry["rules"])
+    (d,) = entry["deals"]
+    actions = d["actions"][: len(d["actions"]) - answers]
+    return Deal.from_actions(rules, Seat.parse(d["dealer"]), d["deck"], [parse_action(a) for a in actions])
+
+
+def test_every_revoke_that_shows_after_the_last_trick_is_asked_about():
+    # docs/rule-readings.md: the claim is offered "at the latest after the last trick".  N and S (defenders) both
+    # revoked on trick 1 and both show on the last trick: W is asked about S's, then E about N's.
+    deal = golden_deal("additive-honour-two-revokes-002", answers=2)
+    assert len(deal.tricks) == 6 and deal.to_act is Seat.W
+    assert list(deal.legal_actions()) == [Claim("revoke"), WAIVE]
+    deal.apply(WAIVE)
+    assert not deal.is_over and deal.to_act is Seat.E and deal.claims() == [Claim("revoke")]
+    assert deal.irregularities[-1] == "N revoked on trick 1 (played 6C)."
+    deal.apply(Claim("revoke"))
+    assert deal.is_over and deal.result.score_change == (0, 14) and deal.result.points is None
+    with pytest.raises(IllegalAction, match="the deal is over"):
+        deal.apply(Claim("revoke"))
+
+
+def test_under_003_each_revoke_is_asked_about_after_the_last_trick_too():
+    deal = golden_deal("additive-honour-both-sides-revoke-003", answers=2)
+    assert deal.to_act is Seat.N  # on W's left: W's revoke came first
+    deal.apply(Claim("revoke"))
+    assert deal.to_act is Seat.E and not deal.is_over  # then N's, on E's left
+    deal.apply(WAIVE)
+    assert deal.is_over and deal.result.ruling[0].startswith("EW revoked (003)")
+
+
+def test_under_002_a_claim_ends_the_play_and_the_other_sides_revoke_is_asked_about_too():
+    deal = golden_deal("additive-honour-both-sides-revoke-002", answers=2)
+    deal.apply(Claim("revoke"))  # N claims W's revoke: EW's penalty, and the play is over
+    assert deal.to_act is Seat.E and deal.legal_actions() == [Claim("revoke"), WAIVE]
+    deal.apply(Claim("revoke"))
+    r = deal.result
+    assert deal.is_over and not r.made and r.score_change == (0, -1)  # EW bid 1
+    assert r.ruling[-2].startswith("Both sides revoked (002): neither side scores")
+
+
+def test_a_mid_deal_claim_under_002_puts_the_other_sides_revoke_too():
+    # Revokes by both sides, the first claimed before the last trick: the play ends there, the tricks are
+    # examined, and the other side is asked about its opponents' revoke, shown or not yet.
+    rules = honour("additive", "002")
+    for seed in range(100):
+        deal = to_first_revoke(rules, seed=seed)
+        first = deal.to_act
+        deal.apply(deal.irregular_actions()[0])
+        second = None
+        while not deal.is_over and deal.legal_actions()[-1] != WAIVE:  # until someone is asked
+            irregular = deal.irregular_actions()
+            if irregular and second is None and deal.to_act.team != first.team:
+                second = deal.to_act
+                deal.apply(irregular[0])
+            else:
+                deal.apply(deal.legal_actions()[0])
+        if second is None or deal.is_over or len(deal.tricks) == 6:
+            continue
+        deal.apply(Claim("revoke"))
+        assert not deal.is_over and deal.legal_actions() == [Claim("revoke"), WAIVE]  # the other revoke
+        deal.apply(Claim("revoke"))
+        r = deal.result
+        assert deal.is_over and r.ruling[-2].startswith("Both sides revoked (002)")
+        assert r.score_change == (-2, 0)  # N bid 2: the makers lose it, and EW score nothing
+        return
+    pytest.fail("no seed gave revokes by both sides and a claim before the last trick")
+
+
+def test_both_sides_revoking_under_002_score_nothing_and_makers_lose_their_bid():
+    rules = Rules.preset("additive")
+    made, change, words = irregularities.revokes_ruling(rules, Team.EW, 9, None, [Team.NS, Team.EW, Team.NS], "002")
+    assert (made, change) == (False, (0, -9)) and words[-1] == "Revoke: EW -9."
+    assert irregularities.revokes_ruling(rules, Team.EW, 9, None, [Team.NS, Team.NS], "002")[:2] == (True, (0, 14))
 
 
 # ---- bids and leads out of turn (003) ----------------------------------------------------------------------
@@ -362,13 +443,21 @@ def test_random_irregularities_keep_every_card_in_one_place_and_score_as_ruled(s
             assert len({p.seat for p in trick.plays}) == len(trick.plays)
     r = deal.result
     claimed = [line for line in deal.irregularities if "revoked on trick" in line and line.endswith("claimed.")]
+    # Every revoke that shows is asked about, at the latest after the last trick (under 002 none more of a side
+    # whose revoke was claimed: it has its penalty).
+    for line in deal.irregularities:
+        if "revoked on trick" in line and not line.endswith(("claimed.", "waived.")):
+            assert text == "002" and any(c[0] in (line[0], Seat.parse(line[0]).partner.name) for c in claimed)
     if r.thrown_in or not claimed:
         return
     makers = r.maker.team
     offenders = {Seat.parse(line[0]).team for line in claimed}
     total = rules.total_points
-    if text == "002":  # the first claim ends the deal: 14 to the other side, nothing (or the bid) to the offenders
-        (side,) = {Seat.parse(claimed[0][0]).team}
+    if text == "002":  # a claim ends the play: 14 to the other side, nothing (or the bid) to the offenders
+        if len(offenders) == 2:  # the other side's revoke was claimed too: neither scores, makers lose the bid
+            assert r.score_change[makers] == -r.bid and r.score_change[makers.other] == 0 and not r.made
+            return
+        (side,) = offenders
         assert r.score_change[side.other] == total
         assert r.score_change[side] == (-r.bid if side == makers else 0)
         return

@@ -65,6 +65,22 @@ def test_a_module_imports_only_its_own_layer_and_the_layers_below(path):
         assert LAYER[other] <= LAYER[name], f"{rel} ({name}) imports {target} ({other}), a layer above it"
 
 
+FRONT_ENDS = {"play_plain": "the line prompt", "score_plain": "the line prompt", "tui": "the Textual screens",
+              "server": "the server"}
+"""The front ends (the top layer but one), by the front end each module belongs to: they share the layers
+below them, never one another (the plain prompt's two commands share its line reading)."""
+
+
+@pytest.mark.parametrize("path", [p for p in modules() if p.relative_to(SRC).parts[0].removesuffix(".py")
+                                  in FRONT_ENDS], ids=lambda p: str(p.relative_to(SRC)))
+def test_a_front_end_imports_no_other_front_end(path):
+    rel = path.relative_to(SRC)
+    mine = FRONT_ENDS[rel.parts[0].removesuffix(".py")]
+    for target in imports(path):
+        theirs = FRONT_ENDS.get(part(target))
+        assert theirs in (None, mine), f"{rel} ({mine}) imports {target} ({theirs}): move what both need below them"
+
+
 def module_name(path: Path) -> str:
     rel = path.relative_to(SRC.parent).with_suffix("")
     parts = list(rel.parts)

@@ -662,3 +662,57 @@ def test_a_version_2_library_is_migrated_and_its_matches_keep_their_score(tmp_pa
     assert json.loads(conn.execute("SELECT scores FROM matches").fetchone()[0]) == {"NS": match.score[0],
                                                                                     "EW": match.score[1]}
     conn.close()
+
+
+# ---- the resume offer and the history of score sheets (issue 23) ------------------------------------------------
+def match_between_deals(lib: Library, seed: int = 5) -> tuple[int, Match]:
+    """A match saved right after its first deal ended, before the second is dealt."""
+    match = Match(Rules.preset("pagat"), players=PLAYERS, rng=seed)
+    match_id = lib.new_match(match, human_seat=Seat.S, seed=seed, frontend="plain", players=PLAYERS)
+    bots = bots_for(seed)
+    while not match.deals or not match.deals[-1].is_over:
+        step(match, bots)
+    lib.save(match_id, match)
+    return match_id, match
+
+
+def test_the_resume_offer_of_play_names_the_deal_that_is_played_next(tmp_path, monkeypatch):
+    db = tmp_path / "g.sqlite3"
+    with Library.open(db) as lib:
+        match_id, match = match_between_deals(lib)
+        assert lib.get(match_id).position[0] == 1 and len(match.deals) == 1  # saved at the end of deal 1
+        score = f"NS {match.score[0]} EW {match.score[1]}"
+        assert lib.get(match_id).describe() == f"match {match_id} (pagat, deal 2, {score})"
+    monkeypatch.setattr(play_cli_module, "_stdin_is_terminal", lambda: True)
+    result = CliRunner().invoke(main, ["play", "--plain", "--db", str(db)], input="\nquit\n")
+    assert result.stdout.startswith(f"Resume match {match_id} (pagat, deal 2, {score})? [Y/n] \n"), result.stdout
+    with Library.open(db) as lib:
+        assert lib.get(match_id).position[0] == 2  # and deal 2 is what went on
+    with Library.open(db) as lib:
+        during, _ = stored_match(lib, 3, seed=6)
+        assert lib.get(during).describe().startswith(f"match {during} (pagat, deal 1, ")  # in deal 1: deal 1
+
+
+def test_the_resume_offer_of_score_names_the_deal_to_enter_next(tmp_path, monkeypatch):
+    db = str(tmp_path / "g.sqlite3")
+    first = CliRunner().invoke(main, ["score", "--plain", "--rules", "pagat", "--dealer", "W", "--db", db],
+                               input="W 8\n\n9 5\n")
+    assert first.exit_code == 0 and "Deal 2, N deals" in first.stdout, first.output
+    monkeypatch.setattr(play_cli_module, "_stdin_is_terminal", lambda: True)
+    again = CliRunner().invoke(main, ["score", "--plain", "--db", db], input="\n")
+    assert again.stdout.startswith("Go on with the score sheet of match 1 (pagat, deal 2, NS 9 EW -8)? [Y/n] \n")
+    assert "Deal 2, N deals" in again.stdout
+
+
+def test_history_lists_a_score_sheet_by_its_players_not_question_marks(tmp_path):
+    db = str(tmp_path / "g.sqlite3")
+    runner = CliRunner()
+    for names in ([], ["--player", "N=Ann", "--player", "S=Cy"]):
+        result = runner.invoke(main, ["score", "--plain", "--rules", "pagat", "--dealer", "W", "--db", db, *names],
+                               input="W 8\n\n9 5\n")
+        assert result.exit_code == 0, result.output
+    history = runner.invoke(main, ["history", "--db", db]).stdout
+    assert "?" not in history
+    rows = history.splitlines()[1:]
+    assert "  -    real cards: N Ann, S Cy  NS 9 EW -8  in progress" in rows[0]
+    assert "  -    real cards               NS 9 EW -8  in progress" in rows[1]

@@ -8,6 +8,9 @@ the dealer's left bids and names hearts: "sweep" gives his side all 14 points, "
 gives them all to the defenders, "split" 7 to each side.
 """
 
+import json
+from pathlib import Path
+
 import pytest
 
 from cinch import Phase, Seat, Team, parse_action
@@ -359,3 +362,43 @@ def test_heasly_plays_to_62():
     assert r.players == 6 and r.target == 62
     assert decide(r, (61, 51, 0, 0, 0, 0), six[1], True, False) == (None, False)  # 51 does not win Heasly
     assert decide(r, (62, 51, 0, 0, 0, 0), six[1], True, False) == (six[0], False)
+
+
+def test_on_the_deciding_deals_only_the_players_at_the_target_may_go_out():
+    # 000: "If both had at least 55 before a deal, bidder goes out applies" - the sides near the target; RULEBOOK:
+    # "when several pass the target on one deal, only those players may go out on the deciding deals. A maker
+    # far behind who makes his bid scores it, and does not win by it."
+    from cinch.match import decide, going_out_sides
+
+    r = rules("pagat", players=6, target=30, bidder_goes_out=20)
+    six = r.seating.seats
+    before = (10, 0, 5, -19, 38, 43)  # 5 and 6 reached 30 together on the deal before
+    assert going_out_sides(r, before, True) == (4, 5)
+    assert decide(r, (10, 0, 5, -12, 38, 43), six[3], True, True, (4, 5)) == (None, True)  # 4 makes 7: no win
+    assert decide(r, (10, 0, 5, -19, 38, 50), six[5], True, True, (4, 5)) == (six[5], False)  # 6 makes it: out
+    assert decide(r, (14, 0, 5, -19, 30, 45), six[4], False, True, (4, 5)) == (None, True)  # 5 set by 8: still 30
+    assert decide(r, (18, 0, 5, -19, 24, 47), six[4], False, True, (4, 5)) == (six[5], False)  # 5 set by 14: 6 wins
+    # Before a deal from 20 each, every player may go out; with one below, nobody.
+    assert going_out_sides(r, (20, 21, 25, 20, 29, 20), False) == (0, 1, 2, 3, 4, 5)
+    assert going_out_sides(r, (20, 21, 25, 19, 29, 20), False) == ()
+    # Two sides: the deciding deals are between both, as 000 plays them.
+    assert going_out_sides(rules("pagat"), (63, 70), True) == (0, 1)
+
+
+def test_a_maker_behind_who_makes_his_bid_on_a_decider_scores_and_the_deciders_go_on():
+    # tests/records/pagat-three-players-bidder-goes-out.json, deal by deal: 1 and 2 reach 10 together on deal
+    # 2; on deal 3, 3 (at -6) bids 8 and takes 12 but wins nothing; on deal 4, 2 is set and 1 alone stands at 10.
+    record = json.loads((Path(__file__).parent / "records" / "pagat-three-players-bidder-goes-out.json").read_text())
+    r = rules("pagat", players=3, target=10, bidder_goes_out=8)
+    m = Match(r, first_dealer=r.seating.seats[1])  # 2 deals first
+    one, two, three = m.rules.seating.seats
+    for number, entry in enumerate(record["deals"], start=1):
+        m.start_deal(entry["deck"])
+        for text in entry["actions"]:
+            m.apply(parse_action(text))
+        if number == 2:
+            assert m.score == (12, 13, -6) and m.winner is None and m.going_out_sides() == (0, 1)
+        if number == 3:
+            assert m.summaries[-1].result.maker is three and m.summaries[-1].result.made
+            assert m.score == (13, 14, 6) and m.winner is None and m.going_out_sides() == (0, 1)
+    assert m.summaries[-1].bidder_goes_out and m.winner is one and m.score == (19, 7, 7)

@@ -487,3 +487,39 @@ def test_players_keyed_by_lower_case_seat_letters_still_read():
     record = json.loads(path.read_text(encoding="utf-8"))
     record["players"] = {"n": "Ann", "E": "Bo"}
     assert {str(s): n for s, n in replay(record).match.players.items()} == {"N": "Ann", "E": "Bo"}
+
+
+# ---- two decks: what comes next, and a card played and buried ------------------------------------------------
+GOLDEN = pathlib.Path(__file__).parent / "records"
+
+
+def golden(name: str) -> dict:
+    return json.loads((GOLDEN / f"{name}.json").read_text())
+
+
+def test_next_gives_a_keep_of_millions_of_hands_as_its_rule_and_a_count():
+    # 003's dealer at two decks keeps any twelve of 28 cards: 12,629,623 hands, each once as it reads; "next"
+    # gives the rule, as the server gives a keep, not the list.
+    out = replay(golden("official-two-decks-rob-by-rule")).to_json()["next"]
+    assert out["seat"] == "W" and out["phase"] == "rob" and out["legal"] == []
+    keep = out["keep"]
+    assert keep["count"] == 12_629_623 and (keep["fewest"], keep["most"], keep["must"]) == (12, 12, [])
+    assert len(keep["pool"]) == 28 and keep["pool"].count("KC") == 2
+    assert keep["rule"] == "keep 12 of " + " ".join(keep["pool"])
+    text = replay(golden("official-two-decks-rob-by-rule")).describe()
+    assert text.endswith(f"Next: W to act (rob): {keep['rule']} (12,629,623 hands)")
+
+
+def test_next_lists_a_keep_of_fewer_hands_one_by_one_each_once():
+    out = replay(golden("pagat-two-decks-rob-each-hand-once")).to_json()["next"]
+    assert "keep" not in out and len(out["legal"]) == len(set(out["legal"])) == 11
+
+
+def test_a_two_deck_record_plays_one_copy_and_buries_the_other_and_one_pack_refuses_it():
+    rec = golden("pagat-two-decks-bury-twin")
+    assert replay(rec).to_json()["next"]["seat"] == "E"
+    one_pack = record(entry("W", RECORD_EXAMPLE_DECK, ["bid 7", "pass", "pass", "pass", "trump H",
+                                                      "keep 5H 2H 3H 7H 4H AD", "play AH bury AH"]))
+    with pytest.raises(RecordError, match="action 7: 'play AH bury AH' is illegal: AH named twice: one pack holds "
+                                          "one of each card"):
+        replay(one_pack)

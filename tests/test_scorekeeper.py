@@ -1,4 +1,4 @@
-"""The scorekeeper (cinch.scorekeeper, cinch.score_plain, `cinch score`): matches played with real cards.
+"""The scorekeeper (cinch.scorekeeper, `cinch score`): matches played with real cards.
 
 Rule source: RULEBOOK (settlement, going out, irregularities) and docs/rule-readings.md; the
 worked deals are the rule texts' own (000's "bid 10, took 9", 003's "bid 6, 6 against 8" and
@@ -19,10 +19,9 @@ from cinch.bots import make_bot
 from cinch.cli import main
 from cinch.deal import Deal
 from cinch.errors import RecordError
-from cinch.library import FINISHED, IN_PROGRESS, Library, LibraryError
+from cinch.library import Library
 from cinch.match import Match
 from cinch.record import dumps, loads, replay, sheet_record, sheet_text
-from cinch.score_plain import ScoreDialogue, SheetSaver, parse_points, parse_took, run_plain
 from cinch.scorekeeper import (
     DealEntry,
     EntryError,
@@ -381,104 +380,7 @@ def test_a_record_of_real_cards_that_does_not_settle_is_refused(change, message)
     assert str(info.value).startswith(message)
 
 
-def test_the_library_keeps_a_sheet_after_every_deal_and_gives_it_back(tmp_path):
-    with Library.open(tmp_path / "games.sqlite3") as lib:
-        sheet = ScoreSheet(Rules.preset("pagat"), first_dealer=Seat.E)
-        saver = SheetSaver(lib, tmp_path / "match.json")
-        assert saver.start(sheet) == []
-        match_id = saver.match_id
-        assert lib.get(match_id).status == IN_PROGRESS and lib.sheet(match_id).next_dealer is Seat.E
-        sheet.add(DealEntry.of("E", maker="S", bid=7, points=(13, 1)))
-        assert saver.save(sheet) == []
-        stored = lib.get(match_id)
-        assert (stored.frontend, stored.score, stored.deals) == ("score", (13, 1), 1)
-        back = lib.sheet(match_id)
-        assert back.deals == sheet.deals and back.next_dealer is Seat.S
-        assert replay(loads((tmp_path / "match.json").read_text())).sheet.deals == sheet.deals
-        assert lib.unfinished() == [] and [m.id for m in lib.unfinished_sheets()] == [match_id]
-        with pytest.raises(LibraryError, match="played with real cards and kept by `cinch score`"):
-            lib.resume(match_id)
-
-
-# ---- the dialogue and `cinch score --plain` -----------------------------------------------------------------
-def test_points_and_cards_are_read_in_the_short_forms():
-    pagat, official = Rules.preset("pagat"), Rules.preset("official")
-    assert parse_points("9 5", pagat) == (9, 5) and parse_points("EW 5 NS 9", pagat) == (9, 5)
-    assert parse_points("NS 9", pagat) == (9, 5)
-    with pytest.raises(EntryError, match="give both sides' points"):
-        parse_points("NS 9", official)
-    assert dict(parse_took("N: high, low; EW jack game pedros", pagat)) == {
-        "High": Seat.N, "Low": Seat.N, "Jack": Team.EW, "Game": Team.EW, "Right Pedro": Team.EW,
-        "Left Pedro": Team.EW}
-    assert dict(parse_took("ns right pedro, - left pedro, ew rest", official))["Left Pedro"] is None
-    with pytest.raises(EntryError, match="say whose the cards are first"):
-        parse_took("high NS", pagat)
-
-
-MATCH_INPUT = """\
-N
-E 20
-S 14
-h
-NS 9 EW 9
-NS high high
-NS all
-p p p p
-S 8
-s
-NS high low jack game EW pedros
-undo
-S 8
-s
-NS high low jack game rp EW lp
-N 14
-c
-14 0
-N 14
-d
-14 0
-N 5
-h
-NS 9 EW 5
-E 7
-s
-NS 8 EW 6
-S 7
-sheet
-quit
-"""
-
-
-def test_a_whole_match_at_the_plain_prompt_with_refusals_and_an_undo(tmp_path):
-    db = str(tmp_path / "games.sqlite3")
-    result = CliRunner().invoke(main, ["score", "--plain", "--rules", "official", "--db", db, "--player", "N=Ann",
-                                       "--player", "S=Cy"], input=MATCH_INPUT)
-    assert result.exit_code == 0, result.output
-    out = result.output
-    assert "A bid of 20 is out of range: bids run from 1 to 14 under official." in out
-    assert "NS 9 and EW 9 make 18, but the point cards hold only 14 under official" in out
-    assert "High is given twice (to NS and to NS): a point card scores for one side only." in out
-    assert "All passed: the deal is thrown in, no score. S deals next." in out
-    assert ("Difference scoring: the defenders score the deal's 14 points plus the 4 the makers fell short: "
-            "EW +18.") in out
-    assert "Took back deal 3: S dealt: S bid 8 in spades; took NS 4, EW 10; NS bid 8, took 4: set; EW add 18." in out
-    assert "Difference scoring: the side that took more scores the difference, 9 - 5: NS +4." in out
-    assert "NS reach 51, the target: NS win the match, 65 to 0." in out
-    assert "*** NS (Ann & Cy) win the match, 65 to 0 (NS 65, EW 0). ***" in out
-    assert "The match is over: NS won, 65 to 0. Type undo to take back the last deal, or quit." in out
-    assert "Score: NS (Ann & Cy) 65, EW 0. NS won the match." in out
-
-    with Library.open(db, readonly=True) as lib:
-        (stored,) = lib.list()
-        assert (stored.status, stored.winner, stored.score, stored.deals) == (FINISHED, Team.NS, (65, 0), 7)
-        assert lib.sheet(stored.id).deals[2].points == (9, 5)
-    shown = CliRunner().invoke(main, ["replay", "--db", db, str(stored.id)])
-    assert shown.exit_code == 0
-    assert shown.output.splitlines()[-1] == "Winner: NS (65 to 0)"
-    assert "  7. S dealt: E bid 7 in spades; took NS 8, EW 6; EW bid 7, took 6: set; NS add 15.  Score NS 65, EW 0" \
-        in shown.output
-
-
+# ---- `cinch score`: going on with a stored sheet; entries as JSON ------------------------------------------
 def test_score_resumes_a_stored_sheet_and_refuses_what_would_change_it(tmp_path):
     db = str(tmp_path / "games.sqlite3")
     first = CliRunner().invoke(main, ["score", "--plain", "--rules", "pagat", "--dealer", "W", "--db", db],
@@ -494,28 +396,6 @@ def test_score_resumes_a_stored_sheet_and_refuses_what_would_change_it(tmp_path)
     assert card_table.exit_code == 2 and "`cinch score --resume 1` goes on with it" in card_table.output
     bad = CliRunner().invoke(main, ["score", "--plain", "--db", db, "--player", "X=Bo"])
     assert bad.exit_code == 2 and "write SEAT=NAME with a seat N E S W" in bad.output
-
-
-def test_a_failed_save_is_told_and_loses_nothing(tmp_path):
-    sheet = ScoreSheet(Rules.preset("pagat"))
-    saver = SheetSaver(None, tmp_path / "no-such-folder" / "match.json")
-    talk = ScoreDialogue(sheet, on_change=saver.save)
-    reply = [talk.answer(line) for line in ("W", "N 7", "", "13 1")][-1]
-    assert reply.lines[-1].startswith(f"Could not write {tmp_path / 'no-such-folder' / 'match.json'}")
-    assert sheet.score == (13, 1)
-
-
-def test_the_dialogue_goes_back_a_question_and_explains_each_one():
-    import io
-
-    out = io.StringIO()
-    talk = ScoreDialogue(ScoreSheet(Rules.preset("difference"), first_dealer=Seat.N))
-    assert run_plain(talk, io.StringIO("help\np 3 p p\nback\n4 p p p\nback\nback\nhelp\n"), out) == "eof"
-    text = out.getvalue()
-    assert "'p 7 p 8'; or only the maker and the bid: 'N 8';" in text
-    assert "S bid 3 for NS. Trumps?" in text and "E bid 4 for EW. Trumps?" in text
-    assert "Nothing to go back to in this deal; undo takes back the last deal entered." in text
-    assert talk.draft.maker is None and talk.draft.trump is None
 
 
 def test_every_score_sheet_entry_is_json_that_reads_back():
@@ -534,17 +414,6 @@ def test_the_record_format_s_example_of_real_cards_is_the_program_s_own():
     example = section[section.index("```json") + len("```json"):section.index("```\n", section.index("```json"))]
     assert json.loads(example) == sheet_record(a_sheet())
     assert replay(json.loads(example)).sheet.score == (0, 15)
-
-
-def test_a_misdeal_found_after_the_bidding_drops_what_was_entered_of_the_deal():
-    talk = ScoreDialogue(ScoreSheet(Rules.preset("additive"), first_dealer=Seat.S))
-    assert talk.answer("NS 7").lines == [
-        "Name the maker by seat, as N 7 (the side follows from the seat), or give the calls, as p 7 p p."]
-    talk.answer("p 7 p p")
-    reply = talk.answer("misdeal")
-    assert reply.settled is not None and reply.settled.entry.maker is None
-    assert "  Misdeal: the same dealer deals again (002); no score. S deals again." in reply.lines
-    assert talk.question().startswith("Deal 2, S deals.")
 
 
 # ---- 003's incorrect hand ----------------------------------------------------------------------------------
@@ -806,61 +675,6 @@ def test_a_five_player_sheet_is_a_record_that_replays_and_the_library_keeps(tmp_
         assert again.deals == sheet.deals and again.next_dealer is table.seats[3]
 
 
-THREE_PLAYER_INPUT = """\
-2
-1 bid 6
-h
-1 high jack game 2 low rp 3 lp
-undo
-1 bid 6
-h
-1 high jack game rp 2 low 3 lp
-4 bid 7
-3 7
-3 bid 20
-3 bid 7
-s
-5 5 5
-revoke 1
-3:9 1:5
-p 8 p
-d
-14 0 0
-"""
-
-
-def test_a_whole_three_player_match_at_the_plain_prompt(tmp_path):
-    db = str(tmp_path / "games.sqlite3")
-    result = CliRunner().invoke(main, ["score", "--plain", "--rules", "additive", "-o", "players=3", "-o",
-                                       "target=21", "--db", db, "--player", "1=Ann", "--player", "3=Cy"],
-                                input=THREE_PLAYER_INPUT)
-    assert result.exit_code == 0, result.output
-    out = result.output
-    assert "3 players, each for himself, in seats 1, 2 and 3 clockwise; the maker plays alone against all the " \
-           "others." in out
-    assert "Who deals the first deal? 1, 2 or 3 (Enter: 1)." in out
-    assert "Took back deal 1: 2 dealt: 1 bid 6 in hearts; points 1: 3, 2: 6, 3: 5; 1 bid 6, took 3: set;" in out
-    assert "1 bid 6 in hearts: 1 took 8, 2 1, 3 5: made." in out
-    assert "'4' is not a seat at this table; the seats are 1 2 3." in out
-    assert "3 is still to call" in out and "for a maker and his bid write '3 bid 7'." in out  # not two calls
-    assert "A bid of 20 is out of range: bids run from 1 to 14 under additive+." in out
-    assert "1: 5, 2: 5 and 3: 5 make 15, but the point cards hold only 14 under additive+" in out
-    assert "Misdeals, revokes and incorrect hands are ruled on only at four players in partnerships" in out
-    assert "Players: 1 (Ann), 2, 3 (Cy)." in out
-    assert "3 bid 7 in spades: 3 took 9, 1 5, 2 0: made." in out  # by seat: 2, left out, took nothing
-    assert ("Cut-throat scoring: every player adds the points he took, but a maker short of his bid loses it: "
-            "3 -8, 1 +14, 2 +0.") in out  # the maker set
-    assert "1 reaches 21, the target: 1 wins the match with 27 (1: 27, 2: 1, 3: 6)." in out
-    assert "*** 1 (Ann) wins the match with 27 (1: 27, 2: 1, 3: 6). ***" in out
-
-    with Library.open(db, readonly=True) as lib:
-        (stored,) = lib.list()
-        assert (stored.status, stored.score, stored.deals) == (FINISHED, (27, 1, 6), 3)
-        assert stored.winner is Rules.preset("additive").with_options(players=3).seating.seats[0]
-    shown = CliRunner().invoke(main, ["replay", "--db", db, str(stored.id)])
-    assert shown.exit_code == 0 and shown.output.splitlines()[-1] == "Winner: 1 (1: 27, 2: 1, 3: 6)"
-
-
 def test_the_record_format_s_cut_throat_example_is_the_program_s_own():
     from pathlib import Path
 
@@ -947,50 +761,6 @@ def test_a_two_deck_cut_throat_share_of_points():
     assert can_share(three, (10, 10, 8)) and can_share(three, (2, 0, 0)) and can_share(three, (20, 0, 8))
     assert not can_share(three, (1, 0, 0))  # one point: a High, yet then a Low was taken too
     assert not can_share(three, (3, 3, 3))  # nine points without a Pedro (a five), from eight 1-point copies
-
-
-TWO_DECK_INPUT = """\
-W
-N 16
-h
-NS 20 EW 9
-NS high high jack jack jack, EW rest
-NS high high low jack jack game pedros pedros, EW rest
-undo
-N 16
-h
-NS high high low jack jack game pedros, EW rest
-E 10
-s
-EW pedros pedros, NS rest
-sheet
-quit
-"""
-
-
-def test_a_two_deck_match_at_the_plain_prompt_with_refusals_and_an_undo(tmp_path):
-    db = str(tmp_path / "games.sqlite3")
-    result = CliRunner().invoke(main, ["score", "--plain", "--rules", "official", "-o", "decks=2", "--db", db],
-                                input=TWO_DECK_INPUT)
-    assert result.exit_code == 0, result.output
-    out = result.output
-    assert "first side to 102 wins" in out and "for every copy (two packs): 28 in all" in out
-    assert "NS 20 and EW 9 make 29, but the point cards hold only 28 under official+" in out
-    assert "Jack is given three times (to NS, NS and NS): two packs hold two" in out
-    assert "N bid 16 in hearts: NS took 26, EW 2: made." in out
-    assert "Took back deal 1: W dealt: N bid 16 in hearts; took NS 26, EW 2" in out
-    assert "N bid 16 in hearts: NS took 16, EW 12: made." in out  # one pair of Pedros to EW this time
-    assert "E bid 10 in spades: EW took 20, NS 8: made." in out
-    assert "Score: NS 4, EW 12. E deals next." in out
-
-    with Library.open(db, readonly=True) as lib:
-        (stored,) = lib.list()
-        again = lib.sheet(stored.id)
-    assert again.rules.decks == 2 and again.score == (4, 12)
-    took = again.deals[0].entry.to_json()["took"]
-    assert took["High"] == ["NS", "NS"] and took["Right Pedro"] == ["NS", "EW"]
-    record = loads(sheet_text(again))
-    assert record["rules"]["decks"] == 2 and replay(record).sheet.score == (4, 12)
 
 
 def test_a_two_deck_entry_is_json_that_reads_back_and_a_bad_copy_list_names_the_field():

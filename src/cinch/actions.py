@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from cinch.cards import ALL_CARDS, DECK_SIZE, Card, CardSet, Seat, Suit, fold
-from cinch.errors import NotationError
+from cinch.errors import NotationError, quoted
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,9 +163,9 @@ def _parse(text: str) -> Action:
         digits = rest[0]
         # int() would also read "٧", "+7" and "1_0": a record has one spelling, ASCII digits.
         if not (digits.isascii() and digits.isdigit()):
-            raise NotationError(f"{text!r}: a bid is a whole number in the digits 0-9, as 'bid 7'")
+            raise NotationError(f"{quoted(text)}: a bid is a whole number in the digits 0-9, as 'bid 7'")
         if len(digits) > 9:  # no deal holds that many points, and int() refuses thousands of digits
-            raise NotationError(f"{text!r}: the bid has {len(digits)} digits; bids run to a few dozen at most")
+            raise NotationError(f"{quoted(text)}: the bid has {len(digits)} digits; bids run to a few dozen at most")
         amount = int(digits)
         return BIDS.get(amount) or Bid(amount)
     if verb == "trump" and len(rest) == 1:
@@ -179,7 +179,7 @@ def _parse(text: str) -> Action:
     if len(words) > 4 and [w.lower() for w in words[1:4]] == ["out", "of", "turn:"]:
         inner = _parse(" ".join(words[4:]))
         if not isinstance(inner, (Bid, Play)):
-            raise NotationError(f"{text!r}: only a bid or a play is made out of turn, as 'E out of turn: bid 8'")
+            raise NotationError(f"{quoted(text)}: only a bid or a play is made out of turn, as 'E out of turn: bid 8'")
         return OutOfTurn(Seat.parse(words[0]), inner)
     if verb == "play" and rest:
         card = Card.parse(rest[0])
@@ -188,15 +188,20 @@ def _parse(text: str) -> Action:
         if rest[1].lower() == "bury" and len(rest) > 2:
             bury = CardSet.parse(" ".join(rest[2:]), decks=2)
             if card in bury:
-                raise NotationError(f"{text!r}: {card} cannot be both played and buried")
+                # Two decks: one copy played and the other buried ("play KD bury KD"); the deal refuses
+                # a second copy with one pack.
+                if card.twin in bury:
+                    raise NotationError(f"{quoted(text)}: {card} is named three times; two packs hold two of "
+                                        "each card")
+                bury = CardSet(bury & ~(1 << card) | 1 << card.twin)
             return Play(card, bury)
-    raise NotationError(f"{text!r} is not an action; actions are {VERBS}")
+    raise NotationError(f"{quoted(text)} is not an action; actions are {VERBS}")
 
 
 def _claim(text: str, rest: list[str]) -> Claim:
     kind, lead = rest[0], " ".join(rest[1:])
     if kind not in CLAIMS:
-        raise NotationError(f"{text!r}: a claim names {', '.join(CLAIMS)}, as 'claim revoke'")
+        raise NotationError(f"{quoted(text)}: a claim names {', '.join(CLAIMS)}, as 'claim revoke'")
     if lead and (kind != "lead" or lead not in LEAD_RULES):
-        raise NotationError(f"{text!r}: only a lead claim adds trumps or no-trumps, as 'claim lead trumps'")
+        raise NotationError(f"{quoted(text)}: only a lead claim adds trumps or no-trumps, as 'claim lead trumps'")
     return Claim(kind, lead)

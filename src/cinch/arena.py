@@ -64,7 +64,7 @@ from cinch.backends import Backend, backend_for
 from cinch.bots.base import BOT_MODULES, BOTS, Bot, make_bot
 from cinch.cards import ALL_CARDS, DECK_SIZE, Card, Team
 from cinch.deal import DealResult
-from cinch.errors import CinchError
+from cinch.errors import CinchError, quoted
 from cinch.match import Match, teams_json
 from cinch.record import dumps, to_record
 from cinch.rules import Rules
@@ -97,11 +97,11 @@ def bot_class(name: str) -> type[Bot]:
         except ImportError as e:
             # The bots with optional dependencies (OpenSpiel, numpy) come with the rl extra.
             missing = e.name or str(e)
-            raise CinchError(f"bot {name!r} needs a package that is not installed ({missing}); "
+            raise CinchError(f"bot {quoted(name)} needs a package that is not installed ({missing}); "
                              "pip install 'cinch[rl]'") from None
     if key not in BOTS:
         names = sorted(set(BOT_MODULES) | set(BOTS))
-        raise CinchError(f"unknown bot {name!r}; the bots are {', '.join(names)}")
+        raise CinchError(f"unknown bot {quoted(name)}; the bots are {', '.join(names)}")
     return BOTS[key]  # type: ignore[return-value]
 
 
@@ -190,7 +190,7 @@ def check_bot_option(name: str, key: str, value: Any) -> None:
         raise CinchError("bot option seed: the arena seeds every bot from --seed")
     declared = bot_options(bot_class(name))
     if key not in declared:
-        raise CinchError(f"bot {name!r} does not take the option {key!r}; {_takes(name, declared)}")
+        raise CinchError(f"bot {quoted(name)} does not take the option {quoted(key)}; {_takes(name, declared)}")
     if not _fits(value, declared[key]):
         raise CinchError(f"bot option {key}={_value_text(value)}: {name} takes {_type_words(declared[key])} "
                          f"for {key}")
@@ -245,7 +245,7 @@ def split_bot_options(
             if from_flag:
                 notes.append(f"neither {name_a} nor {name_b} takes a time budget: --time-per-decision is ignored")
                 continue
-            raise CinchError(f"bot option {key!r} is accepted by neither {name_a} nor {name_b} "
+            raise CinchError(f"bot option {quoted(key)} is accepted by neither {name_a} nor {name_b} "
                              f"({_takes(name_a, declared_a)}; {_takes(name_b, declared_b)})")
         if len(takers) == 1 and name_a.strip().lower() != name_b.strip().lower():
             (taker, side), = takers
@@ -285,10 +285,10 @@ class BotSpec:
             raise
         except ValueError as e:  # a bot refusing an option value, in its own words
             shown = ", ".join(f"{k}={_value_text(v)}" for k, v in self.options) or "no options"
-            raise CinchError(f"bot {self.name!r} cannot be made with {shown}: {e}") from None
+            raise CinchError(f"bot {quoted(self.name)} cannot be made with {shown}: {e}") from None
         except Exception as e:
             shown = ", ".join(f"{k}={_value_text(v)}" for k, v in self.options) or "no options"
-            raise CinchError(f"bot {self.name!r} cannot be made with {shown}: {type(e).__name__}: {e}") from None
+            raise CinchError(f"bot {quoted(self.name)} cannot be made with {shown}: {type(e).__name__}: {e}") from None
 
 
 # ---------------------------------------------------------------------------
@@ -321,7 +321,8 @@ def parse_score(text: str) -> tuple[int, int]:
     """
     m = _SCORE.fullmatch(text)
     if m is None:
-        raise CinchError(f"--score {text!r}: write the two sides' scores as A-B, A's side first, for example 48-30")
+        raise CinchError(f"--score {quoted(text)}: write the two sides' scores as A-B, A's side first, for example "
+                         "48-30")
     return int(m.group(1)), int(m.group(2))
 
 

@@ -29,7 +29,7 @@ from contextlib import contextmanager
 from types import ModuleType, TracebackType
 from typing import Any, TypeVar
 
-from cinch.errors import CinchError
+from cinch.errors import CinchError, quoted
 
 __all__ = ["BACKENDS", "Backend", "ProcessBackend", "RayBackend", "backend_for", "default_workers", "make_backend"]
 
@@ -246,7 +246,7 @@ def make_backend(name: str = "process", workers: int | None = None, address: str
     """
     key = name.strip().lower()
     if key not in BACKENDS:
-        raise CinchError(f"unknown backend {name!r}; the backends are {', '.join(BACKENDS)}")
+        raise CinchError(f"unknown backend {quoted(name)}; the backends are {', '.join(BACKENDS)}")
     if workers is not None and workers < 1:
         raise CinchError(f"workers must be at least 1, not {workers}")
     if key == "process":

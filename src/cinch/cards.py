@@ -23,7 +23,7 @@ from collections.abc import Iterable, Iterator
 from enum import Enum, IntEnum
 from typing import NamedTuple
 
-from cinch.errors import NotationError
+from cinch.errors import NotationError, quoted
 
 RANK_LETTERS = "AKQJT98765432"  # index within a suit: 0 = ace ... 12 = two
 SUIT_LETTERS = "SHDC"
@@ -78,7 +78,7 @@ class Suit(IntEnum):
         for suit in cls:
             if t in (suit.letter.lower(), suit.symbol, SUIT_NAMES[suit], SUIT_NAMES[suit][:-1]):
                 return suit
-        raise NotationError(f"{text!r} is not a suit; write one of S H D C, ♠ ♥ ♦ ♣ or a suit name")
+        raise NotationError(f"{quoted(text)} is not a suit; write one of S H D C, ♠ ♥ ♦ ♣ or a suit name")
 
 
 PARTNER_SUIT = (3, 2, 1, 0)  # spades<->clubs, hearts<->diamonds
@@ -160,19 +160,19 @@ class Card(int):
             return known
         t = text.strip()
         if len(t) < 2:
-            raise NotationError(f"{text!r} is not a card; write rank then suit, as AH, 10S or T♥")
+            raise NotationError(f"{quoted(text)} is not a card; write rank then suit, as AH, 10S or T♥")
         rank_part, suit_part = t[:-1].upper(), t[-1]
         if rank_part == "10":
             rank_part = "T"
         if len(rank_part) != 1 or rank_part not in RANK_LETTERS:
             raise NotationError(
-                f"{text!r} is not a card: {t[:-1]!r} is not a rank (ranks are A K Q J T/10 9 8 7 6 5 4 3 2)"
+                f"{quoted(text)} is not a card: {quoted(t[:-1])} is not a rank (ranks are A K Q J T/10 9 8 7 6 5 4 3 2)"
             )
         try:
             suit = Suit.parse(suit_part)
         except NotationError:
             raise NotationError(
-                f"{text!r} is not a card: {suit_part!r} is not a suit (suits are S H D C or ♠ ♥ ♦ ♣)"
+                f"{quoted(text)} is not a card: {quoted(suit_part)} is not a suit (suits are S H D C or ♠ ♥ ♦ ♣)"
             ) from None
         return cls.of(rank_part, suit)
 
@@ -280,7 +280,7 @@ class CardSet(int):
                     c = ALL_CARDS[c + DECK_SIZE]
                 else:
                     written = "three times" if decks == 2 else "twice"
-                    raise NotationError(f"card {c} is written {written} in {text!r}")
+                    raise NotationError(f"card {c} is written {written} in {quoted(text)}")
             m |= 1 << c
         return cls(m)
 
@@ -357,7 +357,7 @@ class Seat(IntEnum):
         t = text.strip().upper()[:1]
         if t and t in "NESW":
             return cls("NESW".index(t))
-        raise NotationError(f"{text!r} is not a seat; seats are N E S W")
+        raise NotationError(f"{quoted(text)} is not a seat; seats are N E S W")
 
 
 class Team(IntEnum):

@@ -76,7 +76,6 @@ from cinch.irregularities import (
     misdeal_ruling,
     penalty_text,
     play_out_of_turn_words,
-    revoke_ruling,
     revokes_ruling,
 )
 from cinch.keep import KeepOptions
@@ -1068,6 +1067,8 @@ class Deal:
             raise self._illegal(action, rule)
         excess = self._excess(seat) if not self.tricks else 0
         bury = int(action.bury)
+        if bury >> DECK_SIZE and self._f.decks == 1:  # "play KD bury KD" names a second copy
+            raise self._illegal(action, f"{CardSet(bury >> DECK_SIZE)} named twice: one pack holds one of each card")
         if excess <= 0:
             if bury:
                 raise self._illegal(action, "cards are buried only on trick 1, by a player holding more than six")
@@ -1225,7 +1226,7 @@ class Deal:
         honour = self._honour
         if honour is not None:
             words: list[str] = []
-            if honour.revokers:  # revokes claimed under 003: settled now, with the points taken
+            if honour.revokers and honour.penalty_003:  # revokes claimed under 003: settled now, with the points
                 made, change, words = revokes_ruling(self.rules, makers, self.high_bid, points, honour.revokers)
             ruling = (*honour.ruling, *words)
         return DealResult(False, self.maker, self.high_bid, self.trump, tuple(awards), points, made, change, ruling,
@@ -1471,22 +1472,31 @@ class Deal:
                 self._take_back_play(offence, honour)
             else:
                 self._take_back(offence, action.lead if type(action) is Claim else "", honour)
-        if self.phase is _PLAY and self.to_act is None:  # answered after the last trick
-            self.phase = _DONE
-        elif self.phase is _PLAY:
-            self._ask_next(honour)
+        # Every revoke that shows is asked about, one at a time; the last answered once the play is over ends it.
+        if self.phase is _PLAY and not self._ask_next(honour) and self.to_act is None:
+            self._end_after_claims(honour)
 
     def _claim_revoke(self, offence: Offence, honour: HonourState) -> None:
+        honour.revokers.append(offence.seat.team)  # settled when the deal ends (revokes_ruling)
+        if honour.penalty_003:
+            return  # play goes on
+        # 002: the penalty is the whole settlement, so the play ends with the claim.  The tricks are then
+        # examined: a revoke of the other side is asked about too before the deal ends (_ask_next).
+        self.to_act = None
+        for other in honour.offences:
+            if other.kind == REVOKE and not other.outcome and other.seat.team not in honour.revokers:
+                other.shown = True
+
+    def _end_after_claims(self, honour: HonourState) -> None:
+        """The play is over and every revoke has been answered: the deal ends.  Under 002 a claimed revoke
+        is the whole settlement (the play may have ended with the claim); under 003 _settle rules on it."""
+        self.phase = _DONE
+        if honour.penalty_003 or not honour.revokers:
+            return
         makers = self.maker
         assert makers is not None
-        if honour.penalty_003:
-            honour.revokers.append(offence.seat.team)  # play goes on: settled at the end (revokes_ruling)
-            return
-        # 002: the penalty is the whole settlement, so the deal ends with the claim.
-        made, change, words = revoke_ruling(self.rules, makers.team, self.high_bid, None, offence.seat.team, "002")
+        made, change, words = revokes_ruling(self.rules, makers.team, self.high_bid, None, honour.revokers, "002")
         honour.ruling.extend(words)
-        self.phase = _DONE
-        self.to_act = None
         self._result = DealResult(False, makers, self.high_bid, self.trump, (), None, made, change,
                                   tuple(honour.ruling))
 
@@ -1545,13 +1555,16 @@ class Deal:
                 offence.shown = over or bool(shown & offence.bound)  # at the end every trick is examined
         self._ask_next(honour)
 
-    def _ask_next(self, honour: HonourState) -> None:
+    def _ask_next(self, honour: HonourState) -> bool:
+        """Ask about the first revoke shown and not yet answered, if any (whether one is asked)."""
+        settled = () if honour.penalty_003 else honour.revokers  # 002: a side claimed once has its penalty
         for offence in honour.offences:
-            if offence.kind == REVOKE and offence.shown and not offence.outcome:
+            if offence.kind == REVOKE and offence.shown and not offence.outcome and offence.seat.team not in settled:
                 if self.phase is _DONE:  # after the last trick: the deal waits for the answer
                     self.phase = _PLAY
                 self._ask(offence, self.to_act, honour)
-                return
+                return True
+        return False
 
     def _misdeal(self, action: Claim, seat: Seat | None, honour: HonourState) -> None:
         if self.phase is not _BIDDING or self.history:

@@ -110,13 +110,22 @@ def revoke_ruling(rules: Rules, makers: Team, bid: int, points: tuple[int, ...] 
     return made, (change[0], change[1]), words
 
 
-def revokes_ruling(rules: Rules, makers: Team, bid: int, points: tuple[int, ...],
-                   offenders: Iterable[Team]) -> tuple[bool, tuple[int, ...], list[str]]:
-    """003's ruling when revokes of one or both sides were claimed: each offending side scores nothing,
-    and only a revoke by the defenders alone keeps the makers from being set."""
+def revokes_ruling(rules: Rules, makers: Team, bid: int, points: tuple[int, ...] | None,
+                   offenders: Iterable[Team], text: str = "003") -> tuple[bool, tuple[int, ...], list[str]]:
+    """The ruling when revokes of one side or of both were claimed in a deal (``text`` 002 or 003): each
+    offending side scores nothing, and offending makers are not spared.  002 (``points`` None: the claim
+    ended the play): the side that did not revoke scores the deal's points; with both sides revoking,
+    neither scores and the makers lose their bid as a set.  003: only a revoke by the defenders alone
+    keeps the makers from being set."""
     sides = sorted(set(offenders))
     if len(sides) == 1:
-        return revoke_ruling(rules, makers, bid, points, sides[0], "003")
+        return revoke_ruling(rules, makers, bid, points, sides[0], text)
+    if text == "002":
+        lost = (-bid, 0) if makers == Team.NS else (0, -bid)
+        words = [f"Both sides revoked (002): neither side scores the deal's points, and {makers}, the makers, lose "
+                 f"their bid of {bid} as a set.", f"Revoke: {changes_text(lost)}."]
+        return False, lost, words
+    assert points is not None
     made, settled = settle(rules, makers, bid, points)
     words = ["Both sides revoked (003): play went on, and neither side scores for the deal; "
              "the makers revoked too, so they may still be set."]

@@ -31,14 +31,14 @@ import os
 import random
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from cinch.cards import Seat, Team
-from cinch.errors import CinchError, RecordError, RulesError
+from cinch.errors import CinchError, RecordError, RulesError, quoted
 from cinch.match import Match
 from cinch.record import loads, record_text, replay, sheet_text
 from cinch.rules import Rules
@@ -111,6 +111,80 @@ def resolve_path(path: str | os.PathLike[str] | None = None) -> Path:
     return Path(path).expanduser()
 
 
+# ---- never writing over a library ---------------------------------------------------------------------------
+SQLITE_HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database
+SIDE_FILES = ("-wal", "-shm", "-journal")  # SQLite's files beside a database, part of it while it is in use
+
+
+def refuse_overwriting_library(out_path: str | os.PathLike[str], library_path: str | os.PathLike[str] | None = None,
+                               *, what: str = "the file") -> None:
+    """Refuse to write ``what`` (a record, a plot, a dataset ...) to ``out_path`` where that would destroy
+    a game library: a :class:`LibraryError` naming both paths.
+
+    Refused: the library in use (``library_path``, as ``--db`` takes it; None: ``$CINCH_DB`` or the
+    default), however the two are named (a relative path, a symlink, another hard link), whether or
+    not it exists yet; its ``-wal``, ``-shm`` and ``-journal`` files; and any file that begins with the
+    SQLite header (another library, another program's database).  Every command that writes a file
+    the user names asks here first, before it opens the library or plays anything.
+    """
+    out = Path(out_path).expanduser()
+    library = resolve_path(library_path)
+    for suffix in ("", *SIDE_FILES):
+        if _same_file(out, Path(f"{library}{suffix}")):
+            whose = "the game library" if not suffix else f"the {suffix} file of the game library"
+            raise LibraryError(f"will not write {what} to {out_path}: it is {whose} {library}; "
+                               "give another file name")
+    if _is_sqlite(out):
+        raise LibraryError(f"will not write {what} to {out_path}: it is an SQLite database, perhaps a game "
+                           f"library (the one in use is {library}); give another file name")
+
+
+def refuse_writing_into(folder: str | os.PathLike[str], names: Iterable[str],
+                        library_path: str | os.PathLike[str] | None = None, *, what: str = "the files") -> None:
+    """:func:`refuse_overwriting_library` for a command that writes ``names`` into ``folder`` (``cinch arena``,
+    ``cinch study``): neither the folder itself nor any of those files may be a library or an SQLite file,
+    and a folder among ``names`` (the arena's ``records``) may not hold the library in use."""
+    refuse_overwriting_library(folder, library_path, what=what)
+    library = _resolved(resolve_path(library_path))
+    for name in names:
+        target = Path(folder).expanduser() / name
+        if target.is_dir():
+            if library.is_relative_to(_resolved(target)):
+                raise LibraryError(f"will not write {what} into {target}: the game library {library} is in it; "
+                                   "give another folder")
+        else:
+            refuse_overwriting_library(target, library_path, what=what)
+
+
+def _resolved(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # a symlink loop, a folder that cannot be entered
+        return path.absolute()
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` name one file: the same path once resolved (it may not exist yet), or the
+    same file on disk (hard links, a case-insensitive file system)."""
+    if _resolved(a) == _resolved(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):  # one of them does not exist (yet)
+        return False
+
+
+def _is_sqlite(path: Path) -> bool:
+    """Whether ``path`` is a regular file that begins with the SQLite header (a FIFO or device is not read)."""
+    try:
+        if not path.is_file():
+            return False
+        with open(path, "rb") as f:
+            return f.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    except (OSError, ValueError):  # unreadable: writing it will fail too, and say why
+        return False
+
+
 # ---- schema ------------------------------------------------------------------------------------------
 def _migrate_0_to_1(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
@@ -179,17 +253,25 @@ def schema_version(conn: sqlite3.Connection) -> int:
     try:
         return int(row[0]) if row else 0
     except (TypeError, ValueError):
-        raise LibraryError(f"the library's schema_version is {row[0]!r}, not a number") from None
+        raise LibraryError(f"the library's schema_version is {quoted(row[0])}, not a number") from None
+
+
+def usable_version(conn: sqlite3.Connection) -> int:
+    """The schema version of a file this cinch may write, found by reading alone; a :class:`LibraryError`
+    for another program's database or a library of a newer schema.  :meth:`Library.open` asks before
+    its first write (a refused file stays byte for byte), :func:`migrate` again inside its transaction."""
+    found = schema_version(conn)
+    if found > SCHEMA_VERSION:
+        raise LibraryError(f"the library has schema version {found}, newer than this cinch knows "
+                           f"({SCHEMA_VERSION}): upgrade cinch to use it")
+    return found
 
 
 def migrate(conn: sqlite3.Connection) -> int:
     """Bring the schema to :data:`SCHEMA_VERSION`, in one transaction; returns the version found before."""
     conn.execute("BEGIN IMMEDIATE")
     try:
-        found = schema_version(conn)
-        if found > SCHEMA_VERSION:
-            raise LibraryError(f"the library has schema version {found}, newer than this cinch knows "
-                               f"({SCHEMA_VERSION}): upgrade cinch to use it")
+        found = usable_version(conn)
         for step in MIGRATIONS[found:]:
             step(conn)
         if found < SCHEMA_VERSION:
@@ -254,8 +336,27 @@ class StoredMatch:
         return table.score_text(self.score) if len(self.score) == table.sides else "?"
 
     def describe(self) -> str:
-        """``match 12 (pagat, deal 3, NS 20 EW 14)``."""
-        return f"match {self.id} ({self.rules}, deal {max(self.position[0], 1)}, {self.score_text()})"
+        """``match 12 (pagat, deal 3, NS 20 EW 14)``: the deal is the one a resumed match goes on with."""
+        return f"match {self.id} ({self.rules}, deal {self.deal_to_play()}, {self.score_text()})"
+
+    def deal_to_play(self) -> int:
+        """The number of the deal that going on with the match plays (or, for a score sheet, enters):
+        the deal it stopped in, or the next one when it stopped between deals, as a score sheet always
+        does; a finished match's last deal."""
+        saved = self.position[0]
+        if self.is_finished:
+            return max(saved, 1)
+        if saved == 0 or self.frontend == SCOREKEEPER or self._stopped_between_deals():
+            return saved + 1
+        return saved
+
+    def _stopped_between_deals(self) -> bool:
+        """Whether the last saved deal is over (the row does not say: the record, replayed, does)."""
+        try:
+            match = replay(self.record).match
+        except CinchError:  # a damaged record: `cinch resume` will say so; here the saved deal stands
+            return False
+        return bool(match.deals) and match.deals[-1].is_over and not match.is_over
 
     def to_json(self) -> dict[str, Any]:
         """The metadata (not the record) as JSON, for ``cinch history --json``."""
@@ -437,6 +538,7 @@ class Library:
             raise LibraryError(f"cannot open the game library {target}: {e}") from None
         try:
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            usable_version(conn)  # before the first write: a file refused here is left byte for byte
             _wal(conn)
             conn.execute("PRAGMA synchronous = NORMAL")  # with WAL: safe against a crash of the program
             migrate(conn)
@@ -696,7 +798,7 @@ class Library:
     def list(self, limit: int | None = None, status: str | None = None) -> list[StoredMatch]:
         """Matches, the most recently played first; ``status`` keeps only those with that status."""
         if status is not None and status not in STATUSES:
-            raise LibraryError(f"unknown status {status!r}; the statuses are {', '.join(STATUSES)}")
+            raise LibraryError(f"unknown status {quoted(status)}; the statuses are {', '.join(STATUSES)}")
         sql = f"SELECT {self._columns} FROM matches"
         args: list[Any] = []
         if status is not None:
@@ -772,7 +874,7 @@ def _id(match_id: Any) -> int:
     try:
         return int(match_id)
     except (TypeError, ValueError):
-        raise UnknownMatch(f"{match_id!r} is not a match id (a number, as 12)") from None
+        raise UnknownMatch(f"{quoted(match_id)} is not a match id (a number, as 12)") from None
 
 
 def parse_match_id(text: str) -> int | None:
@@ -834,5 +936,5 @@ def _sqlite_reason(e: sqlite3.Error) -> str:
 __all__ = [
     "ABANDONED", "DamagedRecord", "FINISHED", "IN_PROGRESS", "Library", "LibraryError", "NoLibrary",
     "SCHEMA_VERSION", "SCOREKEEPER", "StoredMatch", "UnknownMatch", "default_path", "migrate", "parse_match_id",
-    "position_of", "resume_seed", "resolve_path",
+    "position_of", "refuse_overwriting_library", "refuse_writing_into", "resolve_path", "resume_seed",
 ]

@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,11 +51,12 @@ class DealSummary:
 
 
 def decide(rules: Rules, score: tuple[int, ...], makers: Team, made: bool,
-           bidder_goes_out: bool) -> tuple[Team | None, bool]:
+           bidder_goes_out: bool, may_go_out: Collection[int] | None = None) -> tuple[Team | None, bool]:
     """Who has won once a deal is scored, and whether both sides reached the target together.
 
     ``score`` is the running score after the deal (NS, EW); ``makers`` bid it and ``made`` says
-    whether they made it; ``bidder_goes_out`` whether the deal was played under that rule.  A tie
+    whether they made it; ``bidder_goes_out`` whether the deal was played under that rule, and
+    ``may_go_out`` which sides it lets go out (:func:`going_out_sides`; None: every side).  A tie
     at the target under the bidder-goes-out rule (second value True) is decided by
     bidder-goes-out deals.  This
     is the match's one home for going out (the target, makers count first, bidder goes out,
@@ -65,7 +66,7 @@ def decide(rules: Rules, score: tuple[int, ...], makers: Team, made: bool,
     >>> decide(Rules.preset("pagat"), (63, 40), Team.EW, False, False)  # NS reached 62
     (Team.NS, False)
     """
-    if bidder_goes_out and made:
+    if bidder_goes_out and made and (may_go_out is None or makers in may_go_out):
         return makers, False  # bidder goes out: makers who make their bid win outright
     sides = rules.seating.side_list
     over = [side for side, s in enumerate(score) if s >= rules.target]
@@ -99,10 +100,30 @@ def _highest(sides: tuple[Team, ...], score: tuple[int, ...], among: list[int]) 
 def bidder_goes_out_applies(rules: Rules, score: tuple[int, ...], decider_pending: bool) -> bool:
     """Whether a deal from ``score`` is played under bidder goes out (000): every side at the
     rule's threshold or more, or a tie at the target waiting for its decider."""
+    return bool(going_out_sides(rules, score, decider_pending))
+
+
+def going_out_sides(rules: Rules, score: tuple[int, ...], decider_pending: bool) -> tuple[int, ...]:
+    """The sides (by index) whose made bid wins a deal from ``score`` under bidder goes out (000); none
+    when the rule does not apply.
+
+    000 applies it "if both had at least 55 before a deal": every side at the threshold, and every one
+    of them may go out.  After a deal took several sides to the target together, the deals that decide
+    it are among those near the target: only the sides standing at the target before the deal may go
+    out, and a maker far behind who makes his bid scores it and wins nothing (docs/rule-readings.md).
+
+    >>> from cinch import Rules
+    >>> going_out_sides(Rules.preset("pagat").with_options(players=3), (64, -12, 70), True)
+    (0, 2)
+    """
     threshold = rules.bidder_goes_out
     if threshold is None:
-        return False
-    return decider_pending or min(score) >= threshold
+        return ()
+    if decider_pending:
+        return tuple(side for side, s in enumerate(score) if s >= rules.target)
+    if min(score) >= threshold:
+        return tuple(range(len(score)))
+    return ()
 
 
 def teams_json(values: tuple[int, ...] | list[int], table: Seating = FOUR) -> dict[str, int]:
@@ -145,6 +166,7 @@ class Match:
         self._score = list(score)  # a match may begin at a score (the arena's deals from a score)
         self.winner: Team | None = None
         self._decider_pending = False  # both sides reached the target together: bidder-goes-out deals follow
+        self._bgo_sides: tuple[int, ...] = ()  # the sides that may go out on the deal being played
         self._bgo_now = False
 
     # ---- state -------------------------------------------------------------
@@ -170,6 +192,10 @@ class Match:
     def bidder_goes_out_applies(self) -> bool:
         """Whether the next (or current) deal is played under bidder goes out (000)."""
         return bidder_goes_out_applies(self.rules, self.score, self._decider_pending)
+
+    def going_out_sides(self) -> tuple[int, ...]:
+        """The sides that may go out by making their bid on the next deal (see :func:`going_out_sides`)."""
+        return going_out_sides(self.rules, self.score, self._decider_pending)
 
     # ---- playing -------------------------------------------------------------
     def start_deal(
@@ -203,7 +229,8 @@ class Match:
         else:
             # A given deck comes from a record: its new stock, if any, must be given too.
             deal = Deal(self.rules, expected, deck, restock=restock)
-        self._bgo_now = self.bidder_goes_out_applies()
+        self._bgo_sides = self.going_out_sides()
+        self._bgo_now = bool(self._bgo_sides)
         if shuffle is not None:
             self.shuffles[len(self.deals)] = shuffle
         self.deals.append(deal)
@@ -271,7 +298,7 @@ class Match:
     def _decide(self, r: DealResult, bgo: bool) -> Team | None:
         makers = r.makers
         assert makers is not None
-        winner, tied = decide(self.rules, self.score, makers, bool(r.made), bgo)
+        winner, tied = decide(self.rules, self.score, makers, bool(r.made), bgo, self._bgo_sides)
         if winner is not None:
             self._decider_pending = False
         elif tied:
@@ -286,7 +313,7 @@ class Match:
         names = tuple(self.players.get(s, "") for s in self.table.seats) if self.players else None
         return deal.view(
             seat, score=score, target=self.rules.target, deal_number=len(self.deals),
-            bidder_goes_out=self._bgo_now, players=names,
+            bidder_goes_out=self._bgo_now, going_out=self._bgo_sides, players=names,
         )
 
     def play_out(self, choose: Callable[[SeatView], Action]) -> None:

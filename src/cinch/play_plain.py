@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, TextIO
 
 from cinch.actions import Action, Bid, Keep, NameTrump, OutOfTurn, Pass, Play, parse_action
 from cinch.bots.base import DEFAULT_BOT
-from cinch.cards import DECK_SIZE, Card, CardSet, Seat, Suit, bits, fold
-from cinch.errors import IllegalAction, NotationError
+from cinch.cards import DECK_SIZE, Card, CardSet, Seat, Suit, fold
+from cinch.errors import IllegalAction, NotationError, cut, quoted
 from cinch.irregularities import penalty_text
 from cinch.keep import KeepOptions
 from cinch.rules import Rules
@@ -177,14 +177,14 @@ def interpret(text: str, view: SeatView, listed: Sequence[Action], default: Acti
         reading = interpret(rest, view, listed, None)
         if isinstance(reading, Choice) and isinstance(reading.action, Play):
             return Choice(reading.action, irregular=True)
-        return reading if isinstance(reading, Problem) else Problem(f"{t!r}: only a card is played as a revoke, "
+        return reading if isinstance(reading, Problem) else Problem(f"{quoted(t)}: only a card is played as a revoke, "
                                                                    "as 'play 7C!' or 'revoke 7C'.")
     if t.isdigit():
-        n = int(t)
+        n = int(t) if len(t) <= 9 else 0  # no list is that long, and int() refuses thousands of digits
         if not listed:
             return Problem(f"There is no numbered list here; {_forms(view.phase)}")
         if not 1 <= n <= len(listed):
-            return Problem(f"There is no choice {n}: pick a number from 1 to {len(listed)}.")
+            return Problem(f"There is no choice {cut(t)}: pick a number from 1 to {len(listed)}.")
         return Choice(listed[n - 1])
     words = t.split()
     verb = words[0].lower()
@@ -201,7 +201,7 @@ def interpret(text: str, view: SeatView, listed: Sequence[Action], default: Acti
             return Choice(Keep(CardSet.parse(t, decks=view.rules.decks)))
     except NotationError as e:
         return Problem(f"{e}.")
-    return Problem(f"{t!r} is not understood here; {_forms(view.phase)} Type help for more.")
+    return Problem(f"{quoted(t)} is not understood here; {_forms(view.phase)} Type help for more.")
 
 
 def command_name(text: str) -> str | None:
@@ -269,42 +269,20 @@ def play_choices(legal: Sequence[Action], trump: Trump, suggestion: Action | Non
 
 
 def keeps_as_read(options: KeepOptions) -> list[Keep]:
-    """The legal keeps, one per hand as it reads: with two decks, keeps of different copies of the same
-    cards are one hand (the deal keeps the copies the text names)."""
-    if not options.pool >> DECK_SIZE:
-        return list(options)
-    return list({str(k): k for k in options}.values())
+    """The legal keeps, one per hand as it reads (with two decks :class:`KeepOptions` lists a card held
+    twice once per number of copies kept, never once per copy)."""
+    return list(options)
 
 
 def hands_count(options: KeepOptions) -> int:
     """How many different hands a keep may leave, as they read: with two decks a card held once and
     its twin in the stock make one hand, not two.
 
-    >>> from cinch.cards import Card
-    >>> ah = Card.parse("AH")
     >>> pool = int(CardSet.parse("AH AH KH", decks=2))
-    >>> two_of_three = KeepOptions(pool=pool, must=0, trumps=0, lo=2, hi=2)
-    >>> len(two_of_three), hands_count(two_of_three)  # AH AH, AH KH (either copy of AH)
-    (3, 2)
+    >>> hands_count(KeepOptions(pool=pool, must=0, trumps=0, lo=2, hi=2))  # AH AH, AH KH (either copy of AH)
+    2
     """
-    pool, must = options.pool, options.must
-    if not pool >> DECK_SIZE:
-        return len(options)
-    # Count by the free copies of each card as read (0, 1 or 2): ways[kept][trumps kept] over the cards.
-    free = pool & ~must
-    ways = {(0, 0): 1}
-    for c in bits(fold(free)):
-        copies = (free >> c & 1) + (free >> (c + DECK_SIZE) & 1)
-        trump = bool((options.trumps >> c | options.trumps >> (c + DECK_SIZE)) & 1)
-        step: dict[tuple[int, int], int] = {}
-        for (n, t), w in ways.items():
-            for k in range(copies + 1):
-                key = (n + k, t + k * trump)
-                step[key] = step.get(key, 0) + w
-        ways = step
-    must_n, must_t = must.bit_count(), (must & options.trumps).bit_count()
-    return sum(w for (n, t), w in ways.items()
-               if options.lo <= must_n + n <= options.hi and must_t + t >= options.min_trumps)
+    return len(options)
 
 
 # ---- the game loop ----------------------------------------------------------------------------------
@@ -417,15 +395,7 @@ class PlainGame:
         self.say("", f"*** {match_won_words(m.table, winner, self.seat, m.score)} ***", *self.saved_lines())
 
     def stopped(self, why: str) -> None:
-        text = "You quit." if why == "quit" else "End of input."
-        if self.match.current is not None:
-            text += f" The match stops in deal {len(self.match.deals)}."
-        if self.saver.saved_to:
-            path = self.saver.saved_to
-            text += f" The game record is saved in {path}; `cinch replay {path}` shows it."
-        if self.saver.match_id is not None:
-            text += f" `cinch resume {self.saver.match_id}` continues it."
-        self.say(text)
+        self.say(("You quit." if why == "quit" else "End of input.") + self.saver.stopped_words(self.match))
 
     # ---- one decision of the human ----------------------------------------------------------------------
     def decide(self, view: SeatView) -> None:
@@ -501,7 +471,7 @@ class PlainGame:
                 self.command(name, view, [], Pass())
             return None
         if text.isdigit():
-            self.say(f"Type 'bid {text}' to bid out of turn, or press Enter." if view.phase is Phase.BIDDING
+            self.say(f"Type {quoted(f'bid {text}')} to bid out of turn, or press Enter." if view.phase is Phase.BIDDING
                      else "Type the card, as '7c', to play it out of turn, or press Enter.")
             return None
         reading = interpret(text, view, [], None)
@@ -510,7 +480,7 @@ class PlainGame:
             return None
         if isinstance(reading, Choice) and isinstance(reading.action, (Bid, Play)) and not reading.irregular:
             return OutOfTurn(self.seat, reading.action)
-        self.say(f"{text!r}: out of turn only a bid ('bid 8') or a card ('7c') is made; press Enter to let "
+        self.say(f"{quoted(text)}: out of turn only a bid ('bid 8') or a card ('7c') is made; press Enter to let "
                  f"{self.narrator.who(view.to_act)} act.")
         return None
 

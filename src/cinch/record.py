@@ -21,7 +21,7 @@ from typing import Any
 from cinch.actions import parse_action
 from cinch.cards import Card, Seat
 from cinch.deal import Deal
-from cinch.errors import CinchError, IllegalAction, NotationError, RecordError, RulesError, json_kind
+from cinch.errors import CinchError, IllegalAction, NotationError, RecordError, RulesError, json_kind, quoted
 from cinch.keep import KeepOptions
 from cinch.match import DealSummary, Match
 from cinch.rules import Rules
@@ -173,6 +173,11 @@ def finished_deals(record: dict[str, Any], match: Match | None = None) -> dict[s
     return {**record, "deals": deals[:-1]} if match.current is not None else record
 
 
+KEEPS_LISTED = 100_000
+"""The most keeps ``next`` lists one by one; beyond, it gives the keep as its rule and a count (one pack
+holds at most 27,132 hands, a two-deck rob may hold millions)."""
+
+
 class Replay:
     """The outcome of replaying a record: the match and where it stands.
 
@@ -197,11 +202,12 @@ class Replay:
         deal = self.match.current
         if deal is None:
             return None
-        return {
-            "seat": deal.to_act.name if deal.to_act is not None else None,
-            "phase": deal.phase.value,
-            "legal": [str(a) for a in deal.legal_actions()],
-        }
+        seat = deal.to_act.name if deal.to_act is not None else None
+        legal = deal.legal_actions()
+        if isinstance(legal, KeepOptions) and len(legal) > KEEPS_LISTED:
+            # Millions of hands (a two-deck rob): the rule and the count, as the server gives a keep.
+            return {"seat": seat, "phase": deal.phase.value, "legal": [], "keep": legal.to_json()}
+        return {"seat": seat, "phase": deal.phase.value, "legal": [str(a) for a in legal]}
 
     def to_json(self) -> dict[str, Any]:
         if self.sheet is not None:
@@ -251,10 +257,17 @@ class Replay:
             if nxt is None:
                 lines.append(f"Next: a new deal, dealt by {m.next_dealer}.")
             else:
-                legal = nxt["legal"]
-                shown = ", ".join(legal[:20]) + (f", ... ({len(legal)} in all)" if len(legal) > 20 else "")
-                lines.append(f"Next: {nxt['seat']} to act ({nxt['phase']}): {shown}")
+                lines.append(f"Next: {nxt['seat']} to act ({nxt['phase']}): {_choices_text(nxt)}")
         return "\n".join(lines)
+
+
+def _choices_text(nxt: dict[str, Any]) -> str:
+    """The legal actions of ``next`` for people: the first twenty and how many, or a keep's rule and count."""
+    keep = nxt.get("keep")
+    if keep is not None:
+        return f"{keep['rule']} ({keep['count']:,} hands)"
+    legal = nxt["legal"]
+    return ", ".join(legal[:20]) + (f", ... ({len(legal)} in all)" if len(legal) > 20 else "")
 
 
 def _summary_json(summary: DealSummary) -> dict[str, Any]:
@@ -340,7 +353,7 @@ def loads(text: str) -> dict[str, Any]:
 def replay(record: dict[str, Any]) -> Replay:
     """Replay every deal of a record; raises :class:`RecordError` saying where and why it fails."""
     if record.get("format") != FORMAT:
-        raise RecordError(f'"format" must be "{FORMAT}", not {record.get("format")!r}')
+        raise RecordError(f'"format" must be "{FORMAT}", not {quoted(record.get("format"))}')
     if "rules" not in record:
         raise RecordError('the record has no "rules" (a preset name or {"preset": NAME, ...})')
     try:
@@ -377,7 +390,7 @@ def _replay_sheet(record: dict[str, Any], rules: Rules, players: dict[Seat, str]
                               "not both", deal=number)
         unknown = set(entry) - _REAL_CARDS_KEYS
         if unknown:
-            raise RecordError(f"unknown field {sorted(unknown)[0]!r}; a deal played with real cards has dealer, "
+            raise RecordError(f"unknown field {quoted(sorted(unknown)[0])}; a deal played with real cards has dealer, "
                               "real_cards and result", deal=number)
         if "dealer" not in entry:
             raise RecordError('the deal has no "dealer"', deal=number)
@@ -407,8 +420,8 @@ def _check_result(written: Any, settled: dict[str, Any], number: int) -> None:
                           deal=number)
     unknown = set(written) - set(_RESULT_KEYS)
     if unknown:
-        raise RecordError(f'"result" has an unknown field {sorted(unknown)[0]!r}; it has {", ".join(_RESULT_KEYS)}',
-                          deal=number)
+        raise RecordError(f'"result" has an unknown field {quoted(sorted(unknown)[0])}; it has '
+                          f'{", ".join(_RESULT_KEYS)}', deal=number)
     for key in _RESULT_KEYS:
         if key in written and written[key] != settled[key]:
             raise RecordError(f'"result": {key} is written {json.dumps(written[key])}, but the rules settle the '
@@ -427,7 +440,7 @@ def _players(value: Any, table: Seating) -> dict[Seat, str]:
         except NotationError:
             seat = None
         if seat is None:
-            raise RecordError(f'"players" has {key!r}, which is not a seat ({" ".join(table.names)})')
+            raise RecordError(f'"players" has {quoted(key)}, which is not a seat ({" ".join(table.names)})')
         if not isinstance(name, str):
             raise RecordError(f'"players" gives {key} a name that is not text')
         out[seat] = name
@@ -436,7 +449,7 @@ def _players(value: Any, table: Seating) -> dict[Seat, str]:
 
 def _seat(value: Any, number: int, table: Seating) -> Seat:
     if not isinstance(value, str) or value.strip().upper() not in table.names:
-        raise RecordError(f'"dealer" must be one of {" ".join(table.names)}, not {value!r}', deal=number)
+        raise RecordError(f'"dealer" must be one of {" ".join(table.names)}, not {quoted(value)}', deal=number)
     return table.parse_seat(value)
 
 
@@ -457,7 +470,7 @@ def _replay_deal(match: Match, entry: Any, number: int, *, is_last: bool) -> Non
     unknown = set(entry) - _DEAL_KEYS
     if unknown:
         raise RecordError(
-            f"unknown field {sorted(unknown)[0]!r}; a deal has dealer, deck, restock, shuffle and actions",
+            f"unknown field {quoted(sorted(unknown)[0])}; a deal has dealer, deck, restock, shuffle and actions",
             deal=number,
         )
     for key in ("dealer", "deck", "actions"):
@@ -499,7 +512,7 @@ def _replay_deal(match: Match, entry: Any, number: int, *, is_last: bool) -> Non
             raise RecordError(f"{e}. Legal there: {_legal_text(match)}", deal=number, action=index) from None
         if deal.is_over:
             raise RecordError(
-                f"{text!r} comes after the deal is over (it ended with action {index - 1}). Legal there: "
+                f"{quoted(text)} comes after the deal is over (it ended with action {index - 1}). Legal there: "
                 'nothing; the next deal is a new entry of "deals"',
                 deal=number, action=index,
             )
@@ -514,7 +527,7 @@ def _replay_deal(match: Match, entry: Any, number: int, *, is_last: bool) -> Non
                 # the given new stock was checked when the stock ran out, on this action
                 raise RecordError(f'"restock" is wrong: {e.rule}. Legal there: {e.legal_summary}',
                                   deal=number, action=index) from None
-            raise RecordError(f"{text!r} is illegal: {e.rule}. Legal there: {e.legal_summary}",
+            raise RecordError(f"{quoted(text)} is illegal: {e.rule}. Legal there: {e.legal_summary}",
                               deal=number, action=index) from None
     if deal.phase.value == "restock":
         raise RecordError(_no_restock(deal), deal=number, action=len(actions))

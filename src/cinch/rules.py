@@ -23,7 +23,7 @@ from typing import Any, Final, TypedDict
 
 from cinch.cards import TrumpTables, trump_tables
 from cinch.constants import HAND
-from cinch.errors import RulesError
+from cinch.errors import RulesError, cut, quoted
 from cinch.seating import MAX_PLAYERS, MIN_PLAYERS, Seating, seating
 
 
@@ -107,6 +107,10 @@ class ThrownPoints(StrEnum):
 PRESET_NAMES = ("pagat", "difference", "additive", "official", "double-pedro")
 BASE_POINTS = 14
 SANCHO_POINTS = 9
+MAX_POINTS: Final = 1000
+"""The most points a count of the rules may name: the target at most this, a negative floor or a
+bidder-goes-out threshold no further below zero. The texts play to 62 (124 with two decks); the bound
+keeps every score a match can reach far inside what a record, a database or a JSON encoder holds."""
 DOM_POINTS = 3
 
 
@@ -149,7 +153,7 @@ class Rules:
         """One of the five presets: pagat, difference, additive, official, double-pedro."""
         key = name.strip().lower()
         if key not in _PRESETS:
-            raise RulesError(f"unknown preset {name!r}; the presets are {', '.join(PRESET_NAMES)}")
+            raise RulesError(f"unknown preset {quoted(name)}; the presets are {', '.join(PRESET_NAMES)}")
         return _PRESETS[key]
 
     def with_options(self, **options: Any) -> Rules:
@@ -204,7 +208,7 @@ class Rules:
         pairs = {}
         for item in options:
             if "=" not in item:
-                raise RulesError(f"option {item!r} must be written KEY=VALUE, for example target=42")
+                raise RulesError(f"option {quoted(item)} must be written KEY=VALUE, for example target=42")
             key, value = item.split("=", 1)
             pairs[key.strip()] = value.strip()
         return rules.with_options(**pairs) if pairs else rules
@@ -305,6 +309,9 @@ class Rules:
                              "add -o players=4, or leave out honour_rule")
         if self.target < 1:
             raise RulesError(f"target {self.target} must be at least 1; the presets play to 51 or 62")
+        if self.target > MAX_POINTS:
+            raise RulesError(f"target {_points_text(self.target)} is past the highest, {MAX_POINTS}; add -o target=N "
+                             f"with N from 1 to {MAX_POINTS} (the presets play to 51 or 62)")
         if not 1 <= self.min_bid <= total:
             raise RulesError(
                 f"min_bid {self.min_bid} must be between 1 and the {total} points in a deal; "
@@ -339,6 +346,11 @@ class Rules:
                     "sides past the target, in different ways; turn one off: add -o bidder_goes_out=none "
                     "(null in a record) or -o makers_count_first=false"
                 )
+        for key in ("bidder_goes_out", "negative_floor"):
+            value = getattr(self, key)
+            if value is not None and value < -MAX_POINTS:
+                raise RulesError(f"{key} {_points_text(value)} is further below zero than -{MAX_POINTS}, the lowest; "
+                                 f"add -o {key}=N with N at least -{MAX_POINTS}, or -o {key}=none (null in a record)")
         if self.negative_floor is not None and self.negative_floor >= 0:
             raise RulesError(
                 f"negative_floor {self.negative_floor} must be below zero; add -o negative_floor=N with N "
@@ -597,6 +609,15 @@ OPTION_HELP: dict[str, tuple[str, str]] = {
 assert set(OPTION_HELP) == set(OPTION_NAMES)
 
 
+def _points_text(value: int) -> str:
+    """A count of points for a message: as it is, or, past nine digits, only how long it is.
+
+    >>> _points_text(-30), _points_text(10**30)
+    ('-30', 'of 31 digits')
+    """
+    return str(value) if abs(value) < 10**9 else f"of {len(str(abs(value)))} digits"
+
+
 def option_help(key: str) -> tuple[str, str]:
     """(what the option decides, what the rule texts say) in words.
 
@@ -638,16 +659,16 @@ def _check_json_value(key: str, value: Any) -> None:
         fits = (isinstance(value, int) and not isinstance(value, bool)) or (value is None and key in _OPTIONAL_INTS)
     if not fits:
         try:
-            shown = repr(value) if isinstance(value, str) else json.dumps(value)
+            shown = quoted(value) if isinstance(value, str) else cut(json.dumps(value))
         except (TypeError, ValueError):
-            shown = repr(value)
+            shown = quoted(value)
         raise RulesError(f"{key} cannot be {shown} in a record; it takes {json_values(key)}")
 
 
 def _option_key(raw: str) -> str:
     key = str(raw).strip().lower().replace("-", "_")
     if key not in OPTION_NAMES:
-        raise RulesError(f"unknown option {raw!r}; the options are {', '.join(OPTION_NAMES)}")
+        raise RulesError(f"unknown option {quoted(raw)}; the options are {', '.join(OPTION_NAMES)}")
     return key
 
 
@@ -657,7 +678,7 @@ def _coerce(key: str, value: Any) -> Any:
         try:
             return enum(str(value).strip().lower())
         except ValueError:
-            raise RulesError(f"{key} cannot be {value!r}; it takes {option_values(key)}") from None
+            raise RulesError(f"{key} cannot be {quoted(value)}; it takes {option_values(key)}") from None
     if key in _BOOLS:
         if isinstance(value, bool):
             return value
@@ -666,17 +687,17 @@ def _coerce(key: str, value: Any) -> Any:
             return True
         if text in ("false", "no", "off", "0"):
             return False
-        raise RulesError(f"{key} cannot be {value!r}; it takes true or false")
+        raise RulesError(f"{key} cannot be {quoted(value)}; it takes true or false")
     if key in _OPTIONAL_INTS and (value is None or str(value).strip().lower() in ("none", "off", "null")):
         return None
     if isinstance(value, bool):
-        raise RulesError(f"{key} cannot be {value!r}; it takes {option_values(key)}")
+        raise RulesError(f"{key} cannot be {quoted(value)}; it takes {option_values(key)}")
     if isinstance(value, int):
         return value
     try:
         return int(str(value).strip())
     except ValueError:
-        raise RulesError(f"{key} cannot be {value!r}; it takes {option_values(key)}") from None
+        raise RulesError(f"{key} cannot be {quoted(value)}; it takes {option_values(key)}") from None
 
 
 class _Common(TypedDict):

@@ -51,11 +51,11 @@ from typing import Any, Literal, TypeAlias
 from cinch.actions import BIDS, PASS, Bid, Call, Pass
 from cinch.cards import Seat, Suit, Team
 from cinch.deal import EXAMPLE_DECK, Deal, DealResult
-from cinch.errors import CinchError, IllegalAction, NotationError, json_kind
+from cinch.errors import CinchError, IllegalAction, NotationError, json_kind, quoted
 from cinch.irregularities import PENALTY_TEXTS as PENALTY_TEXTS  # the penalties' one home, re-exported
 from cinch.irregularities import changes_text, incorrect_hand_ruling, misdeal_ruling, revoke_ruling
 from cinch.irregularities import default_penalty_text as default_penalty_text
-from cinch.match import DealSummary, bidder_goes_out_applies, decide, teams_json
+from cinch.match import DealSummary, bidder_goes_out_applies, decide, going_out_sides, teams_json
 from cinch.rules import TWO_DECKS, AboveSix, AllPass, Bidding, High, Low, Rob, Rules, Settlement
 from cinch.scoring import PointTable, settle
 from cinch.seating import FOUR, Seating, seating
@@ -215,7 +215,7 @@ def parse_point_card(text: str) -> str:
     key = " ".join(text.lower().replace("-", " ").replace("_", " ").split())
     if key in _CARD_ALIASES:
         return _CARD_ALIASES[key]
-    raise EntryError(f"{text!r} is not a point card; the point cards are {_and(list(CARD_ORDER))} "
+    raise EntryError(f"{quoted(text)} is not a point card; the point cards are {_and(list(CARD_ORDER))} "
                      "(short forms: h, l, j, g or ten, rp, lp)")
 
 
@@ -235,7 +235,7 @@ def parse_taker(text: str, table: Seating = FOUR) -> Taker:
             return table.parse_seat(t)
         if t.lower() in _NOBODY:
             return None
-        raise EntryError(f"{text!r} is not a player at this table or nobody; write one of {_seats_text(table)}, "
+        raise EntryError(f"{quoted(text)} is not a player at this table or nobody; write one of {_seats_text(table)}, "
                          "or nobody")
     if t in ("NS", "EW"):
         return Team[t]
@@ -245,7 +245,7 @@ def parse_taker(text: str, table: Seating = FOUR) -> Taker:
         return Seat.parse(t)
     if t.lower() in _NOBODY:
         return None
-    raise EntryError(f"{text!r} is not a side, a player or nobody; write NS or EW, one of N E S W, or nobody")
+    raise EntryError(f"{quoted(text)} is not a side, a player or nobody; write NS or EW, one of N E S W, or nobody")
 
 
 def taker_text(taker: Taker) -> str:
@@ -281,7 +281,7 @@ def parse_calls(text: str | Iterable[Call | str]) -> tuple[Call, ...]:
         elif isinstance(item, str):
             out.extend(parse_calls(item))
         else:
-            raise EntryError(f"a call is a pass or a bid, not {item!r}")
+            raise EntryError(f"a call is a pass or a bid, not {quoted(item)}")
     return tuple(out)
 
 
@@ -291,7 +291,7 @@ def _call(word: str) -> Call:
     if word.isascii() and word.isdigit() and len(word) <= 3:
         amount = int(word)
         return BIDS.get(amount) or Bid(amount)
-    raise EntryError(f"{word!r} is not a call; a call is pass (p) or a bid (7, or bid 7)")
+    raise EntryError(f"{quoted(word)} is not a call; a call is pass (p) or a bid (7, or bid 7)")
 
 
 # ---- entries ---------------------------------------------------------------------------------------------
@@ -316,7 +316,11 @@ class Irregularity:
 
     @classmethod
     def revoke(cls, by: Team | Seat | str, text: str | None = None) -> Irregularity:
-        who = parse_taker(by) if isinstance(by, str) else by
+        try:
+            who = parse_taker(by) if isinstance(by, str) else by
+        except EntryError:  # parse_taker's own words offer "nobody", which no revoke is
+            raise EntryError(f"{quoted(by)} is not a side or a seat; say who revoked: a side (NS, EW) or a player "
+                             "(N E S W)") from None
         if who is None:
             raise EntryError("say who revoked: a side (NS, EW) or a player (N E S W)")
         return cls(REVOKE, who, _penalty_text(text))
@@ -340,7 +344,8 @@ class Irregularity:
                              f"not {json_kind(value)}")
         unknown = set(value) - {"kind", "by", "text"}
         if unknown:
-            raise EntryError(f'"irregularity" has an unknown field {sorted(unknown)[0]!r}; it has kind, by and text')
+            raise EntryError(f'"irregularity" has an unknown field {quoted(sorted(unknown)[0])}; it has kind, by '
+                             "and text")
         kind, by, text = value.get("kind"), value.get("by"), value.get("text")
         if text is not None and not isinstance(text, str):
             raise EntryError(f'"irregularity": "text" must be "002" or "003", not {json_kind(text)}')
@@ -352,7 +357,7 @@ class Irregularity:
             if not isinstance(by, str):
                 raise EntryError('"irregularity": a revoke needs "by", a side (NS, EW) or a seat (N E S W)')
             return cls.revoke(by, text)
-        raise EntryError(f'"irregularity": "kind" must be "misdeal" or "revoke", not {kind!r}')
+        raise EntryError(f'"irregularity": "kind" must be "misdeal" or "revoke", not {quoted(kind)}')
 
 
 MAX_WRONG = 9
@@ -389,7 +394,7 @@ class IncorrectHand:
             raise EntryError("say whose hand was wrong: one of N E S W")
         if isinstance(self.cards, bool) or not isinstance(self.cards, int) or not 1 <= abs(self.cards) <= MAX_WRONG:
             raise EntryError(f"an incorrect hand holds 1 to {MAX_WRONG} cards too many or too few, "
-                             f"not {self.cards!r}")
+                             f"not {quoted(self.cards)}")
         _penalty_text(self.text)
 
     @property
@@ -417,11 +422,11 @@ class IncorrectHand:
             raise EntryError(f'an incorrect hand must be an object, as {example}, not {json_kind(value)}')
         unknown = set(value) - {"seat", "too_many", "too_few", "text"}
         if unknown:
-            raise EntryError(f'an incorrect hand has an unknown field {sorted(unknown)[0]!r}; it has seat, too_many '
-                             "or too_few, and text")
+            raise EntryError(f'an incorrect hand has an unknown field {quoted(sorted(unknown)[0])}; it has seat, '
+                             "too_many or too_few, and text")
         seat, text = value.get("seat"), value.get("text")
         if not isinstance(seat, str) or seat not in ("N", "E", "S", "W"):
-            raise EntryError(f'an incorrect hand\'s "seat" must be one of "N" "E" "S" "W", not {seat!r}')
+            raise EntryError(f'an incorrect hand\'s "seat" must be one of "N" "E" "S" "W", not {quoted(seat)}')
         counts = [k for k in ("too_many", "too_few") if k in value]
         if len(counts) != 1:
             raise EntryError(f"an incorrect hand gives one of too_many and too_few, as {example}")
@@ -435,7 +440,7 @@ class IncorrectHand:
 
 def _penalty_text(text: str | None) -> str | None:
     if text is not None and text not in PENALTY_TEXTS:
-        raise EntryError(f"penalties come from text 002 or 003, not {text!r}")
+        raise EntryError(f"penalties come from text 002 or 003, not {quoted(text)}")
     return text
 
 
@@ -498,9 +503,9 @@ class DealEntry:
             raise EntryError(str(e)) from None
         except (TypeError, ValueError, IndexError):
             if table.partnership:
-                raise EntryError(f"points are two whole numbers, NS then EW, as (9, 5), not {points!r}") from None
+                raise EntryError(f"points are two whole numbers, NS then EW, as (9, 5), not {quoted(points)}") from None
             raise EntryError(f"points are {table.players} whole numbers, one for each player from 1 to "
-                             f"{table.players}, as {_example_points(table)}, not {points!r}") from None
+                             f"{table.players}, as {_example_points(table)}, not {quoted(points)}") from None
 
     @property
     def table(self) -> Seating:
@@ -545,7 +550,7 @@ class DealEntry:
             raise EntryError(f"must be an object with maker, bid, trump and took or points, not {json_kind(value)}")
         unknown = set(value) - {"calls", "maker", "bid", "trump", "took", "points", "irregularity", "incorrect_hands"}
         if unknown:
-            raise EntryError(f"unknown field {sorted(unknown)[0]!r}; a deal played with real cards has calls, "
+            raise EntryError(f"unknown field {quoted(sorted(unknown)[0])}; a deal played with real cards has calls, "
                              "maker, bid, trump, took, points, irregularity and incorrect_hands")
         calls: tuple[Call, ...] = ()
         if "calls" in value:
@@ -555,7 +560,7 @@ class DealEntry:
             calls = parse_calls(raw)
         maker = value.get("maker")
         if maker is not None and (not isinstance(maker, str) or maker.strip().upper() not in table.names):
-            raise EntryError(f'"maker" must be one of {_seats_text(table)} or null, not {maker!r}')
+            raise EntryError(f'"maker" must be one of {_seats_text(table)} or null, not {quoted(maker)}')
         bid = value.get("bid")
         if bid is not None and (not isinstance(bid, int) or isinstance(bid, bool)):
             raise EntryError(f'"bid" must be a whole number, not {json_kind(bid)}')
@@ -570,7 +575,7 @@ class DealEntry:
             pairs = []
             for name, who in took.items():
                 if name not in CARD_ORDER:
-                    raise EntryError(f'"took" names {name!r}, which is not a point card; they are '
+                    raise EntryError(f'"took" names {quoted(name)}, which is not a point card; they are '
                                      f"{_and(list(CARD_ORDER))}")
                 copies = who if isinstance(who, list) and who else [who]  # two packs: a taker for each copy
                 for one in copies:
@@ -618,10 +623,10 @@ def took_json(took: Iterable[tuple[str, Taker]]) -> dict[str, Any]:
 
 def _taker_json(text: str, name: str, table: Seating = FOUR) -> Taker:
     if table.partnership and text not in ("NS", "EW", "N", "E", "S", "W"):
-        raise EntryError(f'"took": {name} must go to "NS", "EW", one of "N" "E" "S" "W", or null, not {text!r}')
+        raise EntryError(f'"took": {name} must go to "NS", "EW", one of "N" "E" "S" "W", or null, not {quoted(text)}')
     if not table.partnership and text not in table.names:
         seats = " ".join(f'"{n}"' for n in table.names)
-        raise EntryError(f'"took": {name} must go to one of {seats}, or null, not {text!r}')
+        raise EntryError(f'"took": {name} must go to one of {seats}, or null, not {quoted(text)}')
     return parse_taker(text, table)
 
 
@@ -1137,7 +1142,7 @@ class ScoreSheet:
         hands = []
         for hand in entry.incorrect_hands:
             if not isinstance(hand, IncorrectHand):
-                raise EntryError(f"an incorrect hand is an IncorrectHand, not {hand!r}")
+                raise EntryError(f"an incorrect hand is an IncorrectHand, not {quoted(hand)}")
             hand.check()
             if hand.seat in seen:
                 raise EntryError(f"{hand.seat}'s incorrect hand is given twice: give it once, with the cards too "
@@ -1223,7 +1228,8 @@ class ScoreSheet:
         if scored:
             assert entry.maker is not None and made is not None
             makers = entry.maker.team
-            winner, tied = decide(rules, score, makers, made, bgo)
+            # Only the sides standing at the target may go out on a deciding deal (as the match plays it).
+            winner, tied = decide(rules, score, makers, made, bgo, going_out_sides(rules, before, pending))
             # As the match keeps it: a win ends the decider, a tie at the target starts one.
             pending = False if winner is not None else (True if tied else pending)
             words.append(f"Score: {table.score_text(score)} (first to {rules.target} wins).")
@@ -1245,7 +1251,7 @@ class ScoreSheet:
 def _check_irregularity(irregularity: Irregularity) -> None:
     """Refuse an irregularity built by hand that the classmethods would not have built."""
     if irregularity.kind not in (MISDEAL, REVOKE):
-        raise EntryError(f"an irregularity is a misdeal or a revoke, not {irregularity.kind!r}")
+        raise EntryError(f"an irregularity is a misdeal or a revoke, not {quoted(irregularity.kind)}")
     _penalty_text(irregularity.text)
     if irregularity.kind == REVOKE and irregularity.by is None:
         raise EntryError("say who revoked: a side (NS, EW) or a player (N E S W)")

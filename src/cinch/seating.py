@@ -22,7 +22,7 @@ from typing import Any, Final, cast
 
 from cinch.cards import SEATS, TEAMS, Seat, Team, enum_repr
 from cinch.constants import BATCH, DECK, HAND
-from cinch.errors import NotationError
+from cinch.errors import NotationError, quoted
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 6
@@ -156,14 +156,14 @@ class Seating:
             return self.seats[self.names.index(t)]
         if self.partnership and t[:1] in self.names and t.isalpha():
             return self.seats[self.names.index(t[:1])]  # "North", "west"
-        raise NotationError(f"{text!r} is not a seat at this table; the seats are {' '.join(self.names)}")
+        raise NotationError(f"{quoted(text)} is not a seat at this table; the seats are {' '.join(self.names)}")
 
     def parse_side(self, text: str) -> Team:
         """A side by name: ``NS EW`` at four, a seat's number cut-throat."""
         t = str(text).strip().upper()
         if t in self.side_names:
             return self.side_list[self.side_names.index(t)]
-        raise NotationError(f"{text!r} is not a side at this table; the sides are {' '.join(self.side_names)}")
+        raise NotationError(f"{quoted(text)} is not a side at this table; the sides are {' '.join(self.side_names)}")
 
     def score_text(self, values: tuple[int, ...] | list[int]) -> str:
         """``NS 13, EW 1``, or by player: ``1: 4, 2: -7, 3: 5``."""

@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cinch.cards import ALL_CARDS, CARDS, DECK_SIZE, TWO_DECK_MASK, Card, own_copies
-from cinch.errors import RecordError, json_kind
+from cinch.errors import RecordError, json_kind, quoted
 
 SEED_TAG = "cinch/1 shuffle\n"
 COMMITMENT_TAG = "cinch/1 commitment\n"
@@ -144,17 +144,12 @@ def commitment(deck_text: str, salt: str) -> str:
     return hashlib.sha256((COMMITMENT_TAG + deck_text + "\n" + salt).encode("utf-8")).hexdigest()
 
 
-def _shown(value: str, limit: int = 70) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 4] + "...'"
-
-
 def _salt_problem(salt: object) -> str | None:
     if not isinstance(salt, str):
         return f'"salt" must be a string of {SALT_DIGITS} lower-case hex digits (0-9, a-f), not {json_kind(salt)}'
     if len(salt) != SALT_DIGITS or not _HEX.fullmatch(salt):
-        return (f'"salt" must be {SALT_DIGITS} lower-case hex digits (0-9, a-f), not {_shown(salt)} '
-                f"({len(salt)} characters)")
+        return (f'"salt" must be {SALT_DIGITS} lower-case hex digits (0-9, a-f), not '
+                f"{quoted(salt, length=True)}")
     return None
 
 
@@ -163,19 +158,19 @@ def _entropy_problem(seat: str, value: object) -> str | None:
         return f'"entropy" of {seat} must be a string of hex digits, not {json_kind(value)}'
     if len(value) > ENTROPY_DIGITS or not _HEX.fullmatch(value):
         return (f'"entropy" of {seat} must be lower-case hex digits (0-9, a-f), at most {ENTROPY_DIGITS} of '
-                f"them, or empty; not {_shown(value)}")
+                f"them, or empty; not {quoted(value)}")
     return None
 
 
 def _decks_problem(decks: object) -> str | None:
     if decks in (1, 2) and not isinstance(decks, bool):
         return None
-    return f"a shuffle deals one pack or two (decks 1 or 2), not {decks!r}"
+    return f"a shuffle deals one pack or two (decks 1 or 2), not {quoted(decks)}"
 
 
 def _number_problem(number: object) -> str | None:
     if isinstance(number, bool) or not isinstance(number, int) or number < 1:
-        return f"a shuffle's deal number counts from 1 (the match's first deal), not {number!r}"
+        return f"a shuffle's deal number counts from 1 (the match's first deal), not {quoted(number)}"
     return None
 
 
@@ -270,13 +265,13 @@ class Shuffle:
             raise RecordError(f"a shuffle is an object with commitment, salt and entropy, not {json_kind(obj)}")
         unknown = sorted(str(k) for k in obj if k not in _KEYS)
         if unknown:
-            raise RecordError(f"unknown field {unknown[0]!r}; a shuffle has commitment, salt and entropy")
+            raise RecordError(f"unknown field {quoted(unknown[0])}; a shuffle has commitment, salt and entropy")
         for key in _KEYS:
             if key not in obj:
                 raise RecordError(f'the shuffle has no "{key}"')
         written = obj["commitment"]
         if not isinstance(written, str) or len(written) != COMMITMENT_DIGITS or not _HEX.fullmatch(written):
-            shown = _shown(written) if isinstance(written, str) else json_kind(written)
+            shown = quoted(written) if isinstance(written, str) else json_kind(written)
             raise RecordError(f'"commitment" must be {COMMITMENT_DIGITS} lower-case hex digits (0-9, a-f), '
                               f"a SHA-256 digest; not {shown}")
         entropy = obj["entropy"]
@@ -292,7 +287,7 @@ class Shuffle:
         said = "N, E, S and W" if four else f"1 to {len(names)}"
         odd = sorted(str(k) for k in entropy if k not in names)
         if odd:
-            raise RecordError(f'"entropy" has {odd[0]!r}, which is not a seat; it has {said}, each a '
+            raise RecordError(f'"entropy" has {quoted(odd[0])}, which is not a seat; it has {said}, each a '
                               "string of hex digits (empty for none)")
         missing = [s for s in names if s not in entropy]
         if missing:

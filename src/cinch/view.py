@@ -88,6 +88,7 @@ class SeatView:
     target: int | None = None
     deal_number: int | None = None
     bidder_goes_out: bool = False  # this deal is played under bidder-goes-out
+    going_out: tuple[int, ...] = ()  # under bidder goes out, the sides (by index) whose made bid wins
     players: tuple[str, ...] | None = field(default=None)
 
     @property

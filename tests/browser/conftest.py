@@ -37,3 +37,14 @@ def browser():
         browser = pw.chromium.launch(executable_path=path, args=["--no-sandbox"])
         yield browser
         browser.close()
+
+
+@pytest.fixture
+def pages(browser):
+    """The pages a test opens (it appends them); none may have thrown by the test's end."""
+    made: list = []
+    yield made
+    errors = [e for p in made for e in p.errors]
+    for p in made:
+        p.context.close()
+    assert not errors, f"a page threw: {errors}"

@@ -8,9 +8,11 @@ the keys of the table (``table.js`` ``key()``); only *which* choice to make is r
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page
@@ -36,7 +38,7 @@ TABLE = """() => {
   const to = document.querySelector('#board .seat.to-act');
   return {seq: Number(m.dataset.seq || -1), status: m.dataset.status || null, phase: m.dataset.phase || null,
           seat: m.dataset.seat || null, to_act: to ? to.dataset.seat : null,
-          trick: document.querySelectorAll('#trick [data-card]').length};
+          trick: document.querySelectorAll('#trick[data-showing=current] [data-card]').length};
 }"""
 
 CARD_CODE = re.compile(r"\b([2-9TJQKA][SHDC])\b")
@@ -111,14 +113,36 @@ def wait_seq_past(page: Page, seq: int, timeout: float = WAIT_MS) -> int:
     return wait_until(page, "(m, s) => Number(m.dataset.seq) > s && Number(m.dataset.seq)", seq, timeout)
 
 
-def sit(page: Page, url: str, seat: str, name: str) -> None:
-    """Open the room's link and take ``seat`` by its form, with the mouse."""
+def entropy_of(seat: str) -> str:
+    """The fixed entropy a test's page sends for ``seat``: with a seeded server (``served(seed=...)``), the
+    same deals every run.
+
+    >>> entropy_of("S")
+    '53535353535353535353535353535353'
+    """
+    return f"{ord(seat[0]):02x}" * 16
+
+
+def fix_entropy(page: Page, seat: str) -> None:
+    """Before the page's person sits: the entropy it will send for this room (the page keeps one per room in
+    its storage, and draws a fresh one only when there is none)."""
+    code = page.url.rstrip("/").rsplit("/", 1)[1]
+    page.evaluate("""([code, entropy]) => {
+      const key = `cinch:room:${code}`;
+      localStorage.setItem(key, JSON.stringify({...JSON.parse(localStorage.getItem(key) || '{}'), entropy}));
+    }""", [code, entropy_of(seat)])
+
+
+def sit(page: Page, url: str, seat: str, name: str, tap: bool = False) -> None:
+    """Open the room's link and take ``seat`` in the waiting room (with the seat's fixed entropy): your name, then
+    the seat's "Sit here", with the mouse (or a finger)."""
     page.goto(url)
     wait_ready(page)
+    fix_entropy(page, seat)
+    page.locator("#my-name").fill(name)
     # (the values quoted: a cut-throat seat is a number, "3", which CSS takes neither bare nor as an #id)
-    form = page.locator(f"form[data-sit='{seat}']")
-    form.locator(f"[id='name-{seat}']").fill(name)
-    form.locator("button[type=submit]").click()
+    button = page.locator(f"#seating button[data-sit='{seat}']")
+    button.tap() if tap else button.click()
     page.wait_for_selector(f"main[data-seat='{seat}']")
 
 
@@ -281,3 +305,22 @@ def play_together(pages: dict[str, Page], watcher: Page, decide: Callable[[Page,
             decide(actor, turn)
             made += 1
         wait_until(watcher, f"(m, s) => Number(m.dataset.seq) > s || ({done_js})(m)", at["seq"])
+
+
+# ---- accessibility -------------------------------------------------------------------------------------------------
+AXE = Path(__file__).parent / "vendor" / "axe.min.js"  # axe-core, vendored (README: the browser tests)
+
+
+def serious_violations(page: Page) -> list[dict[str, Any]]:
+    """axe-core's violations of impact "serious" or "critical" on the page as it is now."""
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    found = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")
+    return [{"id": v["id"], "impact": v["impact"], "help": v["help"], "nodes": [n["target"] for n in v["nodes"]][:5]}
+            for v in found if v["impact"] in ("serious", "critical")]
+
+
+def axe(page: Page, where: str) -> None:
+    """No serious or critical accessibility violation on the page as it is now; ``where`` names the moment."""
+    bad = serious_violations(page)
+    assert not bad, f"{where}: {json.dumps(bad, indent=1)}"

@@ -15,18 +15,16 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from pagekit import hand, new_page, state, wait_seq_past, wait_until
+from pagekit import axe, hand, new_page, state, wait_seq_past, wait_until
 from playwright.sync_api import Browser, Page, expect
 from serverkit import Player, Secrets, Served, served
 
 import cinch.server.rooms as rooms_module
 import cinch.shuffle as shuffle_module
 
-AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 REVOKE_WORDS = "does not follow suit, a revoke under the honour rule. The other side may claim it once it shows"
 RULING_WORDS = {"002": "(002: the other side scores all the deal's points and your side none",
                 "003": "(003: play goes on, and your side scores nothing for the deal"}
@@ -126,16 +124,6 @@ def south_can_revoke_early(p: Player) -> bool:
     deal = deal_of(p)
     return (p.seat == "S" and p.my_turn() and deal["phase"] == "play" and bool(deal.get("irregular"))
             and len(deal["hand"]) >= 3)
-
-
-def axe(page: Page, where: str) -> None:
-    """No accessibility violation of impact "serious" or "critical" on the page as it is now (as test_table.py)."""
-    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
-        page.add_script_tag(path=str(AXE))
-    result = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")
-    bad = [{"id": v["id"], "impact": v["impact"], "help": v["help"], "nodes": [n["target"] for n in v["nodes"]][:5]}
-           for v in result if v["impact"] in ("serious", "critical")]
-    assert not bad, f"{where}: {json.dumps(bad, indent=1)}"
 
 
 def card_text(card: str) -> str:

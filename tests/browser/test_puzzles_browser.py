@@ -4,28 +4,19 @@ serious accessibility violation (axe-core) and no error on the page."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
+from pagekit import serious_violations
 from playwright.sync_api import expect
 from serverkit import served
 
 from cinch.study.puzzles import load_puzzles
-
-AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 
 
 @pytest.fixture(scope="module")
 def srv(tmp_path_factory):
     with served(tmp_path_factory.mktemp("puzzles") / "games.sqlite3") as s:
         yield s
-
-
-def serious_violations(page) -> list[dict]:
-    page.add_script_tag(path=str(AXE))
-    found = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")
-    return [{"id": v["id"], "help": v["help"], "nodes": [n["target"] for n in v["nodes"]][:5]}
-            for v in found if v["impact"] in ("serious", "critical")]
 
 
 def test_a_puzzle_is_answered_by_clicking_a_card(srv, browser):

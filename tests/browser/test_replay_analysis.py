@@ -4,9 +4,9 @@ its frame, with no serious accessibility violation (axe-core) and no error on th
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
+from pagekit import serious_violations
 from playwright.sync_api import expect
 from serverkit import served
 
@@ -14,7 +14,6 @@ from cinch.record import dumps
 from cinch.server import replays
 from cinch.study.analysis import Settings
 
-AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 # A pagat deal stopped just after W threw a trump (K♠) under the other side's trick, a blunder.
 DECK = ("2S AS AH 3D QH KC TH 8H AC JC 4S 2H QS 6S TD JS KH 3S 3H TS KD JD 7H 9S AD QC 7C 2D 5S 5D KS 5H 8D 9D "
         "7S 6C 6D 4D 6H 5C 4C 9H 2C 8C TC 4H 9C 3C 8S JH 7D QD")
@@ -26,13 +25,6 @@ ACTIONS = ["bid 7", "pass", "pass", "pass", "trump S", "keep 9S 8S 7S 4S JH QD",
 def srv(tmp_path_factory):
     with served(tmp_path_factory.mktemp("analysis") / "games.sqlite3") as s:
         yield s
-
-
-def serious_violations(page) -> list[dict]:
-    page.add_script_tag(path=str(AXE))
-    found = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")
-    return [{"id": v["id"], "help": v["help"], "nodes": [n["target"] for n in v["nodes"]][:5]}
-            for v in found if v["impact"] in ("serious", "critical")]
 
 
 def test_the_viewer_marks_the_blunder_beside_its_frame(srv, browser, tmp_path, monkeypatch):

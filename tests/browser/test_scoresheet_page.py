@@ -4,16 +4,13 @@ a reload that resumes the sheet, another person without the key, and axe-core's 
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 import pytest
-from pagekit import WAIT_MS
+from pagekit import WAIT_MS, axe
 from playwright.sync_api import Page, expect
 from serverkit import served
 
-AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2,
          "bypass_csp": True}  # (axe-core is injected as an inline script; the page itself needs no such thing)
 
@@ -36,15 +33,6 @@ def phone(browser: Any) -> Page:
 def fits(page: Page, where: str) -> None:
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 360, f"{where}: the page is {width} px wide on a 360 px phone"
-
-
-def axe(page: Page, where: str) -> None:
-    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
-        page.add_script_tag(path=str(AXE))
-    found = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")
-    bad = [{"id": v["id"], "help": v["help"], "nodes": [n["target"] for n in v["nodes"]][:5]}
-           for v in found if v["impact"] in ("serious", "critical")]
-    assert not bad, f"{where}: {json.dumps(bad, indent=1)}"
 
 
 def settle(page: Page, deals: int) -> None:

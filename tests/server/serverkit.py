@@ -1,6 +1,7 @@
 """A real ``cinch serve`` in a thread of the test process, and websocket clients that play at it.
 
-``served(db, **room_defaults)`` starts uvicorn on a free loopback port; :class:`Player`
+``served(db, seed=N, **room_defaults)`` starts uvicorn on a free loopback port, every room dealing from
+``seed`` (the same deals every run; fresh secrets if None); :class:`Player`
 is one websocket client with a timeout on every wait, so a test that goes wrong fails
 instead of hanging.
 """
@@ -30,8 +31,8 @@ WAIT = 20.0  # seconds any one wait may take before the test fails
 
 
 @contextlib.contextmanager
-def served(db: Any, share_library: bool = True, **room_defaults: Any) -> Iterator[Served]:
-    app = create_app(db, room_defaults=room_defaults, share_library=share_library)
+def served(db: Any, share_library: bool = True, seed: int | None = None, **room_defaults: Any) -> Iterator[Served]:
+    app = create_app(db, room_defaults=room_defaults, share_library=share_library, seed=seed)
     config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", ws_max_size=65536,
                             lifespan="on")
     server = uvicorn.Server(config)
@@ -80,13 +81,14 @@ class Instant:
         pass
 
 
-def cluster_server(database_url: str, name: str, lease: float) -> Server:
-    """One process of a cluster over PostgreSQL, without Redis, in the test process (no sockets)."""
+def cluster_server(database_url: str, name: str, lease: float, seed: int | None = None) -> Server:
+    """One process of a cluster over PostgreSQL, without Redis, in the test process (no sockets); its rooms deal
+    from ``seed`` (fresh secrets if None)."""
     from cinch.server.cluster import ClusterStore
     from cinch.server.postgres import PgLibrary
 
     store = ClusterStore(PgLibrary.open(database_url), None, name=name, lease=lease)
-    server = Server(None, thinker=Instant(), store=store)  # type: ignore[arg-type]
+    server = Server(None, thinker=Instant(), store=store, seed=seed)  # type: ignore[arg-type]
     store.server = server
     return server
 

@@ -23,7 +23,7 @@ RECORD = {"format": "cinch/1", "rules": "pagat", "deals": [{"dealer": "N", "deck
 
 @pytest.fixture
 def small(monkeypatch):
-    monkeypatch.setattr(replays, "ANALYSIS_SETTINGS", Settings(worlds=4))  # a quick search: the test is of the route
+    monkeypatch.setattr(replays, "ANALYSIS_SETTINGS", Settings(worlds=4, widening=1))  # quick: a test of the route
     monkeypatch.setattr(replays, "_ANALYSES", {})
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 
 import pytest
 
@@ -16,6 +17,7 @@ from cinch.server.protocol import Refusal
 from cinch.server.rooms import Room, Settings, token_hash
 
 HOST = "h" * 32
+SEED = 2026  # every room deals from it: the same deals every run
 
 
 def client() -> Connection:
@@ -26,7 +28,7 @@ def client() -> Connection:
 
 def room_with(library: Library, people: str = "NESW", bots: dict[str, str] | None = None, **settings) -> tuple:
     room = Room("ROOM42", Settings(Rules.preset("pagat"), **{"between_deals": 0, "bot_delay": 0, **settings}),
-                token_hash(HOST), library)
+                token_hash(HOST), library, chance=random.Random(SEED))
     host = client()
     room.attach(host, None, HOST)
     seats = {}

@@ -4,6 +4,7 @@ and four in partnerships as before; over the real websocket, with bots in the em
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 from typing import Any
 
@@ -21,6 +22,7 @@ from cinch.shuffle import Shuffle
 
 FAST = {"bot_delay": 0, "between_deals": 60, "grace": 60}
 HOST = "h" * 32
+SEED = 2026  # every room deals from it: the same deals every run
 
 
 def words_in(message: Any) -> set[str]:
@@ -67,7 +69,7 @@ def play_first_deal(served_app: Any, options: dict[str, Any], seat: str) -> tupl
 
 
 def test_a_three_player_room_plays_a_deal_with_bots_each_for_himself(tmp_path):
-    with served(tmp_path / "g.sqlite3") as app:
+    with served(tmp_path / "g.sqlite3", seed=SEED) as app:
         me, watcher, made = play_first_deal(app, {"players": 3}, "2")
         state = me.state
         room = state["room"]
@@ -94,7 +96,7 @@ def test_a_three_player_room_plays_a_deal_with_bots_each_for_himself(tmp_path):
 
 
 def test_a_heasly_room_seats_six_dealt_six_cards_each(tmp_path):
-    with served(tmp_path / "g.sqlite3") as app:
+    with served(tmp_path / "g.sqlite3", seed=SEED) as app:
         made = app.create(rules="official", options={"heasly": True}, **FAST)
         assert made["room"]["players"] == 6 and made["room"]["target"] == 62
         assert [s["seat"] for s in made["room"]["seats"]] == ["1", "2", "3", "4", "5", "6"]
@@ -109,7 +111,7 @@ def test_a_heasly_room_seats_six_dealt_six_cards_each(tmp_path):
 
 
 def test_a_seat_the_table_lacks_is_refused_in_words(tmp_path):
-    with served(tmp_path / "g.sqlite3") as app:
+    with served(tmp_path / "g.sqlite3", seed=SEED) as app:
         three = app.create(options={"players": "3"}, **FAST)
         host = app.player(three["code"], host_token=three["host_token"])
         guest = app.player(three["code"])
@@ -131,7 +133,7 @@ def test_a_seat_the_table_lacks_is_refused_in_words(tmp_path):
 
 def test_a_cut_throat_room_is_restored_and_its_player_reconnects_with_the_token(tmp_path):
     db = tmp_path / "g.sqlite3"
-    with served(db) as app:
+    with served(db, seed=SEED) as app:
         made = app.create(options={"players": 5}, **FAST)
         host = app.player(made["code"], host_token=made["host_token"])
         me = app.player(made["code"])
@@ -143,7 +145,7 @@ def test_a_cut_throat_room_is_restored_and_its_player_reconnects_with_the_token(
         hand = me.state["deal"]["hand"]
         host.close()
         me.close()
-    with served(db) as again:  # a new server process on the same library: the room as it was
+    with served(db, seed=SEED) as again:  # a new server process on the same library: the room as it was
         back = again.player(made["code"], token=token)
         assert back.seat == "4"
         state = back.until(lambda m: m["type"] == "state")
@@ -158,7 +160,8 @@ def test_hidden_cards_stay_hidden_at_every_size():
     async def run(players: int) -> None:
         with Library.open(":memory:") as library:
             rules = Rules.preset("pagat").with_options(players=str(players))
-            room = Room("SIZES1", Settings(rules, between_deals=0, bot_delay=0), token_hash(HOST), library)
+            room = Room("SIZES1", Settings(rules, between_deals=0, bot_delay=0), token_hash(HOST), library,
+                        chance=random.Random(SEED))
             clients = {}
             for seat in room.seating.names:
                 c = Connection()
@@ -217,7 +220,7 @@ def test_the_replay_viewer_shows_a_cut_throat_record_by_player():
 
 
 def test_the_score_sheet_seats_a_cut_throat_table(tmp_path):
-    with served(tmp_path / "g.sqlite3") as app:
+    with served(tmp_path / "g.sqlite3", seed=SEED) as app:
         reply = app.http.post("/api/scoresheets", json={"rules": "official", "options": {"players": "3"}})
         assert reply.status_code == 201
         assert reply.json()["sheet"]["score"] == {"1": 0, "2": 0, "3": 0}

@@ -52,7 +52,7 @@ DECK = ("2S AS AH 3D QH KC TH 8H AC JC 4S 2H QS 6S TD JS KH 3S 3H TS KD JD 7H 9S
 BEFORE = ["bid 7", "pass", "pass", "pass", "trump S", "keep 9S 8S 7S 4S JH QD", "play AS", "play 3S", "play TS",
           "play 4S", "play 4D", "play 4C", "play 2C", "play QD", "play JH", "play 6D", "play 6H"]
 STEP = len(BEFORE) + 1
-SMALL = Settings(worlds=4)
+SMALL = Settings(worlds=4, widening=1)  # (no wider searches: the tests of widening say so)
 
 
 def record(actions: list[str], players: dict[str, str] | None = None) -> dict:
@@ -74,6 +74,42 @@ def test_a_deliberate_blunder_is_marked_a_blunder_with_the_better_card():
     assert j.best == Play(Card.parse("9H")) and j.best_value > j.played_value
     assert j.par is not None and j.par.best - j.par.played >= BLUNDER and j.par.best_cards == ("9H",)
     assert "a blunder" in j.text() and "better: play 9♥" in j.text()
+
+
+# An official deal (N deals, E bids 7 in clubs): on trick 1 E leads the A♣, S plays the 3♣, W the K♣, and N,
+# last with 5♠ 9♣ 6♣ (the 5♠ is the left Pedro), throws the Pedro under the opponents' trick: 20 points
+# double-dummy.  Searched in 16 worlds only, seed 1 rates it 3.3 points, no mark; seeds 2 to 5 a blunder.
+PEDRO_DECK = ("JC 9S 7S 9H 6S 2C 4D AD TH 8H 6D 4S QD 7D AC TD 5C 3C KH 2D QH QS 3D 9C JS 4C 7C QC 3H 7H 4H JD "
+              "5H JH 6C KD 8S TC 8C 3S KC KS 2S 9D AH TS AS 8D 5D 6H 5S 2H")
+PEDRO_ACTIONS = ["bid 7", "pass", "pass", "pass", "trump C", "keep AS QS 5S KD 9C 6C", "play AC", "play 3C",
+                 "play KC", "play 5S"]
+
+
+def test_a_verdict_in_doubt_is_searched_again_and_marked_the_same_whatever_the_seed():
+    pedro = {"format": "cinch/1", "rules": "official",
+             "deals": [{"dealer": "N", "deck": PEDRO_DECK, "actions": PEDRO_ACTIONS}]}
+    spec = deal_specs(load_match(pedro))[0]
+    step = len(PEDRO_ACTIONS)
+    assert judge(spec, step, Settings(seed=1, widening=1)).mark is None  # 16 worlds: the interval straddles 5
+    judged = [judge(spec, step, Settings(seed=seed)) for seed in range(1, 6)]
+    assert [j.mark for j in judged] == [Mark.BLUNDER] * 5
+    assert max(j.worlds for j in judged) > 16  # more worlds where the first 16 left the mark in doubt
+    for j in judged:
+        low, high = j.interval
+        assert low < j.loss < high
+        assert f"a blunder, about {j.loss:.1f} points lost ({low:.1f} to {high:.1f} in {j.worlds} worlds)" in j.text()
+        assert j.to_json()["interval"] == [round(low, 3), round(high, 3)]
+
+
+def test_the_command_searches_a_mark_in_doubt_again_unless_told_not_to(tmp_path):
+    path = tmp_path / "pedro.json"
+    path.write_text(json.dumps({"format": "cinch/1", "rules": "official",
+                                "deals": [{"dealer": "N", "deck": PEDRO_DECK, "actions": PEDRO_ACTIONS}]}))
+    result = CliRunner().invoke(main, ["analyze", str(path), "--seed", "1", "--widening", "1", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())  # (the lines as Rich wraps them, joined)
+    assert "16 worlds a card, 32 playouts a call, trump or keep; seed 1" in text
+    assert "trick 1, N: play 5♠*" not in text  # 16 worlds only: no mark (the mark in doubt)
 
 
 def test_the_best_card_is_not_marked():
@@ -198,7 +234,7 @@ def test_the_command_reads_the_library_and_prints_json(tmp_path, blunder_file):
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["format"] == "cinch-analysis/1" and data["unit"] == "points"
-    assert data["settings"] == {"seconds": None, "worlds": 4, "playouts": 8, "seed": 0}
+    assert data["settings"] == {"seconds": None, "worlds": 4, "playouts": 8, "seed": 0, "widening": 4}
     blunder = data["deals"][0]["judgements"][-1]
     assert blunder["step"] == STEP and blunder["mark"] == "blunder" and blunder["best"] == "play 9H"
     assert blunder["par"]["best_cards"] == ["9H"] and data["seats"]["W"]["name"] == "Di"

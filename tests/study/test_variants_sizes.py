@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import math
+import re
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -18,6 +21,7 @@ from cinch.study.variants import (
     render_markdown,
     report_blocks,
     run_study,
+    write_plots,
     write_report,
 )
 
@@ -65,7 +69,11 @@ def test_defenders_are_counted_per_defender_and_the_dealer_against_the_others_me
 def test_the_report_speaks_of_players_only_when_a_table_is_cut_throat(study, tmp_path):
     text = render_markdown(report_blocks(study))
     assert "every seat" in text and "each player is his own side" in text
-    assert "defenders (per defender)" in text
+    # The defenders' figure is the pair's in the four-player column and per defender in the three-player one.
+    assert "defenders (the pair's at four players, per defender at the others) |" in text
+    assert "defenders (per defender)" not in text
+    three_only = render_markdown(report_blocks(replace(study, figures=study.figures[:1])))
+    assert "points taken per contract: defenders (per defender) |" in three_only
     three_table = text.split("**official,players=3**")[1].split("**official**")[0]
     assert "dealer's right" in three_table and "partner" not in three_table
     four_only = run_study([parse_rule_set("official")], deals=None, matches=1, seed=4, bot="basic", workers=1)
@@ -73,6 +81,23 @@ def test_the_report_speaks_of_players_only_when_a_table_is_cut_throat(study, tmp
     assert "all four seats" in plain and "per defender" not in plain and "his own side" not in plain
     path = write_report(study, tmp_path)
     assert path.exists() and (tmp_path / "seats.png").stat().st_size > 0
+
+
+def test_the_bidding_plot_marks_whole_bids_only(study, tmp_path, monkeypatch):
+    from matplotlib.figure import Figure
+
+    drawn: dict[str, Figure] = {}
+    save = Figure.savefig
+
+    def keep(fig, path, *args, **kwargs):
+        drawn[Path(path).name] = fig
+        return save(fig, path, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", keep)
+    write_plots(study, tmp_path)
+    for ax in drawn["bidding.png"].axes:  # the winning bids and the make rate per bid: once 1.5, 2.5 ...
+        labels = [t.get_text() for t in ax.get_xticklabels()]
+        assert labels and all(re.fullmatch(r"\d+", label) for label in labels), labels
 
 
 def test_the_command_compares_three_and_four_players(tmp_path):

@@ -119,3 +119,17 @@ def test_every_cut_throat_golden_record_is_told_from_each_seat_by_number(path):
         text = "\n".join(lines)
         assert f"{me} (you)" in text and "NS" not in text and "(partner)" not in text
         assert f"Score {table.score_text((0,) * table.sides)}; target" in text
+
+
+def test_a_deciding_deal_names_only_the_players_at_the_target_as_going_out():
+    # pagat-three-players-bidder-goes-out: deal 2 takes 1 and 2 to the target together; on deal 3
+    # only they may go out by making their bid, and 3, far behind, may not.
+    record = loads((Path(__file__).parents[1] / "records" / "pagat-three-players-bidder-goes-out.json").read_text())
+    record["deals"] = record["deals"][:3]
+    record["deals"][2] = {**record["deals"][2], "actions": []}
+    match = replay(record).match
+    me = match.table.seats[2]
+    text = "\n".join(Narrator(me, symbols=False).update(match.view(me)))
+    assert "1 and 2 win the match by making their bid this deal" in text
+    assert "any other maker scores his bid and wins nothing" in text
+    assert "makers who make their bid this deal win the match" not in text

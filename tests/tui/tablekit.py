@@ -17,6 +17,19 @@ from cinch.tui.widgets import HandView
 from helpers import TRUMP_LEAD, dealt_table, table  # noqa: F401 - TRUMP_LEAD for the tests
 
 SIZE = (100, 32)
+SMALL = (80, 24)  # the smallest terminal the table is drawn for
+
+TABLES: dict[str, tuple[str, dict, int]] = {
+    # Every table the terminal draws: the preset, the options, your seat (its index) and a seed whose first
+    # deal is bid (not thrown in), all by the basic bots.
+    "2 players": ("official", {"players": 2}, 0),
+    "3 players": ("official", {"players": 3}, 0),
+    "4 players": ("pagat", {}, 2),
+    "5 players": ("official", {"players": 5}, 0),
+    "6 players": ("official", {"players": 6}, 0),
+    "Heasly": ("official", {"heasly": True}, 3),  # cinch play --rules official -o heasly=true --seat 4
+    "two decks": ("official", {"decks": 2, "no_draw": True}, 2),  # 18 cards in hand through the play
+}
 
 # S holds nine hearts: bid 14, hearts, and (pagat) bury three under the first card, or (keep-six) keep six.
 NINE_HEARTS = table("W", S="AH KH QH JH TH 9H 8H 7H 6H", N="AS KS QS JS TS 9S 8S 7S 6S",
@@ -45,6 +58,16 @@ def make_app(preset: str = "pagat", *, seed: int = 5, options: dict | None = Non
     settings.setdefault("par", False)
     return CinchApp(setup, saver=saver, settings=Settings(**settings), offer_resume=offer_resume,
                     resume_id=resume_id, game=game)
+
+
+def table_app(name: str, *, seed: int = 5, **settings) -> CinchApp:
+    """The table ``name`` of :data:`TABLES`, dealt from ``seed``, basic bots in the other seats."""
+    preset, options, seat = TABLES[name]
+    rules = Rules.preset(preset).with_options(**options)
+    setup = TableSetup.uniform(rules, seat=rules.seating.seats[seat], bots="basic", seed=seed)
+    settings.setdefault("pause", 0)
+    settings.setdefault("par", False)
+    return CinchApp(setup, settings=Settings(**settings), offer_resume=False)
 
 
 def dealt_game(preset: str, deck: str, dealer: Seat, *, seed: int = 1, options: dict | None = None) -> Table:

@@ -13,7 +13,7 @@ from cinch.tui.screens import AnalysisScreen, DealOverScreen
 
 @table_test
 async def test_the_end_of_a_deal_offers_the_analysis_of_the_deal(monkeypatch):
-    monkeypatch.setattr(screens, "ANALYSIS_SETTINGS", Settings(worlds=2))  # a quick search: the test is of the screen
+    monkeypatch.setattr(screens, "ANALYSIS_SETTINGS", Settings(worlds=2, widening=1))  # quick: a test of the screen
     app = make_app("official", seed=4)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)

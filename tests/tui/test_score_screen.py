@@ -6,8 +6,8 @@ from tablekit import screen_text, table_test
 from textual.widgets import Input
 
 from cinch import Rules, Seat
-from cinch.score_plain import ScoreDialogue, SheetSaver
 from cinch.scorekeeper import ScoreSheet
+from cinch.table.score_dialogue import ScoreDialogue, SheetSaver
 from cinch.tui.score import ScoreApp
 
 PHONE = (40, 24)  # a phone's terminal held upright

@@ -216,7 +216,7 @@ async def test_a_match_saved_between_deals_resumes_with_the_next_deal_and_says_s
             continue
         match.apply(bots[deal.to_act].choose(match.view(deal.to_act)), deal.to_act)
     lib.save(match_id, match)  # saved at the end of deal 1: resuming deals deal 2
-    assert lib.get(match_id).describe().startswith(f"match {match_id} (difference, deal 1")
+    assert lib.get(match_id).describe().startswith(f"match {match_id} (difference, deal 2")  # the deal to play
     app = make_app("difference", saver=Saver(lib), resume_id=match_id)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)

@@ -5,7 +5,8 @@
 
 from __future__ import annotations
 
-from tablekit import NINE_HEARTS, SIZE, dealt_game, make_app, press, settle
+import pytest
+from tablekit import NINE_HEARTS, SIZE, SMALL, TABLES, dealt_game, make_app, press, settle, table_app
 
 from cinch import Seat
 from cinch.tui.screens import DealOverScreen
@@ -68,7 +69,13 @@ def test_the_rules(snap_compare):
 
 
 def test_80_by_24(snap_compare):
-    assert snap_compare(make_app("pagat", seed=5), terminal_size=(80, 24), run_before=until(mid_trick))
+    assert snap_compare(make_app("pagat", seed=5), terminal_size=SMALL, run_before=until(mid_trick))
+
+
+@pytest.mark.parametrize("name", list(TABLES), ids=lambda name: name.replace(" ", "-"))
+def test_every_table_at_80_by_24(snap_compare, name):
+    """Two to six players, Heasly and two decks (18 cards in hand, each numbered), in the middle of a trick."""
+    assert snap_compare(table_app(name), terminal_size=SMALL, run_before=until(mid_trick))
 
 
 def test_colour_blind_theme(snap_compare):

@@ -9,7 +9,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 
 from cinch.actions import Action, Claim
-from cinch.errors import CinchError
+from cinch.errors import CinchError, quoted
 from cinch.rules import Rules
 from cinch.view import SeatView
 
@@ -109,8 +109,8 @@ def make_bot(name: str, seed: int | None = None, **options) -> Bot:
         try:
             importlib.import_module(BOT_MODULES[key])
         except ImportError as e:
-            raise CinchError(f"bot {name!r} needs a package that is not installed ({e.name}); "
+            raise CinchError(f"bot {quoted(name)} needs a package that is not installed ({e.name}); "
                              "pip install 'cinch[rl]'") from None
     if key not in BOTS:
-        raise CinchError(f"unknown bot {name!r}; the bots are {', '.join(bot_names())}")
+        raise CinchError(f"unknown bot {quoted(name)}; the bots are {', '.join(bot_names())}")
     return BOTS[key](seed=seed, **options)

@@ -115,7 +115,7 @@ from cinch.solver import Position, solve
 from cinch.view import Phase, SeatView
 from cinch.worlds import sample_weighted
 
-__all__ = ["ExpertBot", "Decision", "Evaluation"]
+__all__ = ["ExpertBot", "Decision", "Evaluation", "call_caution", "pick_call"]
 
 
 @dataclass(frozen=True)
@@ -171,6 +171,7 @@ class Evaluation:
 
 
 DEFAULT_TIME = 0.25  # seconds: the budget of an ordinary decision (the auction gets twice this)
+CAUTION = 1.0  # standard errors a candidate must gain over the default (``caution``)
 BID_CAUTION = 0.5  # standard errors a bid must gain beyond ``caution``
 JUMP_CAUTION = 0.5  # and per level beyond the first between it and the heuristic's call
 CAP = 2.2  # the hard cap of a decision, in time budgets
@@ -284,6 +285,28 @@ class _Objective:
         return self.contract(result.makers, result.bid, result.points)
 
 
+def call_caution(calls: Sequence[Action], baseline: int, min_bid: int,
+                 caution: float = CAUTION) -> tuple[float, list[float]]:
+    """The expert's rule for calls: the standard errors a call must gain over ``calls[baseline]`` (the
+    call kept unless beaten) in the same worlds to replace it, and each call's added margin.
+
+    ``caution`` and :data:`BID_CAUTION` more (a call's playouts are the noisiest), widened for the
+    number of calls compared (:class:`_Race`, :func:`pick_call`); and :data:`JUMP_CAUTION` per level
+    beyond the first between a call and the baseline, so that a far call needs more.
+    """
+    level = _level(calls[baseline], min_bid)
+    return caution + BID_CAUTION, [JUMP_CAUTION * max(0, abs(_level(c, min_bid) - level) - 1) for c in calls]
+
+
+def pick_call(calls: Sequence[Action], values: list[list[float]], weights: list[float], baseline: int, min_bid: int,
+              caution: float = CAUTION) -> int:
+    """The call the expert's rule (:func:`call_caution`) picks among ``calls``, each with its result in the
+    same worlds (``values[i][k]``, worlds weighted by ``weights``): ``baseline`` unless another gains over it by
+    the margin; the index.  The bid advisor (:mod:`cinch.study.advise`) judges its calls by it, the pass kept."""
+    caution, extra = call_caution(calls, baseline, min_bid, caution)
+    return _pick(values, baseline, _margin(caution, len(calls)), weights, extra)[0]
+
+
 def _margin(caution: float, count: int) -> float:
     """Standard errors a candidate must gain over the default when ``count`` candidates are compared.
 
@@ -381,7 +404,7 @@ class ExpertBot(Bot):
 
     def __init__(self, seed: int | None = None, time_budget: float | None = DEFAULT_TIME, worlds: int | None = None,
                  playouts: int | None = None, inference: float = 1.0, max_candidates: int = 16,
-                 max_worlds: int = 400, search: str = "bid,trump,keep,play", caution: float = 1.0,
+                 max_worlds: int = 400, search: str = "bid,trump,keep,play", caution: float = CAUTION,
                  play_inference: float = 0.3, solver_tricks: int = 6, max_seconds: float | None = None,
                  match_equity: bool = True):
         super().__init__(seed)
@@ -550,10 +573,8 @@ class ExpertBot(Bot):
         # outcome rides on the bid, so its playouts are the noisiest, and a call should not flip with the seed.
         # A call far from the heuristic's needs more: its gains are the most heavy-tailed (a pre-empt that
         # works in a few worlds), so a sample's standard error flatters it.
-        low = view.rules.min_bid
-        level = _level(candidates[0], low)
-        extra = [JUMP_CAUTION * max(0, abs(_level(c, low) - level) - 1) for c in candidates]
-        race = _Race(len(candidates), 0, self.caution + BID_CAUTION, self._timed(), extra)
+        caution, extra = call_caution(candidates, 0, view.rules.min_bid, self.caution)
+        race = _Race(len(candidates), 0, caution, self._timed(), extra)
         budget = self._sim_budget("bid")
         while budget.more() and not race.settled:
             world, weight = self._world(view, rng)

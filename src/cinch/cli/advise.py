@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING
 import click
 
 from cinch.cards import Seat
-from cinch.cli.options import fail, make_rules, rules_options
+from cinch.cli.options import OneLineCommand, fail, make_rules, rules_options
 from cinch.errors import CinchError
+from cinch.library import refuse_overwriting_library
 from cinch.rules import Rules
 from cinch.study.advise import (
     DEFAULT_SECONDS,
@@ -42,7 +43,7 @@ def _seat(rules: Rules, text: str, option: str) -> Seat:
         raise click.BadParameter(str(e), param_hint=f"'{option}'") from None
 
 
-@click.command("advise")
+@click.command("advise", cls=OneLineCommand)
 @click.argument("hand", nargs=-1, required=True)
 @rules_options
 @click.option("--seat", "seat_name", default=None, metavar="SEAT",
@@ -90,6 +91,8 @@ def advise_command(hand: tuple[str, ...], preset: str, options: tuple[str, ...],
     seat = _seat(rules, seat_name or ("S" if table.partnership else table.names[0]), "--seat")
     dealer = _seat(rules, dealer_name, "--dealer")
     try:
+        if plot_file is not None:
+            refuse_overwriting_library(plot_file, what="the plot")
         cards = parse_hand(" ".join(hand), table.dealt, table.decks)
         view = position(rules, cards, seat, dealer, parse_calls(bids),
                         None if score is None else parse_score(score, table))
@@ -216,7 +219,7 @@ def describe(advice: Advice) -> str:
     if advice.suits:
         lines += ["", points_line(advice), "", _grid_title(advice) + ":"]
         lines += ["  " + line for line in _table_text(*suit_rows(advice))]
-    lines += ["", "Each call, the others answering as the heuristic bot bids (* the best):"]
+    lines += ["", "Each call, the others answering as the heuristic bot bids (* the advice):"]
     lines += ["  " + line for line in _table_text(*call_rows(advice))]
     lines += ["", verdict(advice)]
     return "\n".join(lines)

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Literal
 
 import click
 
-from cinch.cli.options import db_option, fail
+from cinch.cli.options import OneLineCommand, db_option, fail
 from cinch.errors import CinchError
+from cinch.study.analysis import MAX_WIDENING
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -55,7 +56,7 @@ class _Bar:
             self.progress.stop()
 
 
-@click.command("analyze")
+@click.command("analyze", cls=OneLineCommand)
 @click.argument("record", metavar="RECORD|ID")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (docs/analysis.md has its shape).")
 @click.option("--worlds", type=click.IntRange(min=1), default=None, metavar="N",
@@ -65,19 +66,23 @@ class _Bar:
 @click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
               help="Processes to use (default: every core).")
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed of the worlds.")
+@click.option("--widening", type=click.IntRange(1, 64), default=MAX_WIDENING, show_default=True, metavar="N",
+              help="A decision whose mark is in doubt is searched again with twice the worlds, up to N times "
+                   "(1: never).")
 @click.option("--deal", "deals", type=click.IntRange(min=1), multiple=True, metavar="N",
               help="Analyse only deal N (repeat for more).")
 @click.option("--all", "show_all", is_flag=True, help="List every decision judged, not only the marked ones.")
 @db_option
 def analyze_command(record: str, as_json: bool, worlds: int | None, seconds: float | None, workers: int | None,
-                    seed: int, deals: tuple[int, ...], show_all: bool, db: str | None) -> None:
+                    seed: int, widening: int, deals: tuple[int, ...], show_all: bool, db: str | None) -> None:
     """Judge every decision of a game by the expert's search, with the double-dummy par beside it.
 
     RECORD is a cinch/1 record file, - for standard input, or a match id of the game library
     (12 or #12).  Every decision with a choice is judged from the deciding seat's own view;
     a decision that cost at least 1, 2.5 or 5 points of the deal (and clearly more than the
-    search's noise) is an inaccuracy, a mistake or a blunder, with the better choice.  Each
-    player gets an accuracy (100: always the best choice).
+    search's noise) is an inaccuracy, a mistake or a blunder, with the better choice; one whose
+    mark is in doubt (its interval straddles a threshold) is searched again with more worlds
+    first.  Each player gets an accuracy (100: always the best choice).
     """
     from cinch.cli.library import read_record
     from cinch.record import loads
@@ -93,7 +98,7 @@ def analyze_command(record: str, as_json: bool, worlds: int | None, seconds: flo
     try:
         match = load_match(loads(text))
         depth = None if seconds is not None else worlds or DEFAULT_WORLDS
-        settings = Settings(worlds=depth, seconds=seconds, seed=seed)
+        settings = Settings(worlds=depth, seconds=seconds, seed=seed, widening=widening)
         analysis = analyze(match, settings, workers=workers or default_workers(), progress=bar,
                            deals=set(deals) if deals else None)
     except CinchError as e:
@@ -128,6 +133,8 @@ def show(console: Console, analysis: Analysis, name: str, show_all: bool = False
     judged = analysis.judgements
     how = (f"{settings['worlds']} worlds a card, {settings['playouts']} playouts a call, trump or keep"
            if settings["seconds"] is None else f"{settings['seconds']:g} s a decision")
+    if settings["widening"] > 1:
+        how += f", up to {settings['widening']} times as many where a mark is in doubt"
     console.print(f"[bold]Analysis of {name}[/bold]: {rules.name} (target {rules.target}), "
                   f"{len(analysis.deals)} deal{'s' * (len(analysis.deals) != 1)}, {len(judged)} decisions with a "
                   f"choice judged by the expert ({how}; seed {settings['seed']}; {analysis.seconds:.1f} s).")

@@ -22,16 +22,20 @@ from cinch.cli.options import (
     backend_choice,
     backend_options,
     bot_option_values,
+    fail,
     fresh_folder,
     make_rules,
     rules_options,
 )
-from cinch.errors import CinchError
+from cinch.errors import CinchError, quoted
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
 
 F = TypeVar("F", bound=Callable[..., Any])
+# What the arena writes into its --out folder (ArenaResult.save and each pair's record under records/): none
+# of it may land on a game library.
+OUT_FILES = ("summary.json", "summary.md", "pairs.jsonl", "problems.jsonl", "records")
 
 
 class ArenaCommand(OneLineCommand):
@@ -101,7 +105,8 @@ def _pairs(deals: int | None, matches: str | None) -> tuple[int, bool]:
     try:
         pairs = int(matches)
     except ValueError:
-        raise CinchError(f"--matches takes the number of match pairs, as in --matches 50, not {matches!r}") from None
+        raise CinchError(f"--matches takes the number of match pairs, as in --matches 50, not "
+                         f"{quoted(matches)}") from None
     if pairs < 1:
         raise CinchError(f"--matches must be at least 1, not {pairs}")
     if deals is not None:
@@ -151,8 +156,7 @@ def arena_command(bot_a: str, bot_b: str, preset: str, options: tuple[str, ...],
         _arena(bot_a, bot_b, preset, options, deals, workers, seed, out, as_json, matches, score, time_budget,
                bot_options, no_records, backend_choice(backend, address), address)
     except CinchError as e:
-        click.echo(f"cinch: {e}", err=True)
-        sys.exit(2)
+        fail(f"cinch: {e}")
 
 
 def _arena(bot_a: str, bot_b: str, preset: str, options: tuple[str, ...], deals: int | None, workers: int | None,
@@ -160,6 +164,7 @@ def _arena(bot_a: str, bot_b: str, preset: str, options: tuple[str, ...], deals:
            time_budget: float | None, bot_options: tuple[str, ...], no_records: bool, backend: str,
            address: str | None) -> None:
     from cinch.arena import check_start_score, parse_score, run_duplicate, split_bot_options
+    from cinch.library import refuse_writing_into
 
     rules = make_rules(preset, options)
     pairs, matches = _pairs(deals, matches_text)
@@ -179,6 +184,7 @@ def _arena(bot_a: str, bot_b: str, preset: str, options: tuple[str, ...], deals:
     if seed is None:
         seed = secrets.randbelow(2**31)
     out_dir = Path(out) if out is not None else fresh_folder("arena-out", f"{_safe(bot_a)}-vs-{_safe(bot_b)}")
+    refuse_writing_into(out_dir, OUT_FILES, what="the arena's records and summary")
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as e:

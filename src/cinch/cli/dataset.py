@@ -16,14 +16,14 @@ import click
 from click.core import ParameterSource
 
 from cinch.bots.base import DEFAULT_BOT
-from cinch.cli.options import bot_option_values, db_option, make_rules, rules_options
+from cinch.cli.options import OneLineCommand, bot_option_values, db_option, make_rules, rules_options
 from cinch.errors import CinchError
 
 SELF_PLAY_OPTIONS = {"matches": "--matches", "bots": "--bots", "bot_options": "--bot-option", "preset": "--rules",
                      "options": "-o/--option", "seed": "--seed"}
 
 
-@click.command("export-dataset")
+@click.command("export-dataset", cls=OneLineCommand)
 @click.argument("out", metavar="OUT")
 @click.option("--self-play", "self_play", type=int, default=None, metavar="N",
               help="Play N deals with bots (N whole matches with --matches) and export their decisions.")
@@ -83,6 +83,7 @@ def _export(ctx: click.Context, out: str, self_play: int | None, matches: bool, 
             bot_options: tuple[str, ...], preset: str, options: tuple[str, ...], seed: int | None,
             library: str | None, db: str | None, records: tuple[str, ...], fmt: str | None, skip_forced: bool,
             no_vector: bool) -> None:
+    from cinch.library import refuse_overwriting_library
     from cinch.study.dataset import (
         SelfPlay,
         decision_rows,
@@ -104,6 +105,8 @@ def _export(ctx: click.Context, out: str, self_play: int | None, matches: bool, 
                              "not given (a saved game keeps its own rules and players)")
     if library is None and db is not None:
         raise CinchError("--db names the game library for --library, which is not given")
+    if out != "-":
+        refuse_overwriting_library(out, db, what="the dataset")
     fmt = format_of(out, fmt)
     vector = not no_vector
     sources: list[Iterable[dict[str, Any]]] = []

@@ -13,9 +13,18 @@ from pathlib import Path
 
 import click
 
-from cinch.cli.options import db_option
-from cinch.errors import CinchError
-from cinch.library import FINISHED, STATUS_WORDS, Library, LibraryError, StoredMatch, parse_match_id
+from cinch.cli.options import check_save_file, db_option
+from cinch.errors import CinchError, quoted
+from cinch.library import (
+    FINISHED,
+    SCOREKEEPER,
+    STATUS_WORDS,
+    Library,
+    LibraryError,
+    StoredMatch,
+    parse_match_id,
+    refuse_overwriting_library,
+)
 
 HISTORY_LIMIT = 20
 
@@ -23,7 +32,7 @@ HISTORY_LIMIT = 20
 def _match_id(text: str) -> int:
     match_id = parse_match_id(text)
     if match_id is None:
-        raise LibraryError(f"{text!r} is not a match id (a number, as 12 or #12; `cinch history` lists them)")
+        raise LibraryError(f"{quoted(text)} is not a match id (a number, as 12 or #12; `cinch history` lists them)")
     return match_id
 
 
@@ -60,7 +69,11 @@ def read_record(name: str, db: str | None) -> str:
 # ---- cinch history ------------------------------------------------------------------------------------
 def players_text(stored: StoredMatch) -> tuple[str, str]:
     """(your seat, the others): ``("S", "basic")`` or ``("S", "N expert, E basic, W basic")``; cut-throat
-    seats are numbers: ``("1", "2 expert, 3 basic")``."""
+    seats are numbers: ``("1", "2 expert, 3 basic")``.  A score sheet of ``cinch score`` has no bots and
+    no seat of yours: ``("-", "real cards")``, with the players it names: ``("-", "real cards: N Ann, S Cy")``."""
+    if stored.frontend == SCOREKEEPER:
+        named = [f"{s.name} {stored.players[s]}" for s in stored.table.seats if stored.players.get(s)]
+        return "-", "real cards" + (": " + ", ".join(named) if named else "")
     you = stored.human_seat
     others = [s for s in stored.table.seats if s != you]
     names = [stored.players.get(s, "?") for s in others]
@@ -124,11 +137,11 @@ def history_command(db: str | None, show_all: bool, as_json: bool) -> None:
               help="Also keep the cinch/1 game record in FILE, saved after every move.")
 def resume_command(match_id: str, db: str | None, frontend: str | None, save: str | None) -> None:
     """Continue an unfinished match of the library at the exact action where it stopped."""
-    from cinch.cli.play import DEFAULT_FRONTEND, FRONTENDS, PlaySetup, _check_writable
+    from cinch.cli.play import DEFAULT_FRONTEND, FRONTENDS, PlaySetup
 
     number = _match_id(match_id)
     if save is not None:
-        _check_writable(save)
+        check_save_file(save, db)
     lib = Library.open(db, create=False)  # no library: nothing to resume, so none is made
     try:
         stored = lib.get(number)
@@ -159,6 +172,8 @@ def resume_command(match_id: str, db: str | None, frontend: str | None, save: st
               help="Write the record to FILE (default: standard output).")
 def export_command(match_id: str, db: str | None, output: str | None) -> None:
     """Write a match's cinch/1 game record (to share it, or to attach it to a bug report)."""
+    if output is not None:
+        refuse_overwriting_library(output, db, what="the record")
     with Library.open(db, readonly=True) as lib:
         text = lib.record_text(_match_id(match_id))
     if output is None:

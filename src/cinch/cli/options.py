@@ -10,12 +10,12 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
 
 from cinch.backends import BACKENDS
-from cinch.errors import CinchError
+from cinch.errors import CinchError, cut_quotes, quoted
 from cinch.rules import PRESET_NAMES, Rules
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -44,32 +44,81 @@ db_option = click.option(
 )
 
 
-def fail(message: str) -> None:
-    """One line on standard error, exit status 2: how every command refuses bad input."""
-    click.echo(message, err=True)
+def check_save_file(path: str, db: str | None) -> None:
+    """``--save FILE`` of ``cinch play``, ``resume`` and ``score``, checked before the first deal.
+
+    The file may not be the game library (``db``, as ``--db`` names it) nor any SQLite file, and a file
+    must be creatable beside it, as every save makes one there and renames it into place: a record
+    that cannot be written is refused now rather than found out once the match is under way.
+    """
+    import os
+    import tempfile
+
+    from cinch.library import refuse_overwriting_library
+
+    refuse_overwriting_library(path, db, what="the game record")
+    target = Path(path).expanduser()
+    folder = target.parent if str(target.parent) else Path(".")
+    try:
+        fd, probe = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    except OSError as e:
+        raise CinchError(f"cannot save to {path}: {folder} is not a writable folder ({e.strerror or e})") from None
+    os.close(fd)
+    os.unlink(probe)
+
+
+GIVEN = "cinch.given"  # the command line's arguments, kept in the context's meta for the messages that quote them
+
+
+def fail(message: str) -> NoReturn:
+    """One line on standard error, exit status 2: how every command refuses bad input.  A long argument
+    of the command line quoted in it is cut (:func:`cinch.errors.cut_quotes`)."""
+    ctx = click.get_current_context(silent=True)
+    given = ctx.meta.get(GIVEN, ()) if ctx is not None else ()
+    click.echo(cut_quotes(message, given), err=True)
     sys.exit(2)
 
 
 class CinchGroup(click.Group):
-    """Turns the engine's deliberate errors into one clear line and exit status 2."""
+    """Turns the engine's deliberate errors into one clear line and exit status 2, and cuts any long
+    argument a message quotes (Click's own messages quote a bad value whole)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta[GIVEN] = list(args)  # the meta is shared with the command's own context
+        return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
+        given = ctx.meta.get(GIVEN, ())
         try:
             return super().invoke(ctx)
         except CinchError as e:
             fail(f"cinch: {e}")
+        except click.UsageError as e:  # the same error, its message cut
+            raise click.UsageError(cut_quotes(e.format_message(), given), ctx=e.ctx) from None
 
 
 class OneLineCommand(click.Command):
-    """A command-line mistake is one line on standard error and exit status 2, never a usage dump."""
+    """A command-line mistake is one line on standard error and exit status 2, never a usage dump: one the
+    parser finds (a bad value, a missing argument) or one the command finds itself (``click.UsageError``,
+    ``click.BadParameter``: two options that clash, a seat that is not one)."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         given = list(args)  # the parser consumes ``args``
         try:
             return super().parse_args(ctx, args)
         except click.UsageError as e:
-            click.echo(f"cinch: {self.explain(e, given)} (see `cinch {self.name} --help`)", err=True)
-            sys.exit(2)
+            self.refuse(e, given)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as e:
+            self.refuse(e, list(ctx.meta.get(GIVEN, ())))
+
+    def refuse(self, error: click.UsageError, given: list[str]) -> NoReturn:
+        click.echo(cut_quotes(f"cinch: {self.explain(error, given)} (see `cinch {self.name} --help`)", given),
+                   err=True)
+        sys.exit(2)
 
     def explain(self, error: click.UsageError, args: list[str]) -> str:
         """The message for ``error``; a command may add what the mistake probably was."""
@@ -83,11 +132,11 @@ def bot_option_values(items: tuple[str, ...]) -> dict[str, Any]:
     values: dict[str, Any] = {}
     for item in items:
         if "=" not in item:
-            raise CinchError(f"--bot-option {item!r} must be written KEY=VALUE, for example simulations=200")
+            raise CinchError(f"--bot-option {quoted(item)} must be written KEY=VALUE, for example simulations=200")
         key, value = item.split("=", 1)
         key = key.strip().replace("-", "_")
         if not key.isidentifier():
-            raise CinchError(f"--bot-option {item!r}: {key!r} is not an option name")
+            raise CinchError(f"--bot-option {quoted(item)}: {quoted(key)} is not an option name")
         values[key] = parse_option_value(value)
     return values
 

@@ -23,7 +23,7 @@ import click
 
 from cinch.bots.base import DEFAULT_BOT
 from cinch.cards import Seat
-from cinch.cli.options import make_rules, rules_options
+from cinch.cli.options import check_save_file, make_rules, rules_options
 from cinch.errors import CinchError
 from cinch.rules import Rules
 
@@ -89,13 +89,9 @@ def run_table(setup: PlaySetup) -> int:
     bots = tuple(setup.bots.get(s, DEFAULT_BOT) if setup.resume is None else DEFAULT_BOT for s in seats)
     table = TableSetup(setup.rules, setup.seat, bots, setup.seed)
     saver = Saver(setup.library, save_path=setup.save)
-    status = run(table, saver=saver, settings=Settings(pause=setup.pause, theme=setup.theme, stops=bool(setup.stops)),
-                 offer_resume=setup.offer_resume, resume_id=setup.resume)
-    if saver.saved_to:
-        click.echo(f"The game record is saved in {saver.saved_to}.")
-    if saver.match_id is not None:
-        click.echo(f"This was match {saver.match_id} of your game library (`cinch history`, `cinch resume`).")
-    return status
+    # (the table says on closing where the match is kept, as the line prompt does on quitting)
+    return run(table, saver=saver, settings=Settings(pause=setup.pause, theme=setup.theme, stops=bool(setup.stops)),
+               offer_resume=setup.offer_resume, resume_id=setup.resume)
 
 
 def _isatty(stream: object) -> bool:
@@ -164,7 +160,7 @@ def play_command(preset: str, options: tuple[str, ...], seed: int | None, save: 
     for name in set(names.values()):
         make_bot(name)  # an unknown bot name fails here, before the match starts
     if save is not None:
-        _check_writable(save)
+        check_save_file(save, db)  # before the library is opened: --save may name it
     library = None
     if not no_library:
         try:
@@ -225,15 +221,3 @@ def _stdin_is_terminal() -> bool:
         return sys.stdin.isatty()
     except (AttributeError, ValueError):
         return False
-
-
-def _check_writable(path: str) -> None:
-    """Fail before the match if the record cannot be written (exit status 2)."""
-    import os
-    from pathlib import Path
-
-    directory = Path(path).parent if str(Path(path).parent) else Path(".")
-    if not directory.is_dir() or not os.access(directory, os.W_OK):
-        click.echo(f"cinch: cannot save to {path}: {directory} is not a writable folder", err=True)
-        sys.exit(2)
-

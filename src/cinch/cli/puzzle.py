@@ -14,10 +14,12 @@ import random
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TextIO
 
 import click
 
+from cinch.cli.options import OneLineCommand
 from cinch.errors import CinchError
 from cinch.rules import PRESET_NAMES, Rules
 from cinch.study.puzzles import LEVELS, MARGIN, MINED_LEVELS, WORLDS, Puzzle, PuzzleError
@@ -30,7 +32,7 @@ INPUT_HELP = ("Type the card you would play: 5h, 10â™¥ or TH (suits s h d c or â
               "'show' shows the position again, 'quit' stops.")
 
 
-@click.command("puzzle")
+@click.command("puzzle", cls=OneLineCommand)
 @click.option("--rules", "presets", multiple=True, metavar="PRESET",
               help=f"Only puzzles of this preset (repeatable); with --mine, the presets to mine. "
                    f"Presets: {', '.join(PRESET_NAMES)}.")
@@ -227,12 +229,37 @@ def _rich_verdict(correct: bool, lines: Sequence[str], out: TextIO) -> None:
 # ---- mining ------------------------------------------------------------------------------------------------
 def _mine(presets: Sequence[str], options: Sequence[str], deals: int, seed: int, out: str | None, worlds: int,
           margin: int, easy: bool) -> None:
-    from cinch.study.puzzles import dumps, mine_deals
+    from cinch.library import refuse_overwriting_library
+    from cinch.study.puzzles import dumps
 
     if out is None:
         raise click.UsageError("--mine needs --out FILE, the puzzle file to write")
+    refuse_overwriting_library(out, what="the puzzle file")
     levels = LEVELS if easy else MINED_LEVELS
     rules_list = [Rules.from_text(name, list(options)) for name in presets]
+    # The file is opened before anything is mined (a path that cannot be written is refused at once), as
+    # PATH.partial, renamed to PATH once written whole and removed if the mining fails (as export-dataset).
+    partial = Path(out + ".partial")
+    done = False
+    try:
+        with partial.open("w", encoding="utf-8") as handle:
+            found = _mine_presets(rules_list, deals, seed, worlds, margin, levels)
+            handle.write(dumps(found, _command(presets, options, deals, seed, out, worlds, margin, easy)))
+        partial.replace(out)
+        done = True
+    except OSError as e:
+        raise CinchError(f"cannot write {out}: {e.strerror or e}") from None
+    finally:
+        if not done:
+            partial.unlink(missing_ok=True)
+    click.echo(f"{_count(len(found), 'puzzle')} written to {out}", err=True)
+
+
+def _mine_presets(rules_list: Sequence[Rules], deals: int, seed: int, worlds: int, margin: int,
+                  levels: Sequence[str]) -> list[Puzzle]:
+    """The puzzles of ``deals`` self-play deals of each rule set, with a line per rule set on standard error."""
+    from cinch.study.puzzles import mine_deals
+
     found: list[Puzzle] = []
     for rules in rules_list:
         start = time.process_time()
@@ -241,13 +268,7 @@ def _mine(presets: Sequence[str], options: Sequence[str], deals: int, seed: int,
         counts = ", ".join(f"{sum(p.level == lv for p in these)} {lv}" for lv in reversed(levels))
         click.echo(f"{rules.name}: {_count(deals, 'deal')}, {_count(len(these), 'puzzle')} ({counts}), "
                    f"{time.process_time() - start:.0f} s of CPU", err=True)
-    command = _command(presets, options, deals, seed, out, worlds, margin, easy)
-    try:
-        with open(out, "w", encoding="utf-8") as f:
-            f.write(dumps(found, command))
-    except OSError as e:
-        raise CinchError(f"cannot write {out}: {e.strerror or e}") from None
-    click.echo(f"{_count(len(found), 'puzzle')} written to {out}", err=True)
+    return found
 
 
 def _count(n: int, noun: str) -> str:

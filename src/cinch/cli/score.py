@@ -19,7 +19,8 @@ import click
 from click.core import ParameterSource
 
 from cinch.cards import Seat
-from cinch.cli.options import db_option, make_rules, rules_options
+from cinch.cli.options import check_save_file, db_option, make_rules, rules_options
+from cinch.errors import quoted
 from cinch.seating import FOUR, Seating
 
 
@@ -31,7 +32,7 @@ def _players(values: tuple[str, ...], table: Seating = FOUR) -> dict[Seat, str]:
         seat, sep, name = value.partition("=")
         key = seat.strip().upper()
         if not sep or key not in table.names or not name.strip():
-            raise click.BadParameter(f"{value!r}: write SEAT=NAME with a seat {seats}, as {table.names[0]}=Ann",
+            raise click.BadParameter(f"{quoted(value)}: write SEAT=NAME with a seat {seats}, as {table.names[0]}=Ann",
                                      param_hint="--player")
         out[table.parse_seat(key)] = name.strip()
     return out
@@ -42,7 +43,7 @@ def _dealer(value: str | None, table: Seating) -> Seat | None:
     if value is None:
         return None
     if value.strip().upper() not in table.names:
-        raise click.BadParameter(f"{value!r} is not a seat at this table; the seats are {' '.join(table.names)}",
+        raise click.BadParameter(f"{quoted(value)} is not a seat at this table; the seats are {' '.join(table.names)}",
                                  param_hint="--dealer")
     return table.parse_seat(value)
 
@@ -68,10 +69,11 @@ def score_command(ctx: click.Context, preset: str, options: tuple[str, ...], pla
                   no_library: bool) -> None:
     """Keep the score of a match played with real cards: enter each deal, get the ruling."""
     from cinch.cli.library import _match_id
-    from cinch.cli.play import _check_writable, _isatty, _stdin_is_terminal, offer_resume
+    from cinch.cli.play import _isatty, _stdin_is_terminal, offer_resume
     from cinch.library import Library, LibraryError
-    from cinch.score_plain import ScoreDialogue, SheetSaver, run_plain
+    from cinch.score_plain import run_plain
     from cinch.scorekeeper import ScoreSheet
+    from cinch.table.score_dialogue import ScoreDialogue, SheetSaver
 
     given = [p for p in ("preset", "options", "players", "dealer")
              if ctx.get_parameter_source(p) is ParameterSource.COMMANDLINE]
@@ -82,7 +84,7 @@ def score_command(ctx: click.Context, preset: str, options: tuple[str, ...], pla
     if resume is not None and no_library:
         raise click.UsageError("--resume reads the game library: leave out --no-library")
     if save is not None:
-        _check_writable(save)
+        check_save_file(save, db)  # before the library is opened: --save may name it
     rules = make_rules(preset, options)
     names = _players(players, rules.seating)
     first_dealer = _dealer(dealer, rules.seating)

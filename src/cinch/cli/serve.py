@@ -8,11 +8,17 @@ on one machine or several, serve the same rooms (docs/cluster.md).
 
 from __future__ import annotations
 
+import errno
 import os
+import socket
+from typing import Any
 
 import click
 
 from cinch.cli.options import db_option, fail
+
+INSTALL_CLUSTER = "pip install 'cinch[cluster]'"
+CLUSTER_MODULES = ("psycopg", "redis", "alembic", "sqlalchemy")  # the cluster extra, as --database-url uses it
 
 
 @click.command("serve")
@@ -55,29 +61,65 @@ def serve_command(host: str, port: int, public_url: str, bot_workers: int, log_l
 
     if share_library is None:
         share_library = host in ("127.0.0.1", "localhost", "::1")
-    if database_url is not None or redis_url is not None:
-        where = _cluster_settings(db, database_url, redis_url)
-        assert database_url is not None
+    cluster = database_url is not None or redis_url is not None
+    path = None if cluster else resolve_path(db)
+    where = _cluster_settings(db, database_url, redis_url) if cluster else f"game library {os.fspath(path or '')}"
+    sock = _listen(host, port)  # (before anything is announced: a port in use is one line)
+    if cluster:
         app = create_app(base_url=public_url, thinker=Thinker(bot_workers), share_library=share_library,
                          database_url=database_url, redis_url=redis_url, cluster_options={"lease": cluster_lease})
     else:
-        path = resolve_path(db)
-        where = f"game library {os.fspath(path)}"
         app = create_app(path, base_url=public_url, thinker=Thinker(bot_workers), share_library=share_library)
-    click.echo(f"cinch serve: http://{host}:{port}/ ({where}); Ctrl-C stops it.")
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=65536, ws_ping_interval=20,
-                ws_ping_timeout=20, ws_per_message_deflate=ws_compression, timeout_graceful_shutdown=5)
+    port = sock.getsockname()[1]  # (the port the system chose, for --port 0)
+    click.echo(f"cinch serve: http://{f'[{host}]' if ':' in host else host}:{port}/ ({where}); Ctrl-C stops it.")
+    server = uvicorn.Server(uvicorn.Config(
+        app, host=host, port=port, log_level=log_level, ws_max_size=65536, ws_ping_interval=20, ws_ping_timeout=20,
+        ws_per_message_deflate=ws_compression, timeout_graceful_shutdown=5))
+    server.run(sockets=[sock])
+    if not server.started:  # (the app could not start: uvicorn has said why)
+        raise SystemExit(3)
+
+
+_BIND_ADVICE = {errno.EADDRINUSE: "another program listens there; stop it or choose another --port",
+                errno.EADDRNOTAVAIL: "that is not an address of this machine",
+                errno.EACCES: "ports below 1024 need root; choose another --port"}
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket listening on ``host`` and ``port``, for uvicorn to serve; a port in use, or an address that is
+    not this machine's, is one line and exit status 2."""
+    found: list[Any] = []
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as e:
+        fail(f"cinch serve: --host {host} is not an address this machine can listen on "
+             f"({getattr(e, 'strerror', None) or e}); give one of its addresses, as 127.0.0.1 or 0.0.0.0")
+    family, kind, proto, _, address = found[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # (as uvicorn's own: a restart need not wait)
+    try:
+        sock.bind(address)
+        sock.listen(2048)  # (uvicorn's backlog: a client that connects at once waits for the app, never refused)
+    except OSError as e:
+        sock.close()
+        why = _BIND_ADVICE.get(e.errno or 0)
+        fail(f"cinch serve: cannot listen on {host}:{port}: {e.strerror or e}" + (f" ({why})" if why else ""))
+    return sock
 
 
 def _cluster_settings(db: str | None, database_url: str | None, redis_url: str | None) -> str:
     """Check the cluster's options (one line and exit status 2 for a mistake) and reach Redis before the
     server starts, so that a wrong address is said plainly; the words for the greeting."""
-    from cinch.server.postgres import is_postgres_url, redacted
-
     if database_url is None:
         fail("cinch serve: --redis-url connects processes that share a PostgreSQL database: give --database-url "
              "too (without both, the server is one process on the SQLite library)")
     assert database_url is not None
+    missing = _missing(CLUSTER_MODULES)
+    if missing:
+        fail(f"cinch serve: --database-url needs the cluster extra, and {', '.join(missing)} "
+             f"{'is' if len(missing) == 1 else 'are'} not installed; {INSTALL_CLUSTER}")
+    from cinch.server.postgres import is_postgres_url, redacted
+
     if not is_postgres_url(database_url):
         fail(f"cinch serve: --database-url must be a PostgreSQL URL (postgresql://USER@HOST:PORT/DATABASE), not "
              f"{database_url!r}; the SQLite library is --db PATH")
@@ -95,3 +137,14 @@ def _cluster_settings(db: str | None, database_url: str | None, redis_url: str |
     except (redis.RedisError, OSError) as e:
         fail(f"cinch serve: cannot reach Redis at {redis_url}: {e}")
     return f"{where}, Redis {redis_url}"
+
+
+def _missing(modules: tuple[str, ...]) -> list[str]:
+    """Those of ``modules`` that cannot be imported."""
+    missing = []
+    for name in modules:
+        try:
+            __import__(name)
+        except ImportError:
+            missing.append(name)
+    return missing

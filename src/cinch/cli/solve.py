@@ -7,12 +7,11 @@ for ``cinch replay``.
 from __future__ import annotations
 
 import json
-import sys
 from typing import Any
 
 import click
 
-from cinch.cli.options import db_option
+from cinch.cli.options import db_option, fail
 from cinch.errors import CinchError
 from cinch.record import loads, replay
 from cinch.solver import Position, SolveResult, solve
@@ -185,24 +184,19 @@ def solve_command(file: str, as_json: bool, db: str | None) -> None:
     try:
         text = read_record(file, db)
     except CinchError as e:
-        _fail(f"{file}: {e}")
+        fail(f"{file}: {e}")
     try:
         data = solve_record(text)
     except SolveError as e:
-        _fail(f"{file}: {e}")
+        fail(f"{file}: {e}")
     except RecursionError:
-        _fail(f"{file}: the record is nested too deeply to read")
+        fail(f"{file}: the record is nested too deeply to read")
     except Exception as e:  # a bug: still one line, no traceback
-        _fail(f"{file}: internal error while solving ({type(e).__name__}: {e}); please report it with this record")
+        fail(f"{file}: internal error while solving ({type(e).__name__}: {e}); please report it with this record")
     if as_json:
         click.echo(json.dumps(data, ensure_ascii=False))
     else:
         click.echo(describe(data))
-
-
-def _fail(message: str) -> None:
-    click.echo(message, err=True)
-    sys.exit(2)
 
 
 __all__ = ["solve_command", "solve_record", "describe", "SolveError"]

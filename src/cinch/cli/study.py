@@ -60,7 +60,8 @@ def study_command(rule_sets: tuple[str, ...], options: tuple[str, ...], deals: i
 def _study(rule_sets: tuple[str, ...], options: tuple[str, ...], deals: int | None, matches: int | None, bot: str,
            bot_options: tuple[str, ...], seed: int | None, workers: int | None, backend: str | None,
            address: str | None, out: str | None, fmt: str, as_json: bool) -> None:
-    from cinch.study.variants import check_study, parse_rule_set, run_study, write_report
+    from cinch.library import refuse_writing_into
+    from cinch.study.variants import PLOTS, check_study, parse_rule_set, run_study, write_report
 
     chosen = backend_choice(backend, address)
     rules = [parse_rule_set(text, options) for text in (rule_sets or ("pagat",))]
@@ -74,6 +75,7 @@ def _study(rule_sets: tuple[str, ...], options: tuple[str, ...], deals: int | No
     if seed is None:
         seed = secrets.randbelow(2**31)
     out_dir = Path(out) if out is not None else fresh_folder("study-out")
+    refuse_writing_into(out_dir, ("report.md", "report.html", "figures.json", *PLOTS), what="the study's report")
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as e:

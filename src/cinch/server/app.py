@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import random
 import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -33,6 +34,7 @@ from cinch.actions import Action, parse_action
 from cinch.cards import Seat
 from cinch.library import Library, LibraryError
 from cinch.record import dumps
+from cinch.server.pages import EXCEPTION_HANDLERS, BadBody, read_json
 from cinch.server.protocol import Refusal
 from cinch.server.puzzles import add_puzzle_routes
 from cinch.server.replays import add_replay_routes
@@ -61,7 +63,9 @@ KEEP_WAITING = 24 * 3600  # seconds a room nobody has started stays open
 KEEP_OVER = 3600  # seconds a room whose match is over stays open (for a rematch) without anyone in it
 MAX_ROOMS = 5000  # rooms not yet over, at most: a flood of creations cannot fill the memory
 KEEP_CACHED = 60  # seconds a cluster's process keeps a room nobody here is in and that it does not drive
+MAX_ROOM_BODY = 16 * 1024  # bytes: the largest body POST /api/rooms reads (a room's is a few hundred)
 SEND_QUEUE = 256  # messages waiting for a slow client before it is cut off (it reconnects to a snapshot)
+CUT_OFF_WAIT = 30.0  # seconds a client cut off for being slow has to read on to its close frame
 
 
 class Bucket:
@@ -89,13 +93,15 @@ class Connection:
         self.seat: Seat | None = None
         self.host = False
         self.room: Room | None = None
-        self.queue: asyncio.Queue[str | None] | None = None
+        self.queue: asyncio.Queue[str] | None = None
         self.sent: list[dict[str, Any]] | None = None  # (tests) messages kept instead of sent
         self.messages = Bucket(rate=20, burst=40)
         self.chats = Bucket(rate=0.5, burst=5)
-        self.cut_off = False
+        self.behind = asyncio.Event()  # set when the client fell SEND_QUEUE messages behind: it is cut off
 
     def send(self, message: dict[str, Any] | str) -> None:
+        if self.behind.is_set():
+            return  # (being cut off: it gets a fresh state when it reconnects)
         text = message if isinstance(message, str) else _dumps(message)
         if self.queue is None:
             if self.sent is not None:
@@ -106,9 +112,20 @@ class Connection:
         try:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
-            self.cut_off = True
-            with contextlib.suppress(asyncio.QueueFull):
-                self.queue.put_nowait(None)
+            self.behind.set()
+
+
+def _ended(task: asyncio.Task[Any]) -> None:
+    """A connection's reader or pump has ended: how is of no interest (the client is gone, or cut off)."""
+    if not task.cancelled():
+        task.exception()  # (taken, so that asyncio does not log it as never retrieved)
+
+
+async def cut_off(ws: WebSocket) -> None:
+    """Close a client that fell too far behind: the close frame (1008, "too slow") follows what its socket
+    still holds, once it reads again; one that reads nothing for CUT_OFF_WAIT seconds more is let go."""
+    with contextlib.suppress(Exception):  # (the client may be gone meanwhile)
+        await asyncio.wait_for(ws.close(code=1008, reason="too slow: reconnect for a fresh state"), CUT_OFF_WAIT)
 
 
 def _dumps(message: dict[str, Any]) -> str:
@@ -128,7 +145,8 @@ class Thinker:
         if self.pool is None:
             import multiprocessing
 
-            self.pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            self.pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                            initializer=watch_parent)
         return self.pool
 
     async def think(self, bot: str, seed: int, view: Any) -> tuple[Action | None, Exception | None]:
@@ -142,8 +160,33 @@ class Thinker:
         return await asyncio.get_running_loop().run_in_executor(self._pool(), hint_now, bot, view)
 
     def close(self) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=False, cancel_futures=True)
+        """Stop the workers now, a move or a hint under way too: nobody waits for it any more, and a worker
+        left thinking would outlive the server (and the multiprocessing resource tracker with it)."""
+        pool, self.pool = self.pool, None
+        if pool is None:
+            return
+        workers = list((pool._processes or {}).values())  # (the executor cannot stop a task under way itself)
+        pool.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            worker.terminate()
+
+
+def watch_parent() -> None:
+    """(In a worker, as it starts.)  Exit the moment the server process is gone, however it went (SIGKILL
+    too): the worker would otherwise wait for work forever, and hold the resource tracker with it."""
+    import multiprocessing
+    import multiprocessing.connection
+    import threading
+
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        multiprocessing.connection.wait([parent.sentinel])  # (ready once the parent's end of the pipe closes)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
 _WORKER_BOTS: dict[str, Any] = {}
@@ -167,7 +210,7 @@ class Server:
 
     def __init__(self, library: Library | None, *, base_url: str = "", thinker: Thinker | None = None,
                  room_defaults: dict[str, Any] | None = None, share_library: bool = True,
-                 store: Store | None = None):
+                 store: Store | None = None, seed: int | None = None):
         if store is None:
             assert library is not None, "a server needs a library or a store"
             store = LocalStore(library)
@@ -178,6 +221,12 @@ class Server:
         self.thinker = thinker if thinker is not None else Thinker()
         self.rooms: dict[str, Room] = {}
         self.room_defaults = dict(room_defaults or {})
+        self.seed = seed  # (tests) every room deals from this seed instead of fresh secrets: the same deals each run
+
+    def chance(self) -> random.Random | None:
+        """A room's source of chance: None (fresh secrets), or with a seed, a generator of its own that starts
+        from it, so that a room's deals follow from what happens in it alone, whatever other rooms do."""
+        return None if self.seed is None else random.Random(self.seed)
 
     def link(self, code: str, base: str | None = None) -> str:
         return f"{(self.base_url or base or '').rstrip('/')}/rooms/{code}"
@@ -195,7 +244,8 @@ class Server:
                                                                        and row["updated"] < today):
                 continue
             try:
-                room = Room.load(row, self.library, link=self.link(row["code"]), thinker=self.thinker)
+                room = Room.load(row, self.library, link=self.link(row["code"]), thinker=self.thinker,
+                                 chance=self.chance())
             except Exception as e:  # a damaged room must not keep the others from opening
                 log.error("room %s could not be restored: %s", row["code"], e)
                 continue
@@ -215,8 +265,8 @@ class Server:
     def create(self, body: Any, base: str | None = None) -> dict[str, Any]:
         if not isinstance(body, dict):
             raise Refusal("bad-request", "send a JSON object: {\"rules\": \"pagat\", \"grace\": 60, ...}")
-        allowed = {"rules", "options", "target", "grace", "between_deals", "bot_delay", "hints", "listed",
-                   "substitute"}
+        allowed = {"rules", "options", "target", "grace", "between_deals", "bot_delay", "trick_pause", "hints",
+                   "listed", "substitute"}
         unknown = sorted(set(body) - allowed)
         if unknown:
             raise Refusal("bad-request",
@@ -235,7 +285,8 @@ class Server:
                                          "as in {\"sancho\": \"true\", \"follow\": \"strict\"}")
         rules = rules_from(spec.get("rules", "pagat"), target, options)
         settings = Settings(rules)
-        for key, low, high in (("grace", 0, 3600), ("between_deals", 0, 600), ("bot_delay", 0, 10)):
+        for key, low, high in (("grace", 0, 3600), ("between_deals", 0, 600), ("bot_delay", 0, 10),
+                               ("trick_pause", 0, 10)):
             if key in spec:
                 value = spec[key]
                 if not isinstance(value, int | float) or isinstance(value, bool) or not low <= value <= high:
@@ -256,7 +307,7 @@ class Server:
         while True:
             code = new_code(lambda c: c in self.rooms)
             room = Room(code, settings, token_hash(host_token), self.library, link=self.link(code, base),
-                        thinker=self.thinker, store=self.store)
+                        thinker=self.thinker, store=self.store, chance=self.chance())
             try:
                 if self.store.create_room(room):
                     break  # (else another process took the code a moment ago: draw again)
@@ -329,7 +380,8 @@ class Server:
                 "rules": rules.to_json(), "rules_name": rules.name, "target": rules.target, **table_json(table),
                 "seats": seats,
                 "spectators": spectators, "grace": settings.grace, "between_deals": settings.between_deals,
-                "hints": settings.hints, "match_id": row["match_id"]}
+                "trick_pause": settings.trick_pause, "hints": settings.hints, "match_id": row["match_id"],
+                "ready": [n for n in table.names if n in data.get("ready", ()) and row["status"] == "between-deals"]}
 
     # ---- the cluster's news (cinch.server.cluster) ------------------------------------------------------
     def cached(self, code: str) -> Room | None:
@@ -353,7 +405,8 @@ class Server:
             raise Refusal("storage", f"room {code} could not be read ({e}); try again") from None
         if row is None:
             return None
-        room = Room.load(row, self.library, link=self.link(code), thinker=self.thinker, store=self.store)
+        room = Room.load(row, self.library, link=self.link(code), thinker=self.thinker, store=self.store,
+                         chance=self.chance())
         self.rooms[code] = room
         return room
 
@@ -489,9 +542,10 @@ async def keep_garbage_collection_short() -> None:
 def create_app(db: str | os.PathLike[str] | None = None, *, base_url: str = "", thinker: Thinker | None = None,
                room_defaults: dict[str, Any] | None = None, share_library: bool = True,
                database_url: str | None = None, redis_url: str | None = None,
-               cluster_options: dict[str, Any] | None = None) -> Starlette:
+               cluster_options: dict[str, Any] | None = None, seed: int | None = None) -> Starlette:
     """The ASGI app over the game library at ``db`` (``$CINCH_DB`` or the default library if None), or, with
-    ``database_url``, over PostgreSQL, shared with the other processes that ``redis_url`` connects."""
+    ``database_url``, over PostgreSQL, shared with the other processes that ``redis_url`` connects.  ``seed``
+    (tests): every room deals from it (:meth:`Server.chance`)."""
     store: Store
     if database_url is not None:
         from cinch.server.cluster import ClusterStore
@@ -503,7 +557,7 @@ def create_app(db: str | os.PathLike[str] | None = None, *, base_url: str = "", 
                                "--database-url too (SQLite serves one process)")
         store = LocalStore(Library.open(db))
     server = Server(None, base_url=base_url, thinker=thinker, room_defaults=room_defaults,
-                    share_library=share_library, store=store)
+                    share_library=share_library, store=store, seed=seed)
     server.load()
 
     @contextlib.asynccontextmanager
@@ -523,9 +577,9 @@ def create_app(db: str | os.PathLike[str] | None = None, *, base_url: str = "", 
 
     async def create_room(request: Request) -> Response:
         try:
-            body = await request.json()
-        except ValueError as e:
-            return error(Refusal("bad-json", f"the body must be JSON: {e}"), 400)
+            body = await read_json(request, MAX_ROOM_BODY, '{"rules": "pagat", "target": 62}')
+        except BadBody as e:
+            return e.response()
         try:
             made = server.create(body, str(request.base_url))
         except Refusal as e:
@@ -566,29 +620,30 @@ def create_app(db: str | os.PathLike[str] | None = None, *, base_url: str = "", 
         async def pump() -> None:
             assert conn.queue is not None
             while True:
-                text = await conn.queue.get()
-                if text is None:
-                    await ws.close(code=1008, reason="too slow: reconnect for a fresh state")
-                    return
-                await ws.send_text(text)
+                await ws.send_text(await conn.queue.get())
 
-        sender = asyncio.create_task(pump())
+        async def read() -> None:
+            with contextlib.suppress(WebSocketDisconnect):
+                while True:
+                    message = await ws.receive()
+                    if message["type"] == "websocket.disconnect":
+                        return
+                    data = message.get("text")
+                    server.handle(conn, data if data is not None else message.get("bytes") or b"")
+
+        # Until the client leaves, or falls SEND_QUEUE messages behind (its pump stuck in a full socket).
+        tasks = [asyncio.create_task(job) for job in (pump(), read(), conn.behind.wait())]
+        for task in tasks:
+            task.add_done_callback(_ended)
         try:
-            while not conn.cut_off:
-                message = await ws.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                data = message.get("text")
-                if data is None:
-                    data = message.get("bytes") or b""
-                server.handle(conn, data)
-        except WebSocketDisconnect:
-            pass
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         finally:
             server.disconnect(conn)
-            sender.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await sender
+            for task in tasks:
+                task.cancel()
+            await asyncio.wait(tasks)
+        if conn.behind.is_set():
+            await cut_off(ws)
 
     routes: list[Any] = [
         Route("/", page),
@@ -605,7 +660,7 @@ def create_app(db: str | os.PathLike[str] | None = None, *, base_url: str = "", 
     add_replay_routes(routes, server)
     add_puzzle_routes(routes)
     add_scoresheet_routes(routes, server)
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=EXCEPTION_HANDLERS)
     app.state.server = server
     return app
 

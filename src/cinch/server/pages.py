@@ -1,11 +1,14 @@
 """The server's stand-alone pages (the replay viewer, puzzles, the score sheet): each an
-``index.html`` with its script and style, served with one strict content policy."""
+``index.html`` with its script and style, served with one strict content policy; and what every
+route that takes a JSON body shares (:func:`read_json`)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
@@ -36,3 +39,74 @@ def page_routes(path: str, folder: Path, *assets: str) -> list[Route]:
 def error_json(code: str, message: str, status: int) -> JSONResponse:
     """The JSON error every page API answers: a code for scripts and one sentence for people."""
     return JSONResponse({"type": "error", "code": code, "message": message}, status_code=status)
+
+
+MAX_DEPTH = 16
+"""The deepest a request's JSON may nest (a room's body nests three deep): a deeper one is refused before
+anything walks it."""
+
+
+class BadBody(Exception):
+    """A request body refused before it is read as anything: its HTTP status, code and message."""
+
+    def __init__(self, status: int, code: str, message: str):
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+    def response(self) -> JSONResponse:
+        return error_json(self.code, self.message, self.status)
+
+
+async def read_json(request: Request, limit: int, example: str) -> Any:
+    """The request's body as JSON: at most ``limit`` bytes (413 ``too-large``), UTF-8 JSON nested at most
+    :data:`MAX_DEPTH` deep (400 ``bad-json``, the message ending with ``example``, a body that would do).
+    A client that hangs up mid-body raises ``ClientDisconnect``, which the app drops quietly."""
+    size = request.headers.get("content-length", "")
+    if size.isdigit() and int(size) > limit:
+        raise BadBody(413, "too-large", f"the body has {int(size)} bytes; at most {limit} are read")
+    data = bytearray()
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > limit:
+            raise BadBody(413, "too-large", f"the body is longer than {limit} bytes, the most read")
+    try:
+        value = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise BadBody(400, "bad-json", f"the body is not UTF-8 text (byte {e.start + 1}); send {example}") from None
+    except RecursionError:
+        value, deep = None, True
+    except ValueError as e:
+        raise BadBody(400, "bad-json", f"the body must be JSON ({str(e)[:120]}); send {example}") from None
+    else:
+        deep = nesting(value) > MAX_DEPTH
+    if deep:
+        raise BadBody(400, "bad-json", f"the body nests deeper than {MAX_DEPTH} levels; send {example}")
+    return value
+
+
+def nesting(value: Any) -> int:
+    """How deep lists and objects nest in a JSON value (a plain value: 0), without recursion.
+
+    >>> nesting({"rules": {"preset": "pagat"}, "seats": [[1], 2]}), nesting(7)
+    (3, 0)
+    """
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        deepest = max(deepest, depth + 1)
+        if deepest > MAX_DEPTH:
+            break
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+async def client_gone(request: Request, exc: Exception) -> Response:
+    """A client that hung up mid-body: nothing to answer, nothing to log (the app's handler for
+    ``ClientDisconnect``)."""
+    return Response(status_code=400)
+
+
+EXCEPTION_HANDLERS = {ClientDisconnect: client_gone}

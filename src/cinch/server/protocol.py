@@ -199,8 +199,10 @@ class RoomInfo(_Message):
     spectators: int
     grace: float  # seconds before a bot plays for a seat whose connection dropped
     between_deals: float  # seconds the end of a deal is shown before the next (unless all are ready)
+    trick_pause: float = 1.2  # seconds a finished trick stays on view before a bot leads to the next
     hints: bool
     match_id: int | None
+    ready: list[SeatName] = []  # between deals: the seats whose person has pressed Next
     rulings: Literal["002", "003"] | None = None  # under the honour rule only: whose rulings a claim takes
 
 

@@ -19,7 +19,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -29,7 +28,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from cinch.errors import CinchError
-from cinch.server.pages import error_json, page_routes
+from cinch.server.pages import BadBody, error_json, page_routes, read_json
 from cinch.study.puzzles import Puzzle, PuzzleError, find, load_puzzles
 from cinch.table.narrate import Narrator, rule_words, view_trump
 
@@ -96,13 +95,10 @@ def add_puzzle_routes(routes: list[Any], puzzles: Sequence[Puzzle] | None = None
         puzzle = named(request)
         if isinstance(puzzle, Response):
             return puzzle
-        body = await request.body()
-        if len(body) > MAX_GUESS:
-            return error_json("bad-guess", f"a guess is one card, at most {MAX_GUESS} bytes of JSON", 413)
         try:
-            data = json.loads(body)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            return error_json("bad-guess", 'the guess must be JSON, as {"card": "5H"}', 400)
+            data = await read_json(request, MAX_GUESS, 'one card, as {"card": "5H"}')
+        except BadBody as e:  # (the page reads the code bad-guess for every refusal of a guess)
+            return error_json("bad-guess", f"a guess is one card as JSON: {e.message}", e.status)
         card = data.get("card") if isinstance(data, dict) else None
         if not isinstance(card, str):
             return error_json("bad-guess", 'the guess must name a card, as {"card": "5H"}', 400)

@@ -586,9 +586,10 @@ def add_replay_routes(routes: list[Any], server: Any) -> None:
         limit = max(1, min(limit, LIBRARY_MAX))
         try:
             matches = [m for m in server.library.list(limit=limit) if _shared(server, m)]
+            rooms = _listed_rooms(server) if any(m.frontend == "server" for m in matches) else {}
         except LibraryError as e:
             return error_json("library", str(e), 500)
-        return JSONResponse({"matches": [_listing(server, m) for m in matches], "limit": limit})
+        return JSONResponse({"matches": [_listing(server, m, rooms.get(m.id)) for m in matches], "limit": limit})
 
     async def library_replay(request: Request) -> Response:
         found = stored(request)
@@ -652,7 +653,22 @@ def _without_room_code(record: dict[str, Any]) -> dict[str, Any]:
     return record
 
 
-def _listing(server: Any, stored: StoredMatch) -> dict[str, Any]:
+def _listed_rooms(server: Any) -> dict[int, str]:
+    """The code of the room each match of a listed room was played in (the lobby shows those codes to
+    anyone); a private room's code is its invitation, and its matches go without one."""
+    codes: dict[int, str] = {}
+    for row in server.library.rooms():
+        data = row.get("data") or {}
+        settings = data.get("settings") if isinstance(data, dict) else None
+        if not isinstance(settings, dict) or settings.get("listed") is not True:
+            continue
+        for match_id in data.get("matches") or ():
+            if isinstance(match_id, int):
+                codes[match_id] = str(row["code"])
+    return codes
+
+
+def _listing(server: Any, stored: StoredMatch, room: str | None = None) -> dict[str, Any]:
     live = _may_be_running(server, stored)
     table = table_of(stored.rules_json)
     score = tuple(stored.score)
@@ -669,6 +685,7 @@ def _listing(server: Any, stored: StoredMatch) -> dict[str, Any]:
         "frontend": stored.frontend,
         "deals": stored.deals,
         "live": live,
+        "room": room,  # the code of the (listed) room it was played in, else None
     }
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import random
 import secrets
 import time
 from collections import deque
@@ -43,7 +44,7 @@ from cinch.seating import FOUR, Seating
 from cinch.server.protocol import Refusal
 from cinch.server.store import LocalStore, NotDriver, Presence, StorageFailed, Store, catch_up, match_from_record
 from cinch.server.views import match_json, private_deal_json, public_deal_json, public_view
-from cinch.shuffle import Shuffle
+from cinch.shuffle import SALT_DIGITS, Shuffle
 from cinch.table import Pending, Saver, Table
 from cinch.table.advice import available_bots
 from cinch.table.narrate import Narrator, action_words, result_lines, view_trump
@@ -91,20 +92,45 @@ class Settings:
     grace: float = 60.0  # seconds a dropped seat keeps its clock paused before a bot plays for it
     between_deals: float = 8.0  # seconds the end of a deal is shown (unless every person is ready sooner)
     bot_delay: float = 0.6  # seconds a bot waits before it acts, so that people can follow
+    trick_pause: float = 1.2  # seconds a finished trick stays on view before a bot leads to the next
     hints: bool = True
     listed: bool = True  # shown in the lobby
     substitute: str = "heuristic"  # the bot that plays for a person who is away or left
 
     def to_json(self) -> dict[str, Any]:
         return {"rules": self.rules.to_json(), "grace": self.grace, "between_deals": self.between_deals,
-                "bot_delay": self.bot_delay, "hints": self.hints, "listed": self.listed,
-                "substitute": self.substitute}
+                "bot_delay": self.bot_delay, "trick_pause": self.trick_pause, "hints": self.hints,
+                "listed": self.listed, "substitute": self.substitute}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Settings:
         return cls(rules=Rules.from_json(data["rules"]), grace=float(data["grace"]),
                    between_deals=float(data["between_deals"]), bot_delay=float(data["bot_delay"]),
+                   trick_pause=float(data.get("trick_pause", cls.trick_pause)),  # (rooms saved before it)
                    hints=bool(data["hints"]), listed=bool(data["listed"]), substitute=str(data["substitute"]))
+
+    def waits_for_next(self, people: int) -> bool:
+        """Whether the end of a deal waits for the people's Next with no timer: at a table of one person
+        (with three bots, say), whose Next alone deals on, unless the room deals on at once
+        (``between_deals`` 0).  With two or more people the timer keeps one slow reader from holding the
+        others; with nobody but bots it deals on by itself.
+
+        >>> from cinch.rules import Rules
+        >>> s = Settings(Rules.preset("pagat"))
+        >>> s.waits_for_next(1), s.waits_for_next(2), s.waits_for_next(0)
+        (True, False, False)
+        """
+        return people == 1 and self.between_deals > 0
+
+    def pause_before(self, view: SeatView) -> float:
+        """How long a bot waits before its decision: the room's pace, and before leading to a new trick at
+        least ``trick_pause``, so that the trick just won stays on view with its fourth card (a room whose
+        bots act at once, ``bot_delay`` 0, keeps no pause at all)."""
+        if self.bot_delay <= 0:
+            return 0.0
+        if view.phase is Phase.PLAY and not view.current_trick and view.tricks:
+            return max(self.bot_delay, self.trick_pause)
+        return self.bot_delay
 
 
 @dataclass
@@ -216,8 +242,12 @@ class Room:
     """A room: its settings, seats, the table once started, and the connections watching it."""
 
     def __init__(self, code: str, settings: Settings, host_hash: str, library: Library, *,
-                 link: str = "", thinker: Thinker | None = None, store: Store | None = None):
+                 link: str = "", thinker: Thinker | None = None, store: Store | None = None,
+                 chance: random.Random | None = None):
         self.code = code
+        # Where the room's chance comes from (the salts of its shuffles, the first dealer, the bots' seeds):
+        # fresh secrets, or (a test's server) a seeded generator, so that a test plays the same deals every run.
+        self.chance = chance
         self.settings = settings
         self.host_hash = host_hash
         self.store: Store = store if store is not None else LocalStore(library)
@@ -236,6 +266,7 @@ class Room:
         self.clients: set[Client] = set()
         self.clocks = {s: Clock() for s in self.seating.seats}
         self.ready: set[Seat] = set()
+        self.ready_for = 0  # the number of finished deals whose end ``ready`` answers
         self.audiences: dict[Seat | None, _Audience] = {}
         self._reset_audiences()
         self.grace_timers: dict[Seat, asyncio.TimerHandle] = {}
@@ -318,7 +349,9 @@ class Room:
             "spectators": sum(1 for c in self.clients if c.seat is None)
             + sum(p.spectators for p in elsewhere.values()),
             "grace": self.settings.grace, "between_deals": self.settings.between_deals,
-            "hints": self.settings.hints, "match_id": self.match_id,
+            "trick_pause": self.settings.trick_pause, "hints": self.settings.hints, "match_id": self.match_id,
+            # Between deals: who has pressed Next (the page says whom the table still waits for).
+            "ready": [s.name for s in self.seating.seats if s in self.ready] if self.status == BETWEEN else [],
             # The honour rule: whose rulings a claimed irregularity takes, for the page to say before a revoke.
             **({"rulings": penalty_text(rules)} if rules.honour_rule else {}),
         }
@@ -342,11 +375,11 @@ class Room:
 
     @classmethod
     def load(cls, row: dict[str, Any], library: Library, *, link: str = "", thinker: Thinker | None = None,
-             store: Store | None = None) -> Room:
+             store: Store | None = None, chance: random.Random | None = None) -> Room:
         """A stored room, its table rebuilt at the last saved action (people's seats wait for them)."""
         data = row["data"]
         room = cls(row["code"], Settings.from_json(data["settings"]), data["host_hash"], library, link=link,
-                   thinker=thinker, store=store)
+                   thinker=thinker, store=store, chance=chance)
         room._places_from(data)
         for name, used in data.get("clocks", {}).items():
             room.clocks[room.seating.parse_seat(name)].used = float(used)
@@ -374,6 +407,7 @@ class Room:
     def _adopt_table_state(self, data: dict[str, Any]) -> None:
         """What the stored room says beyond its match: who is ready, which deal's end was shown, the clocks."""
         self.ready = {s for s in self._seats_named(data.get("ready", ())) if s is not None}
+        self.ready_for = 0 if self.table is None else len(self.table.match.summaries)
         for seat, clock in self.clocks.items():
             clock.used = float(data.get("clocks", {}).get(seat.name, clock.used))
             since = data.get("running", {}).get(seat.name)
@@ -393,7 +427,7 @@ class Room:
         bots = {}
         for place in self.places.values():
             if place.bot is not None:
-                bots[place.seat] = _make_bot(place.bot)
+                bots[place.seat] = _factory(place.bot, self._seed())
         table = Table(match, bots, names={s: self.places[s].bot or "" for s in bots}, saver=saver, undo=False,
                       shuffles=self._shuffle, bot_factory=_factory)
         table.acknowledge()
@@ -559,7 +593,7 @@ class Room:
             table.saver.attach(row["match_id"], table.match)
             for seat, place in self.places.items():  # the seats' bots as the store says
                 if place.bot is not None and table.bot_names.get(seat) != place.bot:
-                    table.seat_bot(seat, place.bot, secrets.randbelow(2**31))
+                    table.seat_bot(seat, place.bot, self._seed())
                 elif place.bot is None and seat in table.bots:
                     table.seat_person(seat)
             table.generation += 1  # a bot's turn thought before this is stale
@@ -649,7 +683,7 @@ class Room:
                 or self.closed or self.status == OVER:
             return
         place.bot = self.settings.substitute
-        self.table.seat_bot(seat, place.bot, secrets.randbelow(2**31))
+        self.table.seat_bot(seat, place.bot, self._seed())
         self._mark_substitute(seat, start=True)
         self.save()
         self._changed()
@@ -663,7 +697,15 @@ class Room:
             self._mark_substitute(seat, start=False)
             self.save()
         self._run_clocks()
+        self._repace()
         self._kick()
+
+    def _repace(self) -> None:
+        """Who sits changed: between deals, the timer to the next deal runs or stops as the people now
+        seated want it (:meth:`Settings.waits_for_next`)."""
+        table = self.table
+        if table is not None and self.status == BETWEEN and table.pending() is Pending.DEAL_OVER:
+            self._wait_for_next_deal()
 
     def presence_moved(self) -> None:
         """(A cluster.)  Connections to the room opened or closed in another process: show who is here, and
@@ -794,6 +836,7 @@ class Room:
         self.places[seat] = Place(seat, "bot", bot, bot)
         self._seat_changed(seat, bot)
         self.save()
+        self._repace()
         self.broadcast()
 
     def _seat_changed(self, seat: Seat, name: str) -> None:
@@ -803,7 +846,7 @@ class Room:
         if table is None:
             return
         if self.places[seat].kind == "bot":
-            table.seat_bot(seat, self.places[seat].bot or name, secrets.randbelow(2**31))
+            table.seat_bot(seat, self.places[seat].bot or name, self._seed())
         else:
             table.seat_person(seat)
         m = table.match
@@ -846,10 +889,10 @@ class Room:
     def _new_match(self, first_dealer: Seat | None) -> None:
         players = {s: (p.name if p.kind == "human" else p.bot) or "" for s, p in self.places.items()}
         match = Match(self.settings.rules, players=players, first_dealer=first_dealer,
-                      rng=secrets.randbelow(2**31))
+                      rng=self._seed())
         match.metadata["server"] = {"room": self.code}
         saver = StrictSaver(self.library, frontend="server")
-        bots = {s: _make_bot(p.bot) for s, p in self.places.items() if p.bot is not None}
+        bots = {s: _factory(p.bot, self._seed()) for s, p in self.places.items() if p.bot is not None}
         table = Table(match, bots, names={s: self.places[s].bot or "" for s in bots}, saver=saver, undo=False,
                       shuffles=self._shuffle, bot_factory=_factory)
         saver.start(match, human_seat=None, seed=None, players=players)
@@ -858,6 +901,7 @@ class Room:
         self.matches.append(saver.match_id)
         self.clocks = {s: Clock() for s in self.seating.seats}
         self.ready.clear()
+        self.ready_for = 0
         self._reset_audiences()
         match.metadata["seating"] = [{"seat": s.name, "name": players[s], "kind": p.kind, "from_deal": 1}
                                      for s, p in self.places.items()]
@@ -874,7 +918,14 @@ class Room:
         """Deal ``number``'s deck (both packs in two-deck Cinch): from a fresh secret salt and every seat's
         entropy (docs/protocol.md)."""
         entropy = tuple(self.places[s].entropy for s in self.seating.seats)
+        if self.chance is not None:
+            return Shuffle(f"{self.chance.getrandbits(4 * SALT_DIGITS):0{SALT_DIGITS}x}", entropy, number,
+                           decks=self.settings.rules.decks)
         return Shuffle.new(entropy, number, decks=self.settings.rules.decks)
+
+    def _seed(self) -> int:
+        """A seed for a bot or a match (the first dealer), from the room's chance."""
+        return self.chance.randrange(2**31) if self.chance is not None else secrets.randbelow(2**31)
 
     def act(self, client: Client, seq: int, text: str, *, irregular: bool = False) -> None:
         """A person's decision, in the record notation, for the state numbered ``seq`` (``irregular``: meant
@@ -1036,13 +1087,23 @@ class Room:
             table.acknowledge()
             self.save()
             return
-        if self.next_deal_timer is None:
+        ended = len(table.match.summaries)
+        if self.ready_for != ended:  # (a deal newly over: nobody has pressed Next for it yet)
             self.ready.clear()
+            self.ready_for = ended
         self.save()  # (the clocks, and the status the lobby shows)
         self._wait_for_next_deal()
 
+    def people(self) -> int:
+        """How many people sit at the table (a person a substitute plays for is not counted)."""
+        return sum(1 for p in self.places.values() if p.kind == "human" and not p.away)
+
     def _wait_for_next_deal(self) -> None:
-        if self.next_deal_timer is None and not self.closed and self.store.drives(self):
+        """Between deals: run the timer that deals on, unless the room waits for its one person's Next
+        (:meth:`Settings.waits_for_next`); called again whenever who sits changes."""
+        if self.settings.waits_for_next(self.people()):
+            self._stop_next_deal()
+        elif self.next_deal_timer is None and not self.closed and self.store.drives(self):
             loop = asyncio.get_running_loop()
             self.next_deal_timer = loop.call_later(self.settings.between_deals, self._deal_on)
 
@@ -1127,10 +1188,11 @@ class Room:
                 turn = table.bot_turn()
                 if turn is None:
                     return
-                if self.settings.bot_delay > 0:
-                    await asyncio.sleep(self.settings.bot_delay)
+                pause = self.settings.pause_before(turn.view)
+                if pause > 0:
+                    await asyncio.sleep(pause)
                 if turn.bot.name in SLOW_BOTS and self.thinker is not None:
-                    action, error = await self.thinker.think(turn.bot.name, secrets.randbelow(2**31), turn.view)
+                    action, error = await self.thinker.think(turn.bot.name, self._seed(), turn.view)
                 else:
                     action, error = turn.decide()
                 if self.table is not table:
@@ -1338,10 +1400,6 @@ def hint_now(name: str, view: Any) -> tuple[str, str, str]:
 
     hint = ask_hint(name, _factory(name, 0), view)
     return str(hint.action), hint.estimate, hint.detail
-
-
-def _make_bot(name: str) -> Bot:
-    return _factory(name, secrets.randbelow(2**31))
 
 
 def _factory(name: str, seed: int) -> Bot:

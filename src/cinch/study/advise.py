@@ -25,16 +25,21 @@ after the call the others bid as the heuristic does (and may overcall); a deal t
 player ends up making is played out by the heuristic, once per world and maker; a deal this
 seat makes is worth the table's figure for the suit that is best at that level (the trump is
 named after the auction, from the same cards).  Every figure is a weighted mean over the
-worlds with a 95% interval from the worlds' effective number; the recommended call is the
-best mean, with its margin over the runner-up measured in the same worlds.
+worlds with a 95% interval from the worlds' effective number.  The recommended call is the
+safe one, the pass (a stuck dealer's lowest bid), unless another call beats it in the same worlds by
+the margin the expert asks of its own calls (:func:`cinch.bots.expert.pick_call`: standard errors,
+more for more calls compared and for a far bid), so that a gain the worlds cannot tell from noise does
+not turn a pass into a bid with the seed; among close calls the lower bid wins.  Its margin over the
+runner-up (the best other call by its mean, below 0 when the safe call was kept) is measured in the
+same worlds, and a margin whose interval reaches 0 makes the advice a close call (:attr:`Advice.close`).
 
 >>> from cinch import Rules, Seat
 >>> view = position(Rules.preset("pagat"), "AS KS QS JS TS 5S 2H 3D 4C", Seat.S, Seat.W, ["pass", "pass"])
->>> advice = advise(view, worlds=6, seed=1)
+>>> advice = advise(view, worlds=6, seed=3)
 >>> advice.suits[0].suit.name, isinstance(advice.best, Bid), advice.best_advice.trump.name
 ('SPADES', True, 'SPADES')
 >>> print(advice.suit_lines()[0])
-♠ trumps: 13.3 (12.9 to 13.7) points; bid 11: +12.6, made 100%
+♠ trumps: 13.6 (13.1 to 14.0) points; bid 9: +13.2, made 100%
 """
 
 from __future__ import annotations
@@ -50,12 +55,13 @@ from typing import Any
 from cinch.actions import PASS, TRUMPS, Action, Bid, Call, Pass, parse_action
 from cinch.bots.base import Bot, make_bot
 from cinch.bots.equity import MatchEquity
+from cinch.bots.expert import pick_call
 from cinch.bots.inference import BidLikelihood
 from cinch.bots.playout import bid_out, play_out
 from cinch.cards import SUITS, CardSet, Seat, Suit, Team, bit_list, deck_mask
 from cinch.constants import BATCH, DEALT
 from cinch.deal import Deal
-from cinch.errors import CinchError
+from cinch.errors import CinchError, quoted
 from cinch.match import bidder_goes_out_applies
 from cinch.rules import Rules
 from cinch.scoring import settle
@@ -92,7 +98,7 @@ def parse_hand(text: str, dealt: int = DEALT, decks: int = 1) -> CardSet:
     # A card written twice is refused there, by name (with two packs, one written three times).
     hand = CardSet.parse(text.replace(",", " "), decks=decks)
     if len(hand) != dealt:
-        raise AdviceError(f"a hand is the {dealt} cards dealt; {text.strip()!r} has {len(hand)}")
+        raise AdviceError(f"a hand is the {dealt} cards dealt; {quoted(text.strip())} has {len(hand)}")
     return hand
 
 
@@ -105,7 +111,7 @@ def parse_calls(text: str | Sequence[str]) -> list[Call]:
             continue
         action = parse_action(f"bid {word}" if word.isdigit() else word)
         if not isinstance(action, Pass | Bid):
-            raise AdviceError(f"{word!r} is not a call; the calls before yours are 'pass' and 'bid N'")
+            raise AdviceError(f"{quoted(word)} is not a call; the calls before yours are 'pass' and 'bid N'")
         calls.append(action)
     return calls
 
@@ -126,9 +132,9 @@ def parse_score(text: str, table: Seating = FOUR) -> tuple[int, ...]:
     m = re.fullmatch(_SCORE_NUMBER + (_SCORE_SEPARATOR + _SCORE_NUMBER) * (n - 1), text)
     if m is None:
         if table.partnership:
-            raise AdviceError(f"{text!r} is not a score; write it NS-EW, as 32-41")
+            raise AdviceError(f"{quoted(text)} is not a score; write it NS-EW, as 32-41")
         example = ",".join(str(v) for v in (12, -7, 0, 5, 9, 3)[:n])
-        raise AdviceError(f"{text!r} is not a score at a table of {table.players}; write one number per player, "
+        raise AdviceError(f"{quoted(text)} is not a score at a table of {table.players}; write one number per player, "
                           f"{table.names[0]} first, as {example}")
     return tuple(int(g) for g in m.groups())
 
@@ -351,10 +357,15 @@ class Advice:
     unit: str  # "points" (score change, ours less theirs) or "%" (the chance to win the match)
     suits: tuple[SuitAdvice, ...]  # best first (by the points our side takes)
     calls: tuple[CallAdvice, ...]  # in the order of the legal calls
-    best: Call
-    runner_up: Call | None
-    margin: Estimate | None  # best less runner-up, in the same worlds, in ``unit``
+    best: Call  # the advice: the safe call (the pass) unless another beats it clearly (the expert's rule)
+    runner_up: Call | None  # the best of the other calls by their means
+    margin: Estimate | None  # best less runner-up, in the same worlds, in ``unit`` (below 0: the safe call kept)
     heuristic: Action  # the heuristic bot's call, for comparison
+
+    @property
+    def close(self) -> bool:
+        """Whether the worlds cannot tell the advice from the runner-up: the margin's interval reaches 0."""
+        return self.margin is not None and not self.margin.low > 0
 
     @property
     def you(self) -> str:
@@ -391,12 +402,18 @@ class Advice:
         else:
             gap = self.margin.mean
             other = "passing" if isinstance(self.runner_up, Pass) else f"bidding {self.runner_up.amount}"
-            if gap < 0.5:
+            if gap <= -0.5:  # the safe call kept: the other's gain is too small for these worlds to trust
+                more = (f"wins the match about {-gap:.0f}% more often" if self.unit == "%" else
+                        f"scores about {-gap:.1f} more")
+                lead = f"{doing} is the safe call ({other} {more} on average, too little to trust)"
+            elif abs(gap) < 0.5:
                 lead = f"{doing} is about as good as {other}"
             elif self.unit == "%":
                 lead = f"{doing} wins the match about {max(1, round(gap))}% more often than {other}"
             else:
                 lead = f"{doing} keeps you about {_points(gap)} ahead of {other}"
+            if self.close:
+                lead = f"a close call: {lead}"
         if best.win is not None:
             yours = "your side's" if self.you == "your side" else "your"
             outlook = f"{yours} chance to win the match is about {round(best.win.mean)}%"
@@ -448,6 +465,7 @@ class Advice:
             "unit": self.unit,
             "best": str(self.best), "trump": _maybe_letter(self.best_advice.trump),
             "runner_up": None if self.runner_up is None else str(self.runner_up), "margin": margin,
+            "close": self.close,
             "words": self.words(), "heuristic": str(self.heuristic),
             "suits": [_suit_json(s) for s in self.suits],
             "calls": [_call_json(c) for c in self.calls],
@@ -609,10 +627,10 @@ def _summarise(view: SeatView, found: list[_World], legal: list[Call], bids: lis
         share.append(ours_weight / sum(weights) if weights else 0.0)
     values = [[g[pick] or 0.0 for g in column] for column in outcomes]
     means = [estimate(v, weights).mean for v in values]
-    order = sorted(range(len(legal)), key=lambda i: -means[i])
-    best = order[0]
-    runner = order[1] if len(order) > 1 else None
     pass_index = next((i for i, c in enumerate(legal) if isinstance(c, Pass)), None)
+    best = _advised(view, legal, values, weights, pass_index)
+    # The runner-up is the best of the others by their means: a call the rule passed over as noise, if any.
+    runner = max((i for i in range(len(legal)) if i != best), key=lambda i: means[i], default=None)
     calls = []
     for i, call in enumerate(legal):
         over = None
@@ -629,6 +647,20 @@ def _summarise(view: SeatView, found: list[_World], legal: list[Call], bids: lis
     suits.sort(key=lambda s: -s.points.mean)
     return Advice(view, len(found), effective_worlds(weights), seconds, unit, tuple(suits), tuple(calls),
                   legal[best], None if runner is None else legal[runner], margin, heuristic)
+
+
+def _advised(view: SeatView, legal: list[Call], values: list[list[float]], weights: list[float],
+             pass_index: int | None) -> int:
+    """The call to advise: the safe one (the pass; a stuck dealer's lowest bid) unless another call beats it
+    clearly in the same worlds, by the expert's rule for its own calls (:func:`cinch.bots.expert.pick_call`:
+    a margin of standard errors, more for more calls and for a far bid), so that a difference the worlds
+    cannot tell from noise gives the same call whatever the seed, and among close calls the lower bid."""
+    def level(i: int) -> int:
+        call = legal[i]
+        return call.amount if isinstance(call, Bid) else 0
+
+    safe = pass_index if pass_index is not None else min(range(len(legal)), key=level)
+    return pick_call(legal, values, weights, safe, view.rules.min_bid)
 
 
 def _win(values: Sequence[float | None], weights: Sequence[float]) -> Estimate | None:
@@ -680,8 +712,8 @@ def plot(advice: Advice, path: str) -> None:
         ax.legend(title="trumps: mean (95%)", fontsize=8, title_fontsize=8, frameon=False)
         calls = ", ".join(f"{s} {a}" for s, a in view.auction)
         ax.set_title(f"{view.hand.symbols()}  ({view.rules.name}, {view.seat} to bid, dealer {view.dealer}"
-                     f"{', after ' + calls if calls else ''})\nbest call: {advice.call_words(advice.best)} "
-                     f"({advice.worlds} worlds)", fontsize=9)
+                     f"{', after ' + calls if calls else ''})\nadvice: {advice.call_words(advice.best)}"
+                     f"{', a close call' if advice.close else ''} ({advice.worlds} worlds)", fontsize=9)
         fig.tight_layout()
         fig.savefig(path)
     finally:

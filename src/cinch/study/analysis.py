@@ -14,7 +14,11 @@ it is his change less his opponent's.
 
 A decision is marked when its loss is at least a threshold *and* at least ``NOISE_Z``
 standard errors (more against several candidates, and Student's t for few worlds:
-:func:`noise_factor`): a loss the worlds cannot tell from noise is not a mistake.
+:func:`noise_factor`): a loss the worlds cannot tell from noise is not a mistake.  The loss's
+interval is that many standard errors either side of it (:func:`loss_interval`); where it
+straddles a mark's threshold, so that other worlds could give another mark, the decision is
+searched again with twice the worlds, up to ``MAX_WIDENING`` times the settings' (64 worlds a
+card by default), before it is marked: the mark then depends on the position, not on the seed.
 
 ========== ==================
 mark       loss, in points
@@ -53,7 +57,7 @@ import threading
 import time
 from collections.abc import Callable, Collection, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -71,10 +75,11 @@ from cinch.solver import Position, solve
 from cinch.view import Phase
 
 __all__ = [
-    "ACCURACY_SCALE", "BLUNDER", "DEFAULT_WORLDS", "INACCURACY", "MISTAKE", "NOISE_Z", "Analysis", "AnalysisError",
-    "DealAnalysis", "DealSpec", "Judgement", "Mark", "Par", "SeatSummary", "Settings", "analyze", "analyze_deal",
-    "choice_words", "deal_specs", "deal_value", "decision_accuracy", "decision_steps", "default_workers", "judge",
-    "load_match", "mark_of", "noise_factor", "par_tricks", "summarise",
+    "ACCURACY_SCALE", "BLUNDER", "DEFAULT_WORLDS", "INACCURACY", "MAX_WIDENING", "MISTAKE", "NOISE_Z", "Analysis",
+    "AnalysisError", "DealAnalysis", "DealSpec", "Judgement", "Mark", "Par", "SeatSummary", "Settings", "analyze",
+    "analyze_deal", "choice_words", "deal_specs", "deal_value", "decision_accuracy", "decision_steps",
+    "default_workers", "in_doubt", "judge", "load_match", "loss_interval", "mark_of", "noise_factor", "par_tricks",
+    "summarise",
 ]
 
 FORMAT = "cinch-analysis/1"
@@ -84,6 +89,7 @@ INACCURACY = 1.0  # points of the deal lost (ours less theirs): about half a sma
 MISTAKE = 2.5  # more than a small point card's swing (Game, Jack, Low: 2 either way)
 BLUNDER = 5.0  # half a Pedro's swing, or a fair chance of a set contract thrown away
 NOISE_Z = 2.0  # a loss is marked only if it is this many standard errors above nothing (many worlds)
+MAX_WIDENING = 4  # a verdict in doubt is searched again with 2, then 4 times the worlds (a cap on the cost)
 ACCURACY_SCALE = 5.0  # points: a decision's accuracy is 100 exp(-loss / scale)
 DD_TRICKS = 6  # the most tricks left for the double-dummy par (longer hands take the solver seconds)
 DD_TRICKS_BIG_TABLE = 4  # the same at five or six players (their searches are slower; the expert's limit too)
@@ -140,6 +146,28 @@ def mark_of(loss: float, error: float, worlds: int | None = None, candidates: in
     return Mark.MISTAKE if loss >= MISTAKE else Mark.INACCURACY
 
 
+def loss_interval(loss: float, error: float, worlds: int | None = None, candidates: int = 2) -> tuple[float, float]:
+    """The interval a mark is judged on: the loss, less and more :func:`noise_factor` standard errors.
+
+    >>> loss_interval(3.0, 0.5), loss_interval(0.0, 0.0, worlds=2)
+    ((2.0, 4.0), (0.0, 0.0))
+    """
+    if error <= 0:
+        return loss, loss
+    half = noise_factor(worlds, candidates) * error
+    return loss - half, loss + half
+
+
+def in_doubt(loss: float, error: float, worlds: int | None = None, candidates: int = 2) -> bool:
+    """Whether the loss's interval straddles a mark's threshold: other worlds could give another mark.
+
+    >>> in_doubt(3.3, 1.7, 16, 3), in_doubt(9.0, 1.0, 128, 3), in_doubt(0.2, 0.1, 16)
+    (True, False, False)
+    """
+    low, high = loss_interval(loss, error, worlds, candidates)
+    return any(low < threshold < high for threshold in (INACCURACY, MISTAKE, BLUNDER))
+
+
 def decision_accuracy(loss: float, error: float) -> float:
     """A decision's accuracy in percent: 100 for no loss beyond its noise, falling as the loss grows.
 
@@ -157,18 +185,35 @@ class Settings:
     ``worlds``: a fixed number of worlds per play decision (and ``PLAYOUTS_PER_WORLD`` times
     as many playouts for the other decisions), which makes the analysis exactly repeatable;
     ``seconds``: a time budget per decision instead (the expert's ``time_budget``; repeatable
-    only as far as the machine's speed is); ``seed``: the seed of the worlds.
+    only as far as the machine's speed is); ``seed``: the seed of the worlds; ``widening``: the most
+    times a decision whose verdict is in doubt (:func:`in_doubt`) is searched with more worlds (or
+    time) than these, doubling each time (1: never).  The same seed searches the same worlds first,
+    so a wider search adds worlds to those of the narrower one.
     """
 
     worlds: int | None = DEFAULT_WORLDS
     seconds: float | None = None
     seed: int = 0
+    widening: int = MAX_WIDENING
 
     def __post_init__(self) -> None:
         if self.worlds is not None and self.worlds < 1:
             raise AnalysisError(f"worlds must be at least 1, not {self.worlds}")
         if self.seconds is not None and not self.seconds > 0:
             raise AnalysisError(f"the time per decision must be more than 0 seconds, not {self.seconds}")
+        if self.widening < 1:
+            raise AnalysisError(f"the widening must be at least 1 (never wider), not {self.widening}")
+
+    def searches(self) -> Iterator[Settings]:
+        """The settings of each search a decision in doubt may get: these, then twice the worlds (or the
+        time), and so on up to ``widening`` times."""
+        factor = 1
+        while factor <= self.widening:
+            if self.seconds is not None:
+                yield replace(self, seconds=self.seconds * factor, widening=1)
+            else:
+                yield replace(self, worlds=(self.worlds or DEFAULT_WORLDS) * factor, widening=1)
+            factor *= 2
 
     def bot(self) -> ExpertBot:
         """The expert that judges: by points of the deal, never by the chance to win the match."""
@@ -181,9 +226,11 @@ class Settings:
 
     def to_json(self) -> dict[str, Any]:
         if self.seconds is not None:
-            return {"seconds": self.seconds, "worlds": None, "playouts": None, "seed": self.seed}
+            return {"seconds": self.seconds, "worlds": None, "playouts": None, "seed": self.seed,
+                    "widening": self.widening}
         worlds = self.worlds or DEFAULT_WORLDS
-        return {"seconds": None, "worlds": worlds, "playouts": PLAYOUTS_PER_WORLD * worlds, "seed": self.seed}
+        return {"seconds": None, "worlds": worlds, "playouts": PLAYOUTS_PER_WORLD * worlds, "seed": self.seed,
+                "widening": self.widening}
 
 
 _LOCAL = threading.local()
@@ -195,7 +242,7 @@ def _bot(settings: Settings) -> ExpertBot:
     bots: dict[Settings, ExpertBot] = _LOCAL.__dict__.setdefault("bots", {})
     bot = bots.get(settings)
     if bot is None:
-        if len(bots) >= 4:
+        if len(bots) >= 8:  # (a few settings, each with its wider searches)
             bots.clear()
         bot = bots[settings] = settings.bot()
     return bot
@@ -362,6 +409,11 @@ class Judgement:
         return mark_of(self.loss, self.error, self.worlds, self.candidates) if self.searched else None
 
     @property
+    def interval(self) -> tuple[float, float]:
+        """The loss's interval the mark is judged on (:func:`loss_interval`)."""
+        return loss_interval(self.loss, self.error, self.worlds, self.candidates)
+
+    @property
     def accuracy(self) -> float:
         return decision_accuracy(self.loss, self.error)
 
@@ -374,7 +426,8 @@ class Judgement:
                 "rob": "the rob"}.get(self.phase, self.phase)
 
     def text(self, hide_keeps: bool = False) -> str:
-        """The decision in words: ``trick 2, S: play K♠: a blunder, 6.1 points lost (± 0.9); better: play 4♠ ...``.
+        """The decision in words: ``trick 2, S: play K♠: a blunder, about 6.1 points lost (4.2 to 8.0 in 16
+        worlds); better: play 4♠ ...``: the loss with its interval (:attr:`interval`) and the worlds searched.
 
         ``hide_keeps`` leaves out the cards of a discard or rob (another seat's hidden cards at a table).
         """
@@ -384,10 +437,12 @@ class Judgement:
         if not self.searched:
             return f"{head}: not judged (the expert had a single sensible choice)"
         mark = self.mark
-        loss = f"about {_points(self.loss)} lost (± {self.error:.1f})"
+        low, high = self.interval
+        spread = f"{low:.1f} to {high:.1f} in {self.worlds} worlds"
         article = "an" if mark is Mark.INACCURACY else "a"
-        verdict = f"{article} {mark}, {loss}" if mark is not None else ("the best choice" if self.loss < 0.05 else
-                                                                 f"fine ({self.loss:.1f} points within the noise)")
+        verdict = (f"{article} {mark}, about {_points(self.loss)} lost ({spread})" if mark is not None else
+                   "the best choice" if self.loss < 0.05 else
+                   f"fine ({self.loss:.1f} points, {spread}: within the noise)")
         if mark is not None:
             better = "another discard" if keep and hide_keeps else choice_words(self.best, self.tables)
             verdict += f"; better: {better} ({self.best_value:+.1f} against {self.played_value:+.1f})"
@@ -408,7 +463,8 @@ class Judgement:
             "played": str(self.played), "best": str(self.best),
             "played_words": choice_words(self.played, self.tables), "best_words": choice_words(self.best, self.tables),
             "played_value": round(self.played_value, 3), "best_value": round(self.best_value, 3),
-            "loss": round(self.loss, 3), "error": round(self.error, 3), "worlds": self.worlds,
+            "loss": round(self.loss, 3), "error": round(self.error, 3),
+            "interval": [round(x, 3) if math.isfinite(x) else None for x in self.interval], "worlds": self.worlds,
             "candidates": self.candidates, "searched": self.searched, "mark": None if mark is None else str(mark),
             "accuracy": round(self.accuracy, 1), "par": None if self.par is None else self.par.to_json(),
             "text": self.text(),
@@ -422,36 +478,60 @@ def judge(spec: DealSpec, step: int, settings: Settings = Settings()) -> Judgeme
     """(Also in a worker process.)  The judgement of action ``step`` (from 1) of a deal."""
     for at, deal, action in spec.positions():
         if at == step:
-            return _judge(spec, step, deal, action, _bot(settings))
+            return _judge(spec, step, deal, action, settings)
     raise AnalysisError(f"deal {spec.number} has no action {step} (it has {len(spec.actions)})")
 
 
-def _judge(spec: DealSpec, step: int, deal: Deal, action: Action, bot: ExpertBot) -> Judgement:
+@dataclass(frozen=True)
+class _Search:
+    """What one search says of the action played: the best candidate, both values, the loss and its error."""
+
+    best: Action
+    played_value: float
+    best_value: float
+    loss: float
+    error: float
+    worlds: int
+    candidates: int
+    searched: bool
+
+    @property
+    def doubtful(self) -> bool:
+        return self.searched and in_doubt(self.loss, self.error, self.worlds, self.candidates)
+
+
+def _judge(spec: DealSpec, step: int, deal: Deal, action: Action, settings: Settings) -> Judgement:
     started = time.process_time()
     seat = deal.to_act
     assert seat is not None  # every action of a record is some seat's
     view = deal.view(seat, **spec.context())
-    evaluation = bot.evaluate(view, [action])
+    for wider in settings.searches():  # more worlds while the verdict is in doubt, up to the widening
+        found = _search(_bot(wider).evaluate(view, [action]), action)
+        if not found.doubtful:
+            break
     par = _par(deal, action) if deal.phase is Phase.PLAY else None
-    played = evaluation.index(action)
-    searched = played is not None and len(evaluation.candidates) > 1
-    if played is None or not searched:
-        estimate = evaluation.decision.estimate or 0.0
-        best_action, played_value, best_value = evaluation.decision.action, estimate, estimate
-        loss, error, worlds = 0.0, 0.0, evaluation.decision.samples
-    else:
-        best = _best(evaluation)
-        means = evaluation.means()
-        loss, error, worlds = evaluation.gain(best, played) if best != played else (0.0, 0.0, len(evaluation.weights))
-        if loss <= 0:  # the best by its mean, yet no better than the played action where both were searched
-            best, loss, error = played, 0.0, 0.0
-        best_action, played_value, best_value = evaluation.candidates[best], means[played], means[best]
     return Judgement(
         deal=spec.number, step=step, seat=seat, phase=_PHASES.get(deal.phase, deal.phase.value),
         trick=len(deal.tricks) + 1 if deal.phase is Phase.PLAY else None, trump=deal.trump, played=action,
-        best=best_action, played_value=played_value, best_value=best_value, loss=loss, error=error, worlds=worlds,
-        candidates=len(evaluation.candidates), searched=searched, par=par, seconds=time.process_time() - started,
-        bowers=deal.rules.bowers)
+        best=found.best, played_value=found.played_value, best_value=found.best_value, loss=found.loss,
+        error=found.error, worlds=found.worlds, candidates=found.candidates, searched=found.searched, par=par,
+        seconds=time.process_time() - started, bowers=deal.rules.bowers)
+
+
+def _search(evaluation: Evaluation, action: Action) -> _Search:
+    """The played action against the search's best candidate, in the worlds both were searched in."""
+    played = evaluation.index(action)
+    count = len(evaluation.candidates)
+    if played is None or count <= 1:
+        estimate = evaluation.decision.estimate or 0.0
+        return _Search(evaluation.decision.action, estimate, estimate, 0.0, 0.0, evaluation.decision.samples, count,
+                       False)
+    best = _best(evaluation)
+    means = evaluation.means()
+    loss, error, worlds = evaluation.gain(best, played) if best != played else (0.0, 0.0, len(evaluation.weights))
+    if loss <= 0:  # the best by its mean, yet no better than the played action where both were searched
+        best, loss, error = played, 0.0, 0.0
+    return _Search(evaluation.candidates[best], means[played], means[best], loss, error, worlds, count, True)
 
 
 def _best(evaluation: Evaluation) -> int:
@@ -668,7 +748,6 @@ def analyze_deal(spec: DealSpec, settings: Settings = Settings(), progress: Prog
 
     ``stop()`` true ends the work early (the judgements so far are returned).
     """
-    bot = _bot(settings)
     steps = set(decision_steps(spec))
     out = DealAnalysis(spec.number, spec.dealer_seat, len(spec.actions), headline=spec.headline())
     for step, deal, action in spec.positions():
@@ -676,7 +755,7 @@ def analyze_deal(spec: DealSpec, settings: Settings = Settings(), progress: Prog
             continue
         if stop is not None and stop():
             break
-        out.judgements.append(_judge(spec, step, deal, action, bot))
+        out.judgements.append(_judge(spec, step, deal, action, settings))
         if progress is not None:
             progress(len(out.judgements), len(steps))
     return out

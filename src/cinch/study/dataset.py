@@ -52,7 +52,7 @@ from cinch.arena import MAX_MATCH_DEALS, BotSpec, bot_class, bot_options, check_
 from cinch.bots.base import DEFAULT_BOT
 from cinch.cards import CardSet, Seat, Team
 from cinch.deal import Deal, DealResult
-from cinch.errors import CinchError
+from cinch.errors import CinchError, quoted
 from cinch.keep import KeepOptions
 from cinch.library import SCOREKEEPER, Library, LibraryError, parse_match_id
 from cinch.match import Match
@@ -372,7 +372,7 @@ def parse_bots(text: str, players: int = 4) -> tuple[str, ...]:
         order = "N E S W" if players == 4 else f"seats 1 to {players}"
         example = ",".join((["expert", "basic"] * 3)[:players])
         count = ("two", "three", "four", "five", "six")[players - 2]
-        raise DatasetError(f"--bots {text!r}: give one bot for every seat (as heuristic) or {count}, for "
+        raise DatasetError(f"--bots {quoted(text)}: give one bot for every seat (as heuristic) or {count}, for "
                            f"{order}, separated by commas (as {example})")
     return names * players if len(names) == 1 else names
 
@@ -385,7 +385,8 @@ def _bot_specs(names: Sequence[str], options: Mapping[str, Any]) -> tuple[BotSpe
             raise DatasetError("bot option seed: self-play seeds every bot from --seed")
         takers = [i for i, name in enumerate(names) if key in bot_options(bot_class(name))]
         if not takers:
-            raise DatasetError(f"bot option {key!r} is taken by none of the bots ({', '.join(sorted(set(names)))})")
+            raise DatasetError(f"bot option {quoted(key)} is taken by none of the bots "
+                               f"({', '.join(sorted(set(names)))})")
         for i in takers:
             check_bot_option(names[i], key, value)
             given[i][key] = value
@@ -454,8 +455,8 @@ def parse_library_ids(text: str) -> list[int] | None:
     for part in text.split(","):
         match_id = parse_match_id(part.strip())
         if match_id is None:
-            raise DatasetError(f"--library {text!r}: {part.strip()!r} is not a match id; give all, or match ids "
-                               "separated by commas (as 3,7,12; `cinch history` lists them)")
+            raise DatasetError(f"--library {quoted(text)}: {quoted(part.strip())} is not a match id; give all, or "
+                               "match ids separated by commas (as 3,7,12; `cinch history` lists them)")
         ids.append(match_id)
     return ids
 
@@ -532,7 +533,7 @@ def format_of(path: str, fmt: str | None) -> str:
         return "parquet" if path.lower().endswith(".parquet") else "jsonl"
     key = fmt.strip().lower()
     if key not in FORMATS:
-        raise DatasetError(f"unknown format {fmt!r}; the formats are {', '.join(FORMATS)}")
+        raise DatasetError(f"unknown format {quoted(fmt)}; the formats are {', '.join(FORMATS)}")
     if key == "parquet" and path.lower().endswith(".gz"):
         raise DatasetError(f"{path}: Parquet compresses its own columns; name the file .parquet, not .gz "
                            "(.gz is for --format jsonl)")

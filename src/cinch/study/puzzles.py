@@ -50,12 +50,13 @@ from cinch.actions import Bid, Pass, Play, parse_action
 from cinch.bots import Bot, make_bot
 from cinch.cards import Card, CardSet, Seat, Suit, TrumpTables
 from cinch.deal import Deal, DealResult
-from cinch.errors import CinchError, NotationError
-from cinch.rules import Follow, Rules
+from cinch.errors import CinchError, NotationError, json_kind, quoted
+from cinch.rules import AboveSix, Follow, Rules
+from cinch.scoring import settle
 from cinch.solver import Position, solve
 from cinch.study import one_pack_only, partnership_only
 from cinch.view import Phase, PlayedCard, SeatView, Trick
-from cinch.worlds import Sample, sample_weighted
+from cinch.worlds import Sample, WorldError, sample_weighted
 
 FORMAT = "cinch-puzzles/1"
 WORLDS = 24  # worlds a puzzle's claim is checked in
@@ -76,24 +77,14 @@ def _cards(mask: int) -> str:
     return str(CardSet(mask))
 
 
-def _seat(name: str | None) -> Seat | None:
-    return None if name is None else Seat[name]
-
-
 def _plays_json(plays: Sequence[PlayedCard]) -> list[list[str]]:
     return [[p.seat.name, str(p.card)] + ([_cards(p.buried)] if p.buried else []) for p in plays]
-
-
-def _plays(data: Sequence[Sequence[str]]) -> tuple[PlayedCard, ...]:
-    return tuple(PlayedCard(Seat[p[0]], Card.parse(p[1]), CardSet.parse(p[2]) if len(p) > 2 else CardSet(0))
-                 for p in data)
 
 
 def view_json(view: SeatView) -> dict[str, Any]:
     """Everything a seat's view holds (its match context aside), in record notation.
 
-    >>> from cinch import Deal, Rules, Seat
-    >>> view = Deal.shuffled(Rules.preset("pagat"), Seat.W, rng=5).view(Seat.N)
+    >>> view = load_puzzles()[0].view  # (a puzzle's view: a card to play, with a choice)
     >>> view_from_json(view_json(view)) == view
     True
     """
@@ -117,35 +108,257 @@ def view_json(view: SeatView) -> dict[str, Any]:
     }
 
 
-def view_from_json(data: dict[str, Any]) -> SeatView:
-    """The view :func:`view_json` wrote (raises KeyError, ValueError or a CinchError on a malformed one)."""
-    def four(key: str) -> tuple[CardSet, CardSet, CardSet, CardSet]:
-        a, b, c, d = (CardSet.parse(text) for text in data[key])
-        return a, b, c, d
+def view_from_json(data: Any, where: str = "a puzzle") -> SeatView:
+    """The view :func:`view_json` wrote, every field checked and every card in one place
+    (:func:`check_view`); a PuzzleError naming ``where``, the field and what it should be otherwise."""
+    f = _Fields(where)
+    view = f.view(data, "view")
+    check_view(view, where)
+    return view
 
-    def counts(key: str) -> tuple[int, int, int, int]:
-        a, b, c, d = (int(n) for n in data[key])
-        return a, b, c, d
 
-    auction = []
-    for seat, text in data["auction"]:
-        call = parse_action(text)
-        if not isinstance(call, Pass | Bid):
-            raise ValueError(f"{text!r} is not a bid or a pass")
-        auction.append((Seat[seat], call))
-    trump = data["trump"]
-    return SeatView(
-        seat=Seat[data["seat"]], rules=Rules.from_json(data["rules"]), dealer=Seat[data["dealer"]],
-        phase=Phase(data["phase"]), to_act=_seat(data["to_act"]), hand=CardSet.parse(data["hand"]),
-        hand_sizes=counts("hand_sizes"), auction=tuple(auction),
-        maker=_seat(data["maker"]), bid=data["bid"], trump=None if trump is None else Suit.parse(trump),
-        own_discards=CardSet.parse(data["own_discards"]), face_up_discards=four("face_up_discards"),
-        shown_trumps=four("shown_trumps"), drawn_counts=counts("drawn_counts"),
-        own_drawn=CardSet.parse(data["own_drawn"]), stock_seen=CardSet.parse(data["stock_seen"]),
-        tricks=tuple(Trick(Seat[t["leader"]], _plays(t["plays"]), Seat[t["winner"]]) for t in data["tricks"]),
-        trick_leader=_seat(data["trick_leader"]), current_trick=_plays(data["current_trick"]),
-        legal=tuple(parse_action(a) for a in data["legal"]),
-    )
+class _Fields:
+    """Reads a puzzle's JSON field by field: an error names the puzzle and the field, and says what it should be."""
+
+    def __init__(self, where: str):
+        self.where = where
+
+    def error(self, path: str, what: str) -> PuzzleError:
+        return PuzzleError(f"{self.where}: {path} {what}")
+
+    def object(self, data: Any, path: str) -> dict[str, Any]:
+        if not isinstance(data, dict):
+            raise self.error(path, f"must be a JSON object, not {json_kind(data)}")
+        return data
+
+    def field(self, data: dict[str, Any], key: str, path: str) -> Any:
+        if key not in data:
+            raise PuzzleError(f"{self.where}: the field '{path}.{key}' is missing" if path else
+                              f"{self.where}: the field '{key}' is missing")
+        return data[key]
+
+    def text(self, value: Any, path: str, example: str) -> str:
+        if not isinstance(value, str):
+            raise self.error(path, f"must be a string, as {example}, not {json_kind(value)}")
+        return value
+
+    def parsed(self, value: Any, path: str, example: str, parse: Any) -> Any:
+        """``parse(value)`` of a string field, its NotationError named by the field."""
+        text = self.text(value, path, example)
+        try:
+            return parse(text)
+        except (NotationError, ValueError) as e:
+            raise self.error(path, f"is {quoted(text)}: {e}") from None
+
+    def cards(self, value: Any, path: str) -> CardSet:
+        return self.parsed(value, path, '"AS 5D 2C" (cards separated by spaces; "" for none)', CardSet.parse)
+
+    def seat(self, value: Any, path: str, optional: bool = False) -> Seat | None:
+        if value is None and optional:
+            return None
+        return self.parsed(value, path, '"N" (a seat of N E S W' + (", or null)" if optional else ")"), Seat.parse)
+
+    def number(self, value: Any, path: str, low: int = 0, high: int | None = None) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.error(path, f"must be a whole number, not {json_kind(value)}")
+        if value < low or (high is not None and value > high):
+            bounds = f"from {low} to {high}" if high is not None else f"at least {low}"
+            raise self.error(path, f"is {value}; it must be {bounds}")
+        return value
+
+    def items(self, value: Any, path: str, count: int | None = None, what: str = "") -> list[Any]:
+        if not isinstance(value, list):
+            raise self.error(path, f"must be a list{what}, not {json_kind(value)}")
+        if count is not None and len(value) != count:
+            raise self.error(path, f"must have {count} entries, one per seat (N E S W), not {len(value)}")
+        return value
+
+    def by_seat(self, data: dict[str, Any], key: str, path: str) -> tuple[CardSet, ...]:
+        name = f"{path}.{key}"
+        return tuple(self.cards(v, f"{name}[{i}]") for i, v in enumerate(self.items(
+            self.field(data, key, path), name, 4, " of four card strings, one per seat")))
+
+    def plays(self, value: Any, path: str) -> tuple[PlayedCard, ...]:
+        out = []
+        for i, entry in enumerate(self.items(value, path, what=' of plays, as ["N", "5D"]')):
+            at = f"{path}[{i}]"
+            if not isinstance(entry, list) or len(entry) not in (2, 3):
+                size = (json_kind(entry) if not isinstance(entry, list) else
+                        f"{len(entry)} entr{'y' if len(entry) == 1 else 'ies'}")
+                raise self.error(at, f'must be a play, as ["N", "5D"] (and the cards buried under it), not {size}')
+            seat = self.seat(entry[0], f"{at}[0]")
+            assert seat is not None
+            card = self.parsed(entry[1], f"{at}[1]", '"5D" (one card)', Card.parse)
+            buried = self.cards(entry[2], f"{at}[2]") if len(entry) > 2 else CardSet(0)
+            out.append(PlayedCard(seat, card, buried))
+        return tuple(out)
+
+    def view(self, data: Any, path: str) -> SeatView:
+        d = self.object(data, path)
+
+        def get(key: str) -> Any:
+            return self.field(d, key, path)
+
+        try:
+            rules = Rules.from_json(get("rules"))
+        except PuzzleError:
+            raise
+        except (CinchError, TypeError, ValueError, AttributeError) as e:
+            raise self.error(f"{path}.rules", f"are not rules cinch knows: {e}") from None
+        if rules.decks != 1:  # (the miner never makes one: a file edited by hand)
+            raise PuzzleError(f"{self.where}: its rules play two packs (decks=2), and puzzles are one-pack games")
+        if rules.seating.players != 4:
+            raise PuzzleError(f"{self.where}: its rules seat {rules.seating.players} players, and puzzles are "
+                              "four-player games")
+        phase = get("phase")
+        if phase != Phase.PLAY.value:
+            raise self.error(f"{path}.phase", f'must be "play" (a puzzle is a card to play), not {quoted(phase)}')
+        auction = []
+        for i, entry in enumerate(self.items(get("auction"), f"{path}.auction", what=' of calls, as ["N", "bid 7"]')):
+            at = f"{path}.auction[{i}]"
+            if not isinstance(entry, list) or len(entry) != 2:
+                raise self.error(at, 'must be a call, as ["N", "bid 7"] or ["E", "pass"]')
+            seat = self.seat(entry[0], f"{at}[0]")
+            call = self.parsed(entry[1], f"{at}[1]", '"bid 7" or "pass"', parse_action)
+            if not isinstance(call, Pass | Bid):
+                raise self.error(f"{at}[1]", f"is {quoted(entry[1])}, which is not a bid or a pass")
+            assert seat is not None
+            auction.append((seat, call))
+        trump = self.parsed(get("trump"), f"{path}.trump", '"H" (the trump suit)', Suit.parse)
+        tricks = []
+        for i, t in enumerate(self.items(get("tricks"), f"{path}.tricks", what=" of the tricks played")):
+            at = f"{path}.tricks[{i}]"
+            trick = self.object(t, at)
+            leader, winner = (self.seat(self.field(trick, k, at), f"{at}.{k}") for k in ("leader", "winner"))
+            assert leader is not None and winner is not None
+            tricks.append(Trick(leader, self.plays(self.field(trick, "plays", at), f"{at}.plays"), winner))
+        sizes = self.items(get("hand_sizes"), f"{path}.hand_sizes", 4, " of four numbers, one per seat")
+        drawn = self.items(get("drawn_counts"), f"{path}.drawn_counts", 4, " of four numbers, one per seat")
+        legal = [self.parsed(a, f"{path}.legal[{i}]", '"play 5D"', parse_action)
+                 for i, a in enumerate(self.items(get("legal"), f"{path}.legal", what=' of plays, as "play 5D"'))]
+        bid = get("bid")
+        return SeatView(
+            seat=_known(self.seat(get("seat"), f"{path}.seat")), rules=rules,
+            dealer=_known(self.seat(get("dealer"), f"{path}.dealer")), phase=Phase.PLAY,
+            to_act=self.seat(get("to_act"), f"{path}.to_act", optional=True),
+            hand=self.cards(get("hand"), f"{path}.hand"),
+            hand_sizes=tuple(self.number(n, f"{path}.hand_sizes[{i}]", 0, rules.seating.dealt)
+                             for i, n in enumerate(sizes)),
+            auction=tuple(auction), maker=self.seat(get("maker"), f"{path}.maker", optional=True),
+            bid=None if bid is None else self.number(bid, f"{path}.bid", 1), trump=trump,
+            own_discards=self.cards(get("own_discards"), f"{path}.own_discards"),
+            face_up_discards=self.by_seat(d, "face_up_discards", path),
+            shown_trumps=self.by_seat(d, "shown_trumps", path),
+            drawn_counts=tuple(self.number(n, f"{path}.drawn_counts[{i}]", 0, rules.seating.dealt)
+                               for i, n in enumerate(drawn)),
+            own_drawn=self.cards(get("own_drawn"), f"{path}.own_drawn"),
+            stock_seen=self.cards(get("stock_seen"), f"{path}.stock_seen"), tricks=tuple(tricks),
+            trick_leader=self.seat(get("trick_leader"), f"{path}.trick_leader", optional=True),
+            current_trick=self.plays(get("current_trick"), f"{path}.current_trick"), legal=tuple(legal),
+        )
+
+
+def _known(seat: Seat | None) -> Seat:
+    assert seat is not None  # (read without ``optional``)
+    return seat
+
+
+def check_view(view: SeatView, where: str = "a puzzle") -> None:
+    """Refuse a view no deal leads to, as ``cinch replay`` refuses a record: a card in two places, a hand of
+    the wrong size, a list of legal cards that is not the hand's, a position that no deal of the rules gives
+    (a PuzzleError naming ``where`` and the field)."""
+    def error(path: str, what: str) -> PuzzleError:
+        return PuzzleError(f"{where}: view.{path} {what}")
+
+    if view.to_act != view.seat:
+        raise error("to_act", f"is {view.to_act}, but a puzzle is the turn of its seat, {view.seat}")
+    if view.maker is None or view.bid is None:
+        raise error("maker" if view.maker is None else "bid", "is null, but the play has a maker and a bid")
+    _one_place(view, error)
+    _sizes(view, error)
+    may = _playable(view)
+    offered = CardSet(sum(1 << a.card for a in view.legal if isinstance(a, Play)))
+    if any(not isinstance(a, Play) or a.bury for a in view.legal):
+        raise error("legal", "must list plays of one card each, as \"play 5D\"")
+    if offered != may:
+        extra, missing = CardSet(int(offered) & ~int(may)), CardSet(int(may) & ~int(offered))
+        why = (f"offers {extra}, " + ("which is not in view.hand" if not int(extra) & int(view.hand) else
+                                      f"which may not be played ({_follow_words(view)})") if extra else
+               f"leaves out {missing}, which may be played ({_follow_words(view)})")
+        raise error("legal", f"{why}; the hand may play {may}")
+    try:  # what the fields cannot say alone (the voids shown, the draw, the stock): a deal must lead here
+        sample_weighted(view, random.Random(0), weight=_every_world)
+    except WorldError as e:
+        raise PuzzleError(f"{where}: no deal of {view.rules.name} leads to this view ({e})") from None
+
+
+def _one_place(view: SeatView, error: Any) -> None:
+    """Every card of the view in one place: the hand, a trick, a discard."""
+    places: dict[int, str] = {}
+
+    def put(cards: int, place: str) -> None:
+        for c in CardSet(cards):
+            if int(c) in places:
+                raise error(place.split(" ")[0], f"holds {c}, which is also in view.{places[int(c)]}")
+            places[int(c)] = place
+
+    put(int(view.hand), "hand")
+    put(int(view.own_discards), "own_discards")
+    for s, cards in enumerate(view.face_up_discards):
+        if s == view.seat:
+            if int(cards) & ~int(view.own_discards):
+                raise error(f"face_up_discards[{s}]", f"holds {CardSet(int(cards) & ~int(view.own_discards))}, "
+                                                      "which the seat did not discard (view.own_discards)")
+        else:
+            put(int(cards), f"face_up_discards[{s}]")
+    for i, trick in enumerate(view.tricks):
+        for p in trick.plays:
+            put(1 << p.card | int(p.buried), f"tricks[{i}] (trick {i + 1})")
+    for p in view.current_trick:
+        put(1 << p.card | int(p.buried), "current_trick")
+
+
+def _sizes(view: SeatView, error: Any) -> None:
+    """The hand as long as view.hand_sizes says, and every hand as long as the tricks played leave it."""
+    seat = view.seat
+    if len(view.hand) != view.hand_sizes[seat]:
+        raise error("hand", f"holds {len(view.hand)} cards, but view.hand_sizes gives {seat} {view.hand_sizes[seat]}")
+    rules = view.rules
+    played = {p.seat for p in view.current_trick}
+    burying = not view.tricks and rules.above_six is AboveSix.BURIED  # trick 1: a longer hand buries the excess
+    for s, size in enumerate(view.hand_sizes):
+        due = rules.tricks - len(view.tricks) - (Seat(s) in played)
+        if size != due and not (burying and Seat(s) not in played and size > due):
+            done = len(view.tricks)
+            so_far = " and a card to this one" if Seat(s) in played else ""
+            raise error(f"hand_sizes[{s}]", f"gives {Seat(s)} {size} cards, but {Seat(s)} holds {due} after "
+                                            f"{done} trick{'s' * (done != 1)}{so_far}")
+
+
+def _playable(view: SeatView) -> CardSet:
+    """The cards of the hand the follow rule lets the seat play to the current trick."""
+    if not view.current_trick:
+        return view.hand
+    assert view.trump is not None
+    tables = view.rules.trump_tables[view.trump]
+    led = tables.effective_suit[view.current_trick[0].card]
+    return CardSet(tables.follow_rule(led, view.rules.follow is Follow.STRICT).playable(int(view.hand)))
+
+
+def _follow_words(view: SeatView) -> str:
+    """Why some cards of the hand may not be played: the suit led and the follow rule."""
+    trick = view.current_trick
+    assert view.trump is not None
+    if not trick:
+        return "you lead: any card"
+    t = view.rules.trump_tables[view.trump]
+    led = t.effective_suit[trick[0].card]
+    if led == view.trump:
+        return "trumps were led: you must play a trump"
+    suit = Suit(led).name.lower()
+    if view.rules.follow is Follow.STRICT:
+        return f"{suit} were led: you must follow suit"
+    return f"{suit} were led: you must follow suit or trump"
 
 
 def view_cards(view: SeatView) -> CardSet:
@@ -179,6 +392,7 @@ class Judgement:
     answer: Card
     points: tuple[dict[Card, int], ...]  # per world: the final points of the seat's side after each legal card
     samples: tuple[Sample, ...] = field(repr=False, compare=False)
+    made: tuple[dict[Card, bool], ...] = ()  # per world: whether the makers make their bid after each legal card
 
     @property
     def distinct(self) -> int:
@@ -195,7 +409,10 @@ def judge(view: SeatView, rng: random.Random, *, worlds: int = WORLDS, margin: i
     team = view.seat.team
     answer: Card | None = None
     table: list[dict[Card, int]] = []
+    made: list[dict[Card, bool]] = []
     samples: list[Sample] = []
+    assert view.maker is not None and view.bid is not None  # (the play has a contract)
+    makers, bid = view.maker.team, view.bid
     for _ in range(worlds):
         sample = sample_weighted(view, rng, weight=_every_world)
         result = solve(Position.from_view(view, sample.hands))
@@ -207,9 +424,10 @@ def judge(view: SeatView, rng: random.Random, *, worlds: int = WORLDS, margin: i
             return None
         answer = best
         table.append(points)
+        made.append({c: settle(view.rules, makers, bid, result.points_after(c))[0] for c in cards})
         samples.append(sample)
     assert answer is not None
-    return Judgement(answer, tuple(table), tuple(samples))
+    return Judgement(answer, tuple(table), tuple(samples), tuple(made))
 
 
 def level_of(view: SeatView, answer: Card, judges: dict[str, Bot]) -> tuple[str, dict[str, Card]]:
@@ -241,8 +459,23 @@ class CardFigures:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> CardFigures:
-        return cls(float(data["mean"]), int(data["fewest"]), int(data["most"]), int(data["lost_least"]),
-                   int(data["lost_most"]), float(data["lost_mean"]))
+        return cls.read(data, "figures", _Fields("a puzzle"))
+
+    @classmethod
+    def read(cls, data: Any, path: str, f: _Fields) -> CardFigures:
+        """The figures of one card, each field checked (a PuzzleError naming the puzzle and the field)."""
+        d = f.object(data, path)
+
+        def number(key: str, whole: bool) -> float:
+            value = f.field(d, key, path)
+            if whole:
+                return f.number(value, f"{path}.{key}", -1000)
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise f.error(f"{path}.{key}", f"must be a number, not {json_kind(value)}")
+            return float(value)
+
+        return cls(number("mean", False), int(number("fewest", True)), int(number("most", True)),
+                   int(number("lost_least", True)), int(number("lost_most", True)), number("lost_mean", False))
 
 
 def figures_of(judgement: Judgement) -> dict[Card, CardFigures]:
@@ -257,26 +490,44 @@ def figures_of(judgement: Judgement) -> dict[Card, CardFigures]:
     return out
 
 
-def _par_line(world: Deal, card: Card) -> DealResult:
-    """The deal played to its end from ``world`` after ``card``, every later card the solver's first best one."""
+def _par_line(world: Deal, card: Card, last: bool = False) -> DealResult:
+    """The deal played to its end from ``world`` after ``card``, every later card the solver's first best one
+    (``last``: its last best one, the other way to break the ties between cards of equal worth)."""
     deal = world.copy()
     deal.apply(Play(card))
     while not deal.is_over:
         result = solve(Position.from_deal(deal))
-        best = result.best_cards[0]
+        best = result.best_cards[-1 if last else 0]
         deal.apply(Play(best, result.buries.get(best, CardSet(0))))
     assert deal.result is not None
     return deal.result
 
 
-def _taken(results: Sequence[DealResult], team: int) -> dict[str, int]:
-    """In how many of the lines the seat's side took each point award (by its name)."""
-    out: dict[str, int] = {}
-    for r in results:
-        for a in r.awards:
-            out.setdefault(a.name, 0)
-            out[a.name] += a.team == team
-    return out
+@dataclass(frozen=True)
+class _Taken:
+    """In how many of the lines the seat's side takes a point award: whichever way the ties between cards
+    of equal worth are broken (``sure``), and one way or the other (``can``)."""
+
+    sure: int
+    can: int
+
+    def text(self, k: int) -> str:
+        return f"{self.sure} of {k}" if self.sure == self.can else f"{self.sure} to {self.can} of {k}"
+
+
+def _taken(worlds: Sequence[Deal], card: Card, team: int) -> dict[str, _Taken]:
+    """Per point award (by its name): in how many of ``worlds`` the seat's side takes it after ``card`` with
+    best play, the ties between cards of equal worth broken both ways (the solver's first and last best card)."""
+    sure: dict[str, int] = {}
+    can: dict[str, int] = {}
+    for world in worlds:
+        first, last = (_par_line(world, card, way) for way in (False, True))
+        names = {a.name for a in (*first.awards, *last.awards)}
+        for name in names:
+            ours = [any(a.name == name and a.team == team for a in r.awards) for r in (first, last)]
+            sure[name] = sure.get(name, 0) + all(ours)
+            can[name] = can.get(name, 0) + any(ours)
+    return {name: _Taken(sure[name], can[name]) for name in sure}
 
 
 def _award_words(name: str, t: TrumpTables) -> str:
@@ -308,7 +559,8 @@ def lost_words(f: CardFigures) -> str:
 def explain(view: SeatView, judgement: Judgement, *, lines: int = LINES) -> list[str]:
     """Why the answer is best, in words, from the solver's results (and, for the point cards that change
     hands, the best play that follows in the first ``lines`` worlds).  Names no card of another seat:
-    High and Low go by name, the other point cards by the card every world agrees on."""
+    High and Low go by name, the other point cards by the card every world agrees on.  Says when a card
+    makes or sets the contract, and where the players may choose which point card to give up."""
     assert view.trump is not None
     answer = judgement.answer
     figures = figures_of(judgement)
@@ -319,39 +571,88 @@ def explain(view: SeatView, judgement: Judgement, *, lines: int = LINES) -> list
                else "every one the same layout of the hidden cards")
     out = [f"{answer} is the best card in all {n} worlds consistent with what you have seen "
            f"({layouts}): after it your side, {team}, "
-           f"ends the deal with {_range(mine.fewest, mine.most, mine.mean)}."]
+           f"ends the deal with {_range(mine.fewest, mine.most, mine.mean)}{_contract_words(view, judgement)}."]
     others = sorted((c for c in figures if c != answer), key=lambda c: (figures[c].lost_mean, str(c)))
     for card in others:
-        out.append(f"{card} gives away {lost_words(figures[card])} in every world.")
+        out.append(f"{card} gives away {lost_words(figures[card])} in every world"
+                   f"{_contract_change(view, judgement, card)}.")
     played = [s.deal for s in judgement.samples[:lines] if s.deal is not None]
     if played:
         out += _swings(played, answer, others[0], team, view.rules.trump_tables[view.trump])
     return out
 
 
+def _contract_words(view: SeatView, judgement: Judgement) -> str:
+    """How the contract ends after the answer: ``, making its bid of 7`` (nothing without the figures)."""
+    if not judgement.made or view.maker is None:
+        return ""
+    n = len(judgement.made)
+    made = sum(m[judgement.answer] for m in judgement.made)
+    share = "" if made in (0, n) else f" in {made} of the {n} worlds"
+    if view.maker.team == view.seat.team:
+        return f", making its bid of {view.bid}{share}" if made else f", short of its bid of {view.bid} (set)"
+    makers = view.maker.team
+    return (f"; {makers} make their bid of {view.bid}{share}" if made else
+            f"; {makers} are set (they bid {view.bid})")
+
+
+def _contract_change(view: SeatView, judgement: Judgement, card: Card) -> str:
+    """What ``card`` does to the contract against the answer, where it turns made into set or set into made."""
+    if not judgement.made or view.maker is None:
+        return ""
+    n = len(judgement.made)
+    answer = judgement.answer
+    to_set = sum(m[answer] and not m[card] for m in judgement.made)  # made after the answer, set after the card
+    to_made = sum(m[card] and not m[answer] for m in judgement.made)
+    whose = "your" if view.maker.team == view.seat.team else f"{view.maker.team}'s"
+
+    def where(k: int) -> str:
+        return "in every world" if k == n else f"in {k} of the {n} worlds"
+
+    changes = ([f"turns {whose} made contract into a set {where(to_set)}"] if to_set else []) + (
+        [f"turns {whose} set into a made contract {where(to_made)}"] if to_made else [])
+    return "".join(f", and {c}" for c in changes)
+
+
 def _swings(worlds: Sequence[Deal], answer: Card, runner: Card, team: int, trump: TrumpTables) -> list[str]:
     """The point cards that change hands between the answer and the next best card, in the best play that
-    follows in each of ``worlds``."""
-    with_answer = _taken([_par_line(d, answer) for d in worlds], team)
-    with_runner = _taken([_par_line(d, runner) for d in worlds], team)
+    follows in each of ``worlds``; where the ties between cards of equal worth decide it, "at best"."""
+    with_answer = _taken(worlds, answer, team)
+    with_runner = _taken(worlds, runner, team)
     k = len(worlds)
+    nothing = _Taken(0, 0)
     parts: list[str] = []
-    won: list[str] = []
-    lost: list[str] = []
+    won: list[tuple[str, bool]] = []  # (the award in words, whether it changes hands whatever the ties)
+    lost: list[tuple[str, bool]] = []
     for name in sorted(set(with_answer) | set(with_runner)):
-        a, b = with_answer.get(name, 0), with_runner.get(name, 0)
-        if abs(a - b) * 2 < k:  # told only when it changes hands in at least half of the lines
+        a, b = with_answer.get(name, nothing), with_runner.get(name, nothing)
+        gain = (a.sure + a.can) - (b.sure + b.can)  # in half-lines: each tie-break counts half
+        if abs(gain) < k:  # told only when it changes hands in at least half of the lines
             continue
         words = _award_words(name, trump)
-        parts.append(f"{words} in {a} of {k} after {answer}, {b} of {k} after {runner}")
-        (won if a > b else lost).append(words)
+        parts.append(f"{words} in {a.text(k)} after {answer}, {b.text(k)} after {runner}")
+        forced = a.sure == a.can and b.sure == b.can
+        (won if gain > 0 else lost).append((words, forced))
     if not parts:
         return []
     out = [f"Played out with best play in {k} of the worlds, your side takes " + "; ".join(parts) + "."]
-    summary = f"In short, against {runner}, {answer} wins " + (" and ".join(won) if won else "no point card")
-    if lost:
-        summary += " but gives up " + " and ".join(lost)
-    return out + [summary + "."]
+    sure_won = [w for w, forced in won if forced]
+    sure_lost = [w for w, forced in lost if forced]
+    choice = [w for w, forced in won + lost if not forced]
+    if sure_won or sure_lost:
+        summary = f"In short, against {runner}, {answer} " + (f"wins {_and(sure_won)}" if sure_won else
+                                                             "wins no point card")
+        out.append(summary + (f" but gives up {_and(sure_lost)}" if sure_lost else "") + ".")
+    if choice:  # which point cards change hands is a choice between cards of equal worth: never told as forced
+        which = (f"Which of {_and(choice)} your side takes" if len(choice) > 1 else
+                 f"Whether your side takes {choice[0]}")
+        out.append(f"{which} is the players' choice between cards of equal worth, for the same points "
+                   "(a range counts the lines of best play either way).")
+    return out
+
+
+def _and(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 # ---- puzzles -------------------------------------------------------------------------------------------
@@ -424,18 +725,7 @@ class Puzzle:
 
     def follow_words(self) -> str:
         """Why some cards of the hand may not be played: the suit led and the follow rule."""
-        trick = self.view.current_trick
-        assert self.view.trump is not None
-        if not trick:
-            return "you lead: any card"
-        t = self.view.rules.trump_tables[self.view.trump]
-        led = t.effective_suit[trick[0].card]
-        if led == self.view.trump:
-            return "trumps were led: you must play a trump"
-        suit = Suit(led).name.lower()
-        if self.rules.follow is Follow.STRICT:
-            return f"{suit} were led: you must follow suit"
-        return f"{suit} were led: you must follow suit or trump"
+        return _follow_words(self.view)
 
     def verdict(self, guess: Card) -> Verdict:
         """Right or wrong, and the explanation; a wrong card's own cost comes first."""
@@ -460,33 +750,47 @@ class Puzzle:
                 "bots": {name: str(c) for name, c in self.bots.items()}, "explanation": list(self.explanation)}
 
     @classmethod
-    def from_json(cls, data: Any) -> Puzzle:
-        """A puzzle as :meth:`to_json` wrote it; a PuzzleError naming what is wrong otherwise."""
-        where = f"puzzle {data.get('id')!r}" if isinstance(data, dict) else "a puzzle"
-        try:
-            view = view_from_json(data["view"])
-            puzzle = cls(
-                id=str(data["id"]), level=str(data["level"]), view=view, answer=Card.parse(data["answer"]),
-                worlds=int(data["worlds"]), distinct=int(data["distinct"]),
-                figures={Card.parse(c): CardFigures.from_json(f) for c, f in data["figures"].items()},
-                bots={str(k): Card.parse(v) for k, v in data["bots"].items()},
-                explanation=tuple(str(line) for line in data["explanation"]),
-            )
-        except KeyError as e:
-            raise PuzzleError(f"{where}: the field {e} is missing") from None
-        except (TypeError, ValueError, AttributeError, CinchError) as e:
-            raise PuzzleError(f"{where}: {e}") from None
-        if view.rules.decks != 1:  # (the miner never makes one: a file edited by hand)
-            raise PuzzleError(f"{where}: its rules play two packs (decks=2), and puzzles are one-pack games")
+    def from_json(cls, data: Any, number: int | None = None) -> Puzzle:
+        """A puzzle as :meth:`to_json` wrote it, every field checked (:func:`view_from_json`); a PuzzleError
+        naming the puzzle (its id, else ``number``, its place in the file) and the field otherwise."""
+        if not isinstance(data, dict):
+            where = "a puzzle" if number is None else f"puzzle {number} of the file"
+            raise PuzzleError(f"{where} must be a JSON object, not {json_kind(data)}")
+        given = data.get("id")
+        where = (f"puzzle {quoted(given)}" if isinstance(given, str) and given else
+                 "a puzzle" if number is None else f"puzzle {number} of the file")
+        f = _Fields(where)
+        puzzle_id = f.text(f.field(data, "id", ""), "id", '"pagat-001"')
+        level = f.text(f.field(data, "level", ""), "level", '"medium"')
+        if level not in LEVELS:
+            raise f.error("level", f"is {quoted(level)}; it must be one of {', '.join(LEVELS)}")
+        view = view_from_json(f.field(data, "view", ""), where)
         cards = play_cards(view)
         if cards is None:
             raise PuzzleError(f"{where}: the view is not a play with a choice of cards for its seat")
-        if puzzle.level not in LEVELS:
-            raise PuzzleError(f"{where}: level {puzzle.level!r} is not one of {', '.join(LEVELS)}")
-        if puzzle.answer not in cards or set(puzzle.figures) != set(cards):
-            raise PuzzleError(f"{where}: the answer and the figures must be the legal cards "
-                              f"({' '.join(str(c) for c in cards)})")
-        return puzzle
+        legal = " ".join(str(c) for c in cards)
+
+        def legal_card(value: Any, path: str) -> Card:
+            card = f.parsed(value, path, '"5D" (one card)', Card.parse)
+            if card not in cards:
+                raise f.error(path, f"is {card}, which is not a card the seat may play ({legal})")
+            return card
+
+        answer = legal_card(f.field(data, "answer", ""), "answer")
+        worlds = f.number(f.field(data, "worlds", ""), "worlds", 1)
+        distinct = f.number(f.field(data, "distinct", ""), "distinct", 1, worlds)
+        figures_data = f.object(f.field(data, "figures", ""), "figures")
+        figures = {legal_card(c, f"figures key {quoted(c)}"): CardFigures.read(v, f"figures.{c}", f)
+                   for c, v in figures_data.items()}
+        if set(figures) != set(cards):
+            raise f.error("figures", f"must give the figures of every card the seat may play ({legal}), not "
+                                     f"{' '.join(str(c) for c in figures) or 'none'}")
+        bots = {f.text(k, "bots key", '"heuristic"'): legal_card(v, f"bots.{k}")
+                for k, v in f.object(f.field(data, "bots", ""), "bots").items()}
+        explanation = tuple(f.text(line, f"explanation[{i}]", '"5D is the best card ..."') for i, line in
+                            enumerate(f.items(f.field(data, "explanation", ""), "explanation", what=" of lines")))
+        return cls(id=puzzle_id, level=level, view=view, answer=answer, worlds=worlds, distinct=distinct,
+                   figures=figures, bots=bots, explanation=explanation)
 
 
 # ---- mining --------------------------------------------------------------------------------------------
@@ -551,11 +855,11 @@ def loads(text: str, source: str = "the puzzle file") -> list[Puzzle]:
     if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("puzzles"), list):
         raise PuzzleError(f"{source} is not a puzzle file (a JSON object with \"format\": \"{FORMAT}\" "
                           "and a list \"puzzles\")")
-    puzzles = [Puzzle.from_json(p) for p in data["puzzles"]]
+    puzzles = [Puzzle.from_json(p, number) for number, p in enumerate(data["puzzles"], start=1)]
     seen: set[str] = set()
     for p in puzzles:
         if p.id in seen:
-            raise PuzzleError(f"{source}: the id {p.id!r} is used twice")
+            raise PuzzleError(f"{source}: the id {quoted(p.id)} is used twice")
         seen.add(p.id)
     return puzzles
 
@@ -576,7 +880,7 @@ def find(puzzles: Sequence[Puzzle], puzzle_id: str) -> Puzzle:
         if p.id == puzzle_id:
             return p
     sample = ", ".join(p.id for p in puzzles[:5])
-    raise PuzzleError(f"there is no puzzle {puzzle_id!r}; the ids are like {sample} (`cinch puzzle --list`)")
+    raise PuzzleError(f"there is no puzzle {quoted(puzzle_id)}; the ids are like {sample} (`cinch puzzle --list`)")
 
 
 __all__ = [

@@ -45,7 +45,7 @@ from cinch.arena import MAX_MATCH_DEALS, BotSpec, derive_seed, ratio_interval, s
 from cinch.backends import Backend, backend_for
 from cinch.cards import Seat
 from cinch.deal import Deal
-from cinch.errors import CinchError
+from cinch.errors import CinchError, quoted
 from cinch.match import Match
 from cinch.rules import Rules
 from cinch.scoring import Award, PointTable
@@ -113,10 +113,10 @@ def parse_rule_set(text: str, extra: Sequence[str] = ()) -> Rules:
     """
     preset, *options = [part.strip() for part in text.split(",")]
     if not preset:
-        raise CinchError(f"--rules {text!r}: start with a preset, as in --rules pagat,target=62")
+        raise CinchError(f"--rules {quoted(text)}: start with a preset, as in --rules pagat,target=62")
     empty = [o for o in options if not o]
     if empty:
-        raise CinchError(f"--rules {text!r} has an empty option: write PRESET,KEY=VALUE,KEY=VALUE")
+        raise CinchError(f"--rules {quoted(text)} has an empty option: write PRESET,KEY=VALUE,KEY=VALUE")
     return Rules.from_text(preset, [*options, *extra])
 
 
@@ -685,6 +685,12 @@ def report_blocks(study: StudyResult, plots: Sequence[str] = PLOTS) -> list[Bloc
         """The partnership game's words, or those of a run with a cut-throat table in it."""
         return cut if cut_throat else four
 
+    # The defenders' figure is the defending pair's at four players and per defender at a cut-throat table:
+    # the row says which, and in a run with both kinds of table, which columns are which.
+    every_cut_throat = all(f.rules.cut_throat for f in study.figures)
+    per_defender = ("" if not cut_throat else " (per defender)" if every_cut_throat else
+                    " (the pair's at four players, per defender at the others)")
+
     blocks: list[Block] = [
         ("h1", f"Variant statistics: {n} rule set{'s' if n != 1 else ''}, {study.bot.name} self-play"),
         ("p", f"Made by `{study.command}` ({study.where}, {study.elapsed_s:.0f} s). The same bot plays "
@@ -704,10 +710,10 @@ def report_blocks(study: StudyResult, plots: Sequence[str] = PLOTS) -> list[Bloc
                              for d in data)],
         ["average winning bid", *(_mean(d["contracts"]["winning_bid"]) for d in data)],
         ["points taken per contract: makers", *(_mean(d["points_per_deal"]["taken"]["makers"]) for d in data)],
-        [say("points taken per contract: defenders", "points taken per contract: defenders (per defender)"),
+        ["points taken per contract: defenders" + per_defender,
          *(_mean(d["points_per_deal"]["taken"]["defenders"]) for d in data)],
         ["score change per contract: makers", *(_mean(d["points_per_deal"]["score_change"]["makers"]) for d in data)],
-        [say("score change per contract: defenders", "score change per contract: defenders (per defender)"),
+        ["score change per contract: defenders" + per_defender,
          *(_mean(d["points_per_deal"]["score_change"]["defenders"]) for d in data)],
         [say("dealer's side net per deal (all deals)", "dealer's side (or player) net per deal (all deals)"),
          *(_mean(d["dealer"]["net_per_deal"]) for d in data)],
@@ -822,6 +828,7 @@ def _errorbars(value: float | None, ci: Sequence[float | None]) -> tuple[float, 
 def write_plots(study: StudyResult, out_dir: str | Path) -> list[str]:
     """Draw the report's four plots (PNG, Matplotlib's Agg) into ``out_dir``; returns their file names."""
     from matplotlib.figure import Figure  # only here: the workers never draw
+    from matplotlib.ticker import MaxNLocator
 
     out = Path(out_dir)
     data = [f.to_json() for f in study.figures]
@@ -843,6 +850,8 @@ def write_plots(study: StudyResult, out_dir: str | Path) -> list[str]:
                        yerr=[[e[0] for e in errs], [e[1] for e in errs]], fmt="o-", capsize=3, label=d["label"])
     left.set(title="Winning bids", xlabel="bid", ylabel="share of contracts")
     right.set(title="Make rate per bid (5+ contracts)", xlabel="bid", ylabel="made", ylim=(0, 1.02))
+    for ax in (left, right):  # a bid is a whole number: no tick at 6.5
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     left.legend(fontsize="small")
     fig.savefig(out / PLOTS[0], dpi=PLOT_DPI, metadata=metadata)
 
@@ -932,7 +941,7 @@ def write_report(study: StudyResult, out_dir: str | Path, fmt: str = "markdown")
     """Write ``report.md`` (or ``report.html``), its plots and ``figures.json`` into ``out_dir``; returns the
     report's path."""
     if fmt not in REPORT_FORMATS:
-        raise CinchError(f"unknown report format {fmt!r}; the formats are {', '.join(REPORT_FORMATS)}")
+        raise CinchError(f"unknown report format {quoted(fmt)}; the formats are {', '.join(REPORT_FORMATS)}")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     plots = write_plots(study, out)

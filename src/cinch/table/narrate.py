@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import cast
 
 from cinch.actions import Action, Bid, Claim, Keep, NameTrump, OutOfTurn, Pass, Play, Waive
 from cinch.cards import DECK_SIZE, TRUMP_TABLES, Card, CardSet, Seat, Suit, Team, TrumpTables
@@ -342,11 +343,21 @@ class Narrator:
         if not table.partnership and v.deal_number == 1:
             lines.append(f"{table.players} players, each for himself: the maker plays alone against all the others.")
         if v.bidder_goes_out:
-            lines.append("Bidder goes out: makers who make their bid this deal win the match.")
+            lines.append(self.going_out_words(v))
         lo, hi = v.rules.min_bid, v.rules.highest_bid
         lines.append(f"Bidding from {self.who(v.dealer.left)}; the dealer, {self.who(v.dealer)}, bids last."
                      f" Bids {lo} to {hi}.")
         return lines
+
+    def going_out_words(self, v: SeatView) -> str:
+        """Who wins the match by making his bid this deal: every side, or only those at the target."""
+        table = v.rules.seating
+        if not v.going_out or len(v.going_out) == table.sides:
+            return "Bidder goes out: makers who make their bid this deal win the match."
+        names = [self.who(cast(Seat, table.side_list[i])) if not table.partnership
+                 else team_name(table.side_list[i], self.seat) for i in v.going_out]
+        return (f"Bidder goes out among those at the target: {' and '.join(names)} win the match by making"
+                " their bid this deal; any other maker scores his bid and wins nothing.")
 
     def contract(self, v: SeatView) -> str:
         assert v.maker is not None and v.trump is not None

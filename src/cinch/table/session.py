@@ -31,7 +31,7 @@ from cinch.bots import DEFAULT_BOT, make_bot
 from cinch.bots.base import Bot
 from cinch.cards import Card, Seat
 from cinch.deal import Deal
-from cinch.errors import CinchError, IllegalAction
+from cinch.errors import CinchError, IllegalAction, quoted
 from cinch.keep import KeepOptions
 from cinch.match import DealSummary, Match
 from cinch.record import replay, to_record
@@ -152,7 +152,7 @@ class Table:
             try:
                 bots[seat] = bot_factory(name, resume_seed(stored.seed, stored.id, position, seat.name))
             except CinchError as e:
-                raise CinchError(f"match {match_id}: seat {seat} is played by {name!r}: {e}") from None
+                raise CinchError(f"match {match_id}: seat {seat} is played by {quoted(name)}: {e}") from None
         saver.attach(match_id, match)
         return cls(match, bots, names=names, seed=stored.seed, seed_known=False, saver=saver,
                    bot_factory=bot_factory, undo=undo, hints=hints)

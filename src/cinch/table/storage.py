@@ -113,6 +113,26 @@ class Saver:
             self._call("save the match", self.library.save, self.match_id, match)
         self._write_record(match)
 
+    def stopped_words(self, match: Match) -> str:
+        """Where a match is kept when the player stops, and how to go on with it, as every front end says
+        it after its own first words ("You quit."): the deal it stops in, the record file, the library's id.
+
+        >>> from cinch.rules import Rules
+        >>> saver = Saver()
+        >>> saver.match_id = 12
+        >>> saver.stopped_words(Match(Rules.preset("pagat"), rng=1))  # (before its first deal)
+        ' `cinch resume 12` continues it.'
+        """
+        text = ""
+        if match.current is not None:
+            text += f" The match stops in deal {len(match.deals)}."
+        if self.saved_to:
+            text += f" The game record is saved in {self.saved_to}; `cinch replay {self.saved_to}` shows it."
+        if self.match_id is not None:
+            text += (f" It is match {self.match_id} of your game library (`cinch history`)." if match.is_over
+                     else f" `cinch resume {self.match_id}` continues it.")
+        return text
+
     def _write_record(self, match: Match) -> None:
         if self.save_path is None:
             return

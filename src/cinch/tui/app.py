@@ -2,8 +2,8 @@
 
 You sit at the bottom, your partner at the top and the opponents left and right.  At a
 cut-throat table (two, three, five or six players, each for himself) the others sit round
-you clockwise: across at two, left and right at three, two on each side at five and six
-(and one across at six).
+you clockwise: across at two, left and right at three, one on each side and two across the
+top at five (three across at six), each seat in a box of its own.
 The match is a :class:`~cinch.table.Table`; this screen shows only your seat's view,
 turns keys into the :class:`~cinch.tui.decision.Decision` in front of you, lets the
 bots think in worker threads (so the table stays responsive), and pauses between
@@ -58,7 +58,7 @@ from cinch.tui.screens import (
     TricksScreen,
 )
 from cinch.tui.theme import CSS, THEMES
-from cinch.tui.widgets import EventLog, HandView, Position, PromptBar, SeatPanel, TrickView
+from cinch.tui.widgets import EventLog, HandView, Position, PromptBar, SeatPanel, TopBar, TrickView
 from cinch.view import Phase, SeatView
 
 
@@ -107,10 +107,12 @@ class TableScreen(Screen):
 
     # ---- layout ------------------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Static(id="topbar")
+        yield TopBar(id="topbar")
         with Horizontal(id="upper"):
             with Vertical(id="felt"):
-                yield SeatPanel(id="seat-top", classes="seat")
+                with Horizontal(id="across"):  # one box across at two and four, two at five, three at six
+                    for name in Position.ACROSS:
+                        yield SeatPanel(id=f"seat-{name}", classes="seat")
                 with Horizontal(id="middle"):
                     yield SeatPanel(id="seat-left", classes="seat")
                     yield TrickView(id="center")
@@ -515,7 +517,7 @@ class TableScreen(Screen):
             if ch in SUIT_KEYS:
                 self.jump_suit(ch)
             elif ch.isdigit() and d.mode is Mode.PLAY:
-                self.pick_number(int(ch))
+                self.card_digit(ch)
         self.refresh_all()
 
     def bid_digit(self, digit: str) -> None:
@@ -533,16 +535,23 @@ class TableScreen(Screen):
         why = self.game.why_illegal(Pass(), self.seat) if self.game is not None else None
         self.say(f"You cannot pass: {why}.")
 
-    def pick_number(self, n: int) -> None:
-        got = self.decision.pick_number(n)
+    def card_digit(self, digit: str) -> None:
+        """A digit picks the card numbered above it; in a hand of ten or more, two digits (1 2: card 12)."""
+        d = self.decision
+        assert d.view is not None
+        held = len(d.view.hand)
+        n, more = d.card_digit(digit, held)
+        got = d.pick_number(n)
         if isinstance(got, str):
             self.say(got)
-        elif got in self.decision.cards:
-            self.say("")
+        elif got in d.cards:
+            self.say(f"Card {n}: Enter plays it; a second digit picks card {n}0 to {min(held, n * 10 + 9)}."
+                     if more else "")
         else:
             self.explain_card(got)
 
     def jump_suit(self, key: str) -> None:
+        self.decision.typed_over()
         got = self.decision.jump_suit(SUIT_KEYS[key])
         if got is None:
             self.say("")
@@ -588,6 +597,13 @@ class TableScreen(Screen):
         d = self.decision
         if d.mode is Mode.PLAY and not d.cards:
             return
+        refused = d.take_refusal() if d.mode is Mode.BID else None
+        if refused is not None:  # the person meant to bid: the cursor is not taken without a second Enter
+            choice = d.chosen()
+            doing = "passes" if isinstance(choice, Pass) else f"bids {choice.amount}" if isinstance(choice, Bid) \
+                else "takes it"
+            self.say(f"You cannot bid {refused}. Enter again {doing}; digits or ←/→ choose another bid.")
+            return
         # A card that must take burials opens the burial first (or plays, if only one is legal).
         chosen = d.start_bury(d.cards[d.cursor]) if d.bury_due else d.chosen()
         if isinstance(chosen, str):
@@ -629,6 +645,7 @@ class TableScreen(Screen):
             self.refresh_all()
             return
         index = d.cards.index(card)
+        d.typed_over()
         if d.mode is Mode.PLAY:
             if d.cursor == index:
                 self.action_confirm()
@@ -646,6 +663,7 @@ class TableScreen(Screen):
         if self._not_yours() or not d.mode.choosing_option:
             return
         index = message.key
+        d.typed_over()
         if d.cursor == index:
             self.action_confirm()
             return
@@ -828,19 +846,19 @@ class TableScreen(Screen):
         if self.decision.mode.deciding:
             self.decision.view = view
         look = self.look()
-        self._update("#topbar", look.topbar(view))
-        at: dict[str, list[Seat]] = {name: [] for name in PANELS}  # the seats each panel shows, upper first
-        for seat in sorted(view.seats, key=lambda s: not look.where(view, s).endswith("-upper")):
-            at[Position.panel(look.where(view, seat))].append(seat)
-        for name, seats in at.items():
-            # Five or six: two seats share a side panel, the one further round the table above.
-            text = Text("\n\n").join(look.seat_text(view, seat, name) for seat in seats)
-            panel = self._update(f"#seat-{name}", text)
-            if panel.display != bool(seats):
-                panel.display = bool(seats)  # two or three players leave a place empty
-            to_act = any(look.is_to_act(view, seat) for seat in seats)
-            if panel.has_class("to-act") != to_act:
-                panel.set_class(to_act, "to-act")
+        self.query_one(TopBar).show(*look.topbar(view))
+        at = {look.where(view, seat): seat for seat in view.seats}
+        across = [name for name in Position.ACROSS if name in at]
+        for name in Position.ALL:
+            panel = self.query_one(f"#seat-{name}", SeatPanel)
+            seat = at.get(name)
+            if panel.display != (seat is not None):
+                panel.display = seat is not None  # two or three players leave places empty
+            if seat is None:
+                continue
+            if name in across:  # boxes side by side as tall as each other: two at five, three narrower at six
+                panel.shape(*((len(across), True) if len(across) > 1 else (1, False)))
+            panel.show(look.seat_model(view, seat))
         self.query_one(TrickView).show(look.center(view))
         self._update("#info", look.info(view))
         self.query_one(PromptBar).show(look.prompt(view))
@@ -869,10 +887,6 @@ class TableScreen(Screen):
         if self.is_mounted:
             for widget in (self.query_one(HandView), self.query_one(PromptBar), self.query_one(TrickView)):
                 widget.refresh()
-
-
-PANELS = ("top", "left", "right", "bottom")
-"""The seat panels round the felt (:class:`Position` says which seat goes where)."""
 
 
 def _lines(text: Text, width: int) -> int:
@@ -907,6 +921,15 @@ class CinchApp(App):
     def on_mount(self) -> None:
         self.theme = self.palette.theme
 
+    def farewell(self) -> str:
+        """What the terminal says once the table is closed: where the match is kept and how to go on with
+        it, as the line prompt says it (nothing when no match was dealt)."""
+        game = self.game
+        if game is None:
+            return ""
+        match = game.match
+        return ("The match is over." if match.is_over else "You quit.") + self.saver.stopped_words(match)
+
     def apply_theme(self) -> None:
         self.palette = PALETTES.get(self.settings.theme, PALETTES["classic"])
         self.theme = self.palette.theme
@@ -915,7 +938,10 @@ class CinchApp(App):
 
 def run(setup: TableSetup, *, saver: Saver | None = None, settings: Settings | None = None,
         offer_resume: bool = True, resume_id: int | None = None) -> int:
-    """Play at the table until the player quits; the exit status."""
+    """Play at the table until the player quits, then say where the match is kept; the exit status."""
     app = CinchApp(setup, saver=saver, settings=settings, offer_resume=offer_resume, resume_id=resume_id)
     app.run()
+    words = app.farewell()
+    if words:
+        print(words)
     return 0

@@ -64,7 +64,9 @@ class Decision:
     bury_sets: list[int] = field(default_factory=list)
     suggested: Action | None = None
     hint: Hint | None = None
-    bid_buf: str = ""
+    bid_buf: str = ""  # the digits of a bid typed so far
+    refused: int | None = None  # a bid just refused: Enter waits for a choice (it would take the cursor's)
+    card_buf: str = ""  # the digits of a card's number typed so far (hands of ten or more)
 
     def stop(self, mode: Mode = Mode.WAIT) -> None:
         self.mode = mode
@@ -78,6 +80,8 @@ class Decision:
         self.key = key
         self.hint = None
         self.bid_buf = ""
+        self.refused = None
+        self.card_buf = ""
         self.bury_card = None
         self.suggested = None
         legal = view.legal
@@ -155,11 +159,17 @@ class Decision:
     def move(self, step: int) -> None:
         if self.items:
             self.cursor = (self.cursor + step) % len(self.items)
-        self.bid_buf = ""
+        self.typed_over()
 
     def move_end(self, last: bool) -> None:
         if self.items:
             self.cursor = len(self.items) - 1 if last else 0
+        self.typed_over()
+
+    def typed_over(self) -> None:
+        """A choice made another way than by digits: the digits typed so far, and a refusal, are over."""
+        self.bid_buf = self.card_buf = ""
+        self.refused = None
 
     def toggle(self) -> bool:
         """Keep or throw (or bury) the card under the cursor; False where Space means nothing."""
@@ -180,30 +190,54 @@ class Decision:
             if n in amounts:
                 self.cursor = amounts[n]
                 self.bid_buf = buf if prefix(buf) else ""
+                self.refused = None
                 return f"Bid {n}: Enter bids" + (" (or type another digit)" if self.bid_buf else "") + ".", None
             if prefix(buf):
                 self.bid_buf = buf
                 return f"Bid {buf}…: type the next digit.", None
         n = int(self.bid_buf + d if self.bid_buf else d)
         self.bid_buf = ""
+        self.refused = n  # the cursor stays where it was, and the next Enter does not take it unasked
         return "", n
 
+    def take_refusal(self) -> int | None:
+        """The bid refused just before this Enter, if any (the Enter after it only says what the next does)."""
+        refused, self.refused = self.refused, None
+        return refused
+
     def pick_pass(self) -> bool:
-        self.bid_buf = ""
+        self.typed_over()
         for i, a in enumerate(self.options):
             if isinstance(a, Pass):
                 self.cursor = i
                 return True
         return False
 
+    def card_digit(self, d: str, held: int) -> tuple[int, bool]:
+        """A digit typed to pick a card by its number: the number (``0`` alone is 10), and whether a
+        second digit may follow it.  In a hand of ten or more, ``1`` picks card 1 and ``1`` ``2`` then
+        card 12, as a bid's digits are typed.
+
+        >>> d = Decision()
+        >>> d.card_digit("1", held=18), d.card_digit("2", held=18), d.card_digit("7", held=18)
+        ((1, True), (12, False), (7, False))
+        >>> d.card_digit("1", held=9), d.card_digit("0", held=9)
+        ((1, False), (10, False))
+        """
+        if self.card_buf and int(self.card_buf + d) <= held:
+            n = int(self.card_buf + d)
+        else:
+            n = int(d) or 10
+        more = n * 10 <= held
+        self.card_buf = str(n) if more else ""
+        return n, more
+
     def pick_number(self, n: int) -> Card | str:
-        """The ``n``-th card of the hand (0 is 10): the card, if the cursor may rest on it, else the card
+        """The ``n``-th card of the hand as drawn: the card, if the cursor may rest on it, else the card
         to explain, or a message."""
         view = self.view
         assert view is not None
         hand = hand_order(view.hand, view_trump(view))  # numbered as drawn
-        if n == 0:
-            n = 10
         if not 1 <= n <= len(hand):
             return f"There is no card {n}: you hold {len(hand)}."
         card = hand[n - 1]
@@ -274,6 +308,7 @@ class Decision:
     def show_hint(self, hint: Hint) -> str:
         """Take a hint: the cursor on its choice where it can go, and what to press."""
         self.hint = hint
+        self.typed_over()  # the cursor is the hint's now: Enter takes it
         action = hint.action
         if self.mode.choosing_option and action in self.options:
             self.cursor = self.options.index(action)

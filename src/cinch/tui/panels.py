@@ -21,7 +21,7 @@ from cinch.table.narrate import team_name as team_label
 from cinch.table.summary import points_so_far
 from cinch.tui.decision import Decision, Mode
 from cinch.tui.render import Palette, chip, chips
-from cinch.tui.widgets import CenterModel, HandModel, Position, PromptModel
+from cinch.tui.widgets import CenterModel, HandModel, Position, PromptModel, SeatModel
 from cinch.view import Phase, SeatView
 
 
@@ -38,61 +38,63 @@ class TableLook:
     def is_to_act(self, view: SeatView, seat: Seat) -> bool:
         return view.phase is not Phase.DONE and view.to_act == seat
 
-    def topbar(self, view: SeatView) -> Text:
+    def topbar(self, view: SeatView) -> tuple[list[Text], Text]:
+        """The line on top, as :class:`TopBar` takes it: the rules, the deal, the dealer and the score, said
+        shorter where the line is narrow (without "Cinch", then without the dealer, whose box says so), and
+        the target (and *bidder goes out* when it applies), which is always there."""
         rules = view.rules
         table = rules.seating
         score = view.score or (0,) * table.sides
         me = self.me
-        out = Text()
-        out.append("Cinch ", style="bold")
-        out.append(f"{rules.name} · deal {view.deal_number} · dealer {view.dealer} · ")
+        scores = Text()
         for i, side in enumerate(table.side_list):  # NS – EW, or each player's score: 1 (you) 4 – 2 7 – 3 0
             if i:
-                out.append(" – ")
-            out.append(f"{team_label(side, me)} {score[i]}", style=f"bold {self._team_colour(side)}")
-        out.append(f" · to {rules.target}")
+                scores.append(" – ")
+            scores.append(f"{team_label(side, me)} {score[i]}", style=f"bold {self._team_colour(side)}")
+        game = f"{rules.name} · deal {view.deal_number} · "
+        dealer = f"dealer {view.dealer} · "
+        forms = [Text("Cinch ", style="bold") + Text(game + dealer) + scores,
+                 Text(game + dealer) + scores,
+                 Text(game) + scores]
+        keep = Text(f" · to {rules.target}")
         if view.bidder_goes_out:
-            out.append(" · bidder goes out", style="bold")
-        return out
+            keep.append(" · bidder goes out", style="bold")
+        return forms, keep
 
     def _team_colour(self, team: Team) -> str:
         return self.palette.mine if team == self.me.team else self.palette.theirs
 
-    def seat_text(self, view: SeatView, seat: Seat, pos: str) -> Text:
+    def seat_model(self, view: SeatView, seat: Seat) -> SeatModel:
+        """A seat's box: who sits there and what kind of player (you, or the bot's name), the cards held,
+        the bid and the turn; the box keeps the first form that fits, the turn (also shown by its frame)
+        left out first.  Each for himself, every other player is an opponent: the seat and its player
+        are named together (``3 heuristic``); at four, ``W opponent`` and its player when there is room."""
         me = self.me
-        role = "you" if seat == me else "partner" if seat == me.partner else "opponent"
-        name = (view.players[seat] if view.players else "") or ("you" if seat == me else "")
-        items: list[str | Text] = []
-        items.append(Text(f"{seat} {role}", style=f"bold {self._team_colour(seat.team)}"))
-        if seat == view.dealer:
-            items.append(Text("dealer", style="italic"))
-        if seat != me and name:
-            items.append(name)
+        style = f"bold {self._team_colour(seat.team)}"
+        kind = "you" if seat == me else (view.players[seat] if view.players else "") or "opponent"
         n = view.hand_sizes[seat]
-        if seat != me:
-            items.append(f"{n} card{'s' * (n != 1)}")
+        said: list[Text] = [Text(f"{n} card{'s' * (n != 1)}")]
         last = next((a for s, a in reversed(view.auction) if s == seat), None)
         if view.maker == seat and view.trump is not None:
-            items.append(Text(f"bid {view.bid} {view.trump.symbol}", style="bold"))
+            said.append(Text(f"bid {view.bid} {view.trump.symbol}", style="bold"))
         elif view.maker == seat and view.bid is not None:
-            items.append(Text(f"bid {view.bid}", style="bold"))
+            said.append(Text(f"bid {view.bid}", style="bold"))
         elif isinstance(last, Bid):
-            items.append(f"bid {last.amount}")
+            said.append(Text(f"bid {last.amount}"))
         elif isinstance(last, Pass):
-            items.append("passed")
-        if self.is_to_act(view, seat):
-            if seat == me:
-                items.append(Text("▶ your turn", style=f"bold {self.palette.cursor}"))
-            else:
-                items.append(Text("▶ thinking" if self.thinking == seat else "▶ to play",
-                                  style=f"bold {self.palette.cursor}"))
-        sep = " · " if pos in ("top", "bottom") else "\n"  # the side panels are narrow
-        out = Text()
-        for i, item in enumerate(items):
-            if i:
-                out.append(sep)
-            out.append_text(item if isinstance(item, Text) else Text(item))
-        return out
+            said.append(Text("passed"))
+        to_act = self.is_to_act(view, seat)
+        turn: list[Text] = []
+        if to_act:
+            word = "▶ your turn" if seat == me else "▶ thinking" if self.thinking == seat else "▶ to play"
+            turn.append(Text(word, style=f"bold {self.palette.cursor}"))
+        named = [Text(f"{seat} {kind}", style=style)]
+        forms = [named + said + turn, named + said]
+        if view.rules.seating.partnership and seat != me:  # at four the role comes first, room permitting
+            role = "partner" if seat == me.partner else "opponent"
+            full = [Text(f"{seat} {role}", style=style), Text(kind)] + said
+            forms = [full + turn, full] + forms
+        return SeatModel(forms, "dealer" if seat == view.dealer else "", to_act)
 
     def where(self, view: SeatView, seat: Seat) -> str:
         """The seat's place on the screen (a :class:`Position`)."""
@@ -101,7 +103,6 @@ class TableLook:
     def center(self, view: SeatView) -> CenterModel:
         me = self.me
         palette = self.palette
-        two_a_side = view.players_count >= 5
         trump = None if view.trump is None else view.rules.trump_tables[view.trump]
         slots: dict[str, Text] = {}
         title: str | Text
@@ -117,19 +118,20 @@ class TableLook:
             high = max((a.amount for _, a in view.auction if isinstance(a, Bid)), default=None)
             title = f"Bidding, {view.rules.min_bid} to {view.rules.highest_bid}"
             if phase is Phase.TRUMP:
-                footer = f"{seat_label(view.maker, me)} won at {view.bid}: naming trumps" if view.maker else ""
+                # (short enough for the middle at 80 columns: the bid is in the maker's box; seat 1, or N, is 0)
+                footer = f"{seat_label(view.maker, me)} names trumps" if view.maker is not None else ""
             elif phase is Phase.DONE:
                 footer = "all passed: thrown in"
             else:
                 footer = f"high bid {high}" if high else "no bid yet"
-            return CenterModel(title, slots, footer, two_a_side)
+            return CenterModel(title, slots, footer)
         if phase in (Phase.DISCARD, Phase.ROB, Phase.RESTOCK):
             for seat in view.seats:
                 if view.drawn_counts[seat]:
                     slots[self.where(view, seat)] = Text(f"{seat} drew {view.drawn_counts[seat]}",
                                                          style=palette.felt_text)
             footer = f"{seat_label(view.dealer, me)} robs the pack" if phase is Phase.ROB else "discarding"
-            return CenterModel("Discard and draw", slots, footer, two_a_side)
+            return CenterModel("Discard and draw", slots, footer)
         # the play (or its end)
         total = view.rules.tricks
         if view.current_trick:
@@ -156,7 +158,8 @@ class TableLook:
             plays = ()
             title = Text(f"Trick 1 of {total}")
             leader = view.trick_leader
-            footer = Text("your lead" if leader == me else f"{seat_label(leader, me)} leads" if leader else "")
+            footer = Text("your lead" if leader == me else f"{seat_label(leader, me)} leads" if leader is not None
+                          else "")
             winner = None
         for p in plays:
             slot = Text(f"{p.seat} ", style=f"bold {palette.felt_text}")
@@ -166,7 +169,7 @@ class TableLook:
             if p.seat == winner:
                 slot.append(" ◆", style=f"bold {palette.cursor}")
             slots[self.where(view, p.seat)] = slot
-        return CenterModel(title, slots, footer, two_a_side)
+        return CenterModel(title, slots, footer)
 
     def info(self, view: SeatView) -> Text:
         """The side panel: the contract, the points surely taken, the tricks, the bids, the draw."""
@@ -302,7 +305,8 @@ class TableLook:
                 prompt.append(f"({lead.seat} led {card_text(lead.card, trump)}). ")
             else:
                 prompt = Text(f"Trick {number}: your lead. ", style=key_style)
-            prompt.append("←/→ or 1-9 choose, Enter plays.")
+            held = len(view.hand)
+            prompt.append(f"←/→ or {'1' if held == 1 else f'1-{held}'} choose, Enter plays.")
             if d.bury_due:
                 prompt.append(" You then bury your extra cards.")
             return PromptModel(prompt)
@@ -353,7 +357,7 @@ class TableLook:
         hand = hand_order(view.hand, trump)
         if mode is Mode.PLAY:
             legal = set(d.cards)
-            labels = {int(c): str(i) for i, c in enumerate(hand, start=1) if i <= 9}
+            labels = {int(c): str(i) for i, c in enumerate(hand, start=1)}  # (two digits from 10: 1 then 2 is 12)
             cursor = d.cards[d.cursor] if d.cards else None
             return HandModel([("", hand)], trump, cursor, frozenset(int(c) for c in hand if c not in legal),
                              labels=labels)

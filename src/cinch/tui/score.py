@@ -2,8 +2,9 @@
 
 One column, so that it fits a phone's terminal as well as a wide one: the score (and the
 winner) at the top, the sheet of deals, the rulings in words, and at the bottom the question
-with its input line.  The questions and answers are the plain mode's
-(:class:`~cinch.score_plain.ScoreDialogue`); this screen shows them and draws the sheet.
+with its input line.  The questions and answers are the scorekeeper's dialogue
+(:class:`~cinch.table.score_dialogue.ScoreDialogue`), which the plain mode shares; this screen
+shows them and draws the sheet.
 
 >>> from cinch import Rules
 >>> from cinch.scorekeeper import DealEntry, ScoreSheet
@@ -28,8 +29,8 @@ from textual.widgets import Footer, Input, Static
 
 from cinch.cards import Team
 from cinch.errors import CinchError
-from cinch.score_plain import Quit, ScoreDialogue
 from cinch.scorekeeper import MISDEAL, SettledDeal
+from cinch.table.score_dialogue import Quit, ScoreDialogue
 from cinch.tui.theme import THEMES
 from cinch.tui.widgets import EventLog
 

@@ -16,7 +16,7 @@ from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, 
 
 from cinch.bots import DEFAULT_BOT
 from cinch.cards import Card, Seat, Team
-from cinch.errors import CinchError
+from cinch.errors import CinchError, quoted
 from cinch.match import DealSummary, Match
 from cinch.rules import PRESET_NAMES, Rules
 from cinch.scoring import Award, PointTable
@@ -454,13 +454,14 @@ class RulesScreen(Dialog):
 
 
 KEYS = (
-    ("Your bid", "type its digits (1 2 for 12), p to pass, ←/→ to move; Enter bids. A click picks, a second "
-                 "click bids."),
+    ("Your bid", "type its digits (1 2 for 12), p to pass, ←/→ to move; Enter bids. A bid refused leaves the "
+                 "cursor where it was, and Enter then asks again. A click picks, a second click bids."),
     ("Trumps", "s h d c (or ←/→) choose the suit, Enter names it; your hand shows it as trumps meanwhile."),
     ("Discard, rob", "←/→ move, Space keeps or throws the card (or click it), a the suggested hand; Enter "
                      "keeps the hand once it is legal."),
-    ("Your card", "←/→ move among the legal cards, 1-9 the card numbered above it, s h d c the next of a "
-                  "suit; Enter plays. A click picks a card, a second click plays it."),
+    ("Your card", "←/→ move among the legal cards, digits the card numbered above it (1 2 for card 12 in a "
+                  "hand of ten or more), s h d c the next of a suit; Enter plays. A click picks a card, a second "
+                  "click plays it."),
     ("Burying", "on trick 1 with more than six cards: after the card, Space marks the cards to bury, Enter "
                 "plays, Escape picks another card."),
     ("End of deal", "Enter the next deal, l the tricks, u take back your last move, a analyse the deal."),
@@ -468,7 +469,8 @@ KEYS = (
                     "table before he acts and offers your bids or cards out of turn (Enter commits one, Escape "
                     "none); Enter then lets him act. o: the table can stop before every such turn."),
     ("Any time", "? hint, u take back your last move, l last trick, r rules, o settings, t colours, "
-                 "n new match, F1 these keys, q quit (the match is saved after every move)."),
+                 "n new match, F1 these keys, q quit (the match is saved after every move; the terminal then "
+                 "says how to resume it)."),
 )
 
 
@@ -687,7 +689,7 @@ class NewMatchScreen(Screen):
     def _seed(self) -> int | None:
         seed_text = self.query_one("#nm-seed", Input).value.strip()
         if seed_text and not seed_text.lstrip("-").isdigit():
-            raise ValueError(f"the seed must be a whole number, not {seed_text!r}")
+            raise ValueError(f"the seed must be a whole number, not {quoted(seed_text)}")
         return int(seed_text) if seed_text else None
 
     def action_start(self) -> None:

@@ -28,12 +28,17 @@ Screen { background: $background; }
 
 #upper { height: 1fr; }
 #felt { width: 1fr; height: 1fr; }
+#across { height: auto; }
+#across .seat { width: 1fr; }
 #middle { height: 1fr; min-height: 5; }
 .seat {
     border: round $panel;
+    border-title-align: right;
+    border-title-color: $accent;
+    border-title-style: bold;
     padding: 0 1;
     color: $foreground;
-    height: 3;
+    height: auto;
 }
 .seat.to-act { border: heavy $accent; }
 #seat-left, #seat-right { height: 1fr; width: 13; padding: 0; }
@@ -45,7 +50,7 @@ Screen { background: $background; }
 
 #prompt { background: $surface; color: $foreground; }
 #hand { background: $background; }
-#status { height: auto; max-height: 2; padding: 0 1; background: $surface; color: $accent; }
+#status { height: auto; padding: 0 1; background: $surface; color: $accent; }
 
 ModalScreen { align: center middle; background: $background 60%; }
 .dialog {

@@ -10,7 +10,7 @@ from textual import events
 from textual.geometry import Size
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import RichLog, Static
+from textual.widgets import RichLog
 
 from cinch.cards import Card, Seat
 from cinch.table.narrate import Trump
@@ -216,29 +216,34 @@ class PromptBar(Widget):
             x += cell + 1
         return rows if rows[-1] else []
 
-    def _note_lines(self, width: int) -> list[Text]:
-        """The note below the choices, each of its lines wrapped at spaces to the width (a keep's rule with
-        two decks names many cards)."""
-        note = self.model.note
-        if not note:
+    def _wrapped(self, text: Text | str, width: int) -> list[Text]:
+        """``text``'s lines, each wrapped at spaces to the width: the words are never cut."""
+        if not text:
             return []
-        note = note if isinstance(note, Text) else Text(note)
+        text = text if isinstance(text, Text) else Text(text)
         lines: list[Text] = []
-        for line in note.split("\n"):
-            lines.extend(line.wrap(self.app.console, width, overflow="ellipsis") if self.is_attached else [line])
+        for line in text.split("\n"):
+            lines.extend(line.wrap(self.app.console, width, overflow="fold") if self.is_attached else [line])
         return lines
+
+    def _prompt_lines(self, width: int) -> list[Text]:
+        """What to do now, wrapped (at least one line, so the bar keeps its place)."""
+        return self._wrapped(self.model.prompt, width) or [Text()]
+
+    def _note_lines(self, width: int) -> list[Text]:
+        """The note below the choices, wrapped (a keep's rule with two decks names many cards)."""
+        return self._wrapped(self.model.note, width)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         width = max(width, 8)
-        return 1 + len(self._option_rows(width)) + len(self._note_lines(width))
+        return len(self._prompt_lines(width)) + len(self._option_rows(width)) + len(self._note_lines(width))
 
     def render(self) -> Text:
         palette = palette_of(self)
         model = self.model
         width = max(self.size.width, 8)
-        prompt = model.prompt.copy() if isinstance(model.prompt, Text) else Text(model.prompt)
-        prompt.truncate(width, overflow="ellipsis")
-        lines = [prompt]
+        lines = self._prompt_lines(width)
+        top = len(lines)
         self._boxes = []
         for r, row in enumerate(self._option_rows(width)):
             line = Text()
@@ -248,11 +253,9 @@ class PromptBar(Widget):
                     line.append(f"[{label}]", style=f"bold reverse {palette.cursor}")
                 else:
                     line.append(f" {label} ", style=f"bold {palette.felt_text} on {palette.dim_frame}")
-                self._boxes.append((x, x + len(label) + 2, r + 1, key))
+                self._boxes.append((x, x + len(label) + 2, top + r, key))
             lines.append(line)
-        for line in self._note_lines(width):
-            line.truncate(width, overflow="ellipsis")
-            lines.append(line)
+        lines.extend(self._note_lines(width))
         out = Text("\n").join(lines)
         out.no_wrap = True
         out.overflow = "ellipsis"
@@ -273,13 +276,16 @@ class PromptBar(Widget):
 @dataclass
 class CenterModel:
     title: Text | str = ""
-    slots: dict[str, Text] = field(default_factory=dict)  # by Position: "top", "left", "left-upper", ...
+    slots: dict[str, Text] = field(default_factory=dict)  # by Position: "top", "left", "top-left", ...
     footer: Text | str = ""
-    two_a_side: bool = False  # five or six players: two seats on the left and two on the right
 
 
 class TrickView(Widget):
-    """The trick (or the bids, or the draw) in front of each seat, and a line above and below."""
+    """The trick (or the bids, or the draw) in front of each seat, and a line above and below.
+
+    Each seat's card lies on the side of the felt where the seat sits: the seats across the top
+    (one, two or three) on a row above the middle, left and right on the middle row, yours below.
+    """
 
     DEFAULT_CSS = """
     TrickView { width: 1fr; height: 1fr; }
@@ -315,18 +321,15 @@ class TrickView(Widget):
         rows[0] = centered(model.title)
         mid = h // 2
         spread = 2 if h >= 8 else 1
-        slots = model.slots
-        # With two seats a side, the upper one a row above the middle and the lower one a row below.
-        side_rows = {"upper": mid - 1, "": mid + 1} if model.two_a_side else {"upper": mid, "": mid}
         places: list[tuple[int, int, Text]] = []
-        for where, text in slots.items():
-            panel, _, level = where.partition("-")
-            if panel == "left":
-                y, x = side_rows[level], 1
-            elif panel == "right":
-                y, x = side_rows[level], w - text.cell_len - 1
+        for where, text in model.slots.items():
+            y = mid - spread if where.startswith("top") else mid + spread if where == "bottom" else mid
+            if where.endswith("left"):
+                x = 1
+            elif where.endswith("right"):
+                x = w - text.cell_len - 1
             else:
-                y, x = (mid - spread if panel == "top" else mid + spread), (w - text.cell_len) // 2
+                x = (w - text.cell_len) // 2
             places.append((y, x, text))
         for y, x, text in sorted(places, key=lambda p: (p[0], p[1])):  # left to right: a put cuts what follows
             put(y, x, text)
@@ -338,12 +341,132 @@ class TrickView(Widget):
         return out
 
 
-class SeatPanel(Static):
-    """One seat: who sits there, the cards held, the bid, and a marker when it is their turn."""
+# ---- the seats and the top line ----------------------------------------------------------------------------
+SEPARATOR = " · "
+
+
+def pack(items: list[Text], width: int) -> list[Text]:
+    """``items`` on as few lines as they fill, in order, ``·`` between two on a line.
+
+    >>> [t.plain for t in pack([Text("W opponent"), Text("heuristic"), Text("9 cards")], 20)]
+    ['W opponent', 'heuristic · 9 cards']
+    """
+    lines: list[Text] = []
+    for item in items:
+        if lines and lines[-1].cell_len + len(SEPARATOR) + item.cell_len <= width:
+            lines[-1].append(SEPARATOR)
+            lines[-1].append_text(item)
+        else:
+            lines.append(Text().append_text(item))  # (a line of its own style: an item's is its own)
+    return lines
+
+
+def fit(forms: list[list[Text]], width: int, height: int) -> list[Text]:
+    """The lines of the first form that fits ``width`` by ``height``: its items one a line where
+    they fit so, else packed; the last form packed (and cut by the box) when none fits.
+
+    >>> forms = [[Text("W opponent"), Text("heuristic"), Text("9 cards"), Text("bid 7")],
+    ...          [Text("W heuristic"), Text("9 cards"), Text("bid 7")]]
+    >>> [t.plain for t in fit(forms, 11, 4)], [t.plain for t in fit(forms, 11, 3)]
+    (['W opponent', 'heuristic', '9 cards', 'bid 7'], ['W heuristic', '9 cards', 'bid 7'])
+    >>> [t.plain for t in fit(forms, 40, 1)]
+    ['W opponent · heuristic · 9 cards · bid 7']
+    """
+    for form in forms:
+        for lines in (form, pack(form, width)):
+            if len(lines) <= height and all(line.cell_len <= width for line in lines):
+                return list(lines)
+    return pack(forms[-1], width) if forms else []
+
+
+@dataclass
+class SeatModel:
+    """A seat's box: its words in forms, most said first (each a list of items: who sits there, the
+    kind of player, the cards held, the bid, the turn), the badge on its frame, whether it is to act."""
+
+    forms: list[list[Text]] = field(default_factory=list)
+    badge: Text | str = ""  # "dealer"
+    to_act: bool = False
+
+
+class SeatPanel(Widget):
+    """One seat, in a box: the first of its forms that fits (:func:`fit`), the dealer's badge on the
+    top of the frame, a heavy frame while it is that seat's turn.
+
+    A box of the height it needs takes at most ``lines`` lines (more only when no form fits), and
+    with ``fill`` always that many, so that boxes side by side stay the same height.
+    """
 
     DEFAULT_CSS = """
     SeatPanel { height: auto; }
     """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.model = SeatModel()
+        self.lines = 1
+        self.fill = False
+
+    def shape(self, lines: int, fill: bool) -> None:
+        if (lines, fill) != (self.lines, self.fill):
+            self.lines, self.fill = lines, fill
+            self.refresh(layout=True)
+
+    def show(self, model: SeatModel) -> None:
+        if model == self.model:
+            return
+        width = max(self.size.width, 1)
+        old_height = self._height_at(width)
+        self.model = model
+        self.border_title = model.badge or None
+        self.set_class(model.to_act, "to-act")
+        self.refresh(layout=self._height_at(width) != old_height)
+
+    def _height_at(self, width: int) -> int:
+        if self.fill:
+            return self.lines
+        return max(1, len(fit(self.model.forms, width, self.lines)))
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return self._height_at(max(width, 1))
+
+    def render(self) -> Text:
+        width, height = max(self.size.width, 1), max(self.size.height, 1)
+        out = Text("\n").join(fit(self.model.forms, width, height))
+        out.no_wrap = True
+        out.overflow = "ellipsis"
+        return out
+
+
+class TopBar(Widget):
+    """The line on top: the first of its forms that fits the width, ``keep`` always at its end (the
+    target: the longest form is cut before it, never it)."""
+
+    DEFAULT_CSS = """
+    TopBar { height: 1; }
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.forms: list[Text] = []
+        self.keep = Text()
+
+    def show(self, forms: list[Text], keep: Text) -> None:
+        if (forms, keep) != (self.forms, self.keep):
+            self.forms, self.keep = forms, keep
+            self.refresh()
+
+    def render(self) -> Text:
+        width = max(self.size.width, 1)
+        room = width - self.keep.cell_len
+        body = next((f for f in self.forms if f.cell_len <= room), None)
+        if body is None:
+            body = self.forms[-1].copy() if self.forms else Text()
+            body.truncate(max(room, 1), overflow="ellipsis")
+        out = body + self.keep
+        out.no_wrap = True
+        out.overflow = "ellipsis"
+        return out
 
 
 class EventLog(RichLog, can_focus=False):
@@ -359,28 +482,24 @@ class Position:
     """Where a seat sits on the screen, seen from ``me`` (at the bottom), clockwise round the table.
 
     At four the partner sits on top and the opponents left and right.  Two sit across; three
-    left and right; five two on each side; six two on each side and one across.  A position's
-    first word is the panel that shows the seat: ``left-upper`` is drawn in the left panel, above
-    ``left``.
+    left and right; five one on each side and two across the top (``top-left``, ``top-right``);
+    six the same with one more across (``top``).  Each position is a box of its own.
 
     >>> from cinch.seating import seating
     >>> [Position.of(s, seating(6).seats[0], 6) for s in seating(6).seats]
-    ['bottom', 'left', 'left-upper', 'top', 'right-upper', 'right']
+    ['bottom', 'left', 'top-left', 'top', 'top-right', 'right']
     """
 
     BY_PLAYERS: dict[int, tuple[str, ...]] = {
         2: ("bottom", "top"),
         3: ("bottom", "left", "right"),
         4: ("bottom", "left", "top", "right"),
-        5: ("bottom", "left", "left-upper", "right-upper", "right"),
-        6: ("bottom", "left", "left-upper", "top", "right-upper", "right"),
+        5: ("bottom", "left", "top-left", "top-right", "right"),
+        6: ("bottom", "left", "top-left", "top", "top-right", "right"),
     }
+    ALL = ("top-left", "top", "top-right", "left", "right", "bottom")
+    ACROSS = ("top-left", "top", "top-right")  # the row of boxes across the top
 
     @staticmethod
     def of(seat: Seat, me: Seat, players: int = 4) -> str:
         return Position.BY_PLAYERS[players][(seat - me) % players]
-
-    @staticmethod
-    def panel(position: str) -> str:
-        """The panel a position is drawn in: ``left`` for ``left-upper``."""
-        return position.split("-")[0]

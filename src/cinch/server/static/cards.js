@@ -74,10 +74,13 @@ function trumpRank(card, trump) {
   return RANK_ORDER.indexOf(card[0]) + (card[1] !== trump ? 0.5 : 0);
 }
 
+// The suits of a hand in order, the trump suit first, black and red by turns (as a player fans them).
+const SUIT_ORDER = { "": "SHCD", S: "SHCD", H: "HSDC", D: "DSHC", C: "CHSD" };
+
 /** A hand as the table lays it out: trumps first (high to low, the left Pedro below the right, the bowers
- * on top), then suits. */
+ * on top), then the other suits, black and red by turns. */
 export function sortHand(hand, trump) {
-  const suitOrder = trump ? [trump, ...["S", "H", "D", "C"].filter((s) => s !== trump)] : ["S", "H", "D", "C"];
+  const suitOrder = [...SUIT_ORDER[trump || ""]];
   const key = (c) => {
     if (trump && isTrump(c, trump)) return [0, trumpRank(c, trump)];
     return [1 + suitOrder.indexOf(c[1]), RANK_ORDER.indexOf(c[0])];
@@ -88,7 +91,16 @@ export function sortHand(hand, trump) {
   });
 }
 
-/** A card as a DOM element (a button when `onClick` is given). */
+/** The one trump mark of every page: ★, on a card and after a trump in words. */
+export const TRUMP_MARK = "★";
+
+/** Server text with its trumps marked as the cards mark them: "10♥*" (the terminal's mark) becomes "10♥★". */
+export function trumpStars(text) {
+  return String(text).replace(/(10|[2-9JQKA])([♠♥♦♣])\*/g, `$1$2${TRUMP_MARK}`);
+}
+
+/** A card as a DOM element (a button with `button`): its index in the corner (rank over suit), a large pip in
+ * the middle, and the trump mark. The look is cards.css's; `--w` sets the card's width where it lies. */
 export function cardElement(card, { trump = null, button = false, label = null } = {}) {
   const el = document.createElement(button ? "button" : "span");
   el.className = `card suit-${card[1]}`;
@@ -100,11 +112,15 @@ export function cardElement(card, { trump = null, button = false, label = null }
   const suit = document.createElement("span");
   suit.className = "pip";
   suit.textContent = SUITS[card[1]];
-  el.append(rank, suit);
+  const big = document.createElement("span");
+  big.className = "face";
+  big.textContent = SUITS[card[1]];
+  big.setAttribute("aria-hidden", "true");
+  el.append(rank, suit, big);
   if (trump && isTrump(card, trump)) {
     const star = document.createElement("span");
     star.className = "trump-mark";
-    star.textContent = "★";
+    star.textContent = TRUMP_MARK;
     star.setAttribute("aria-hidden", "true");
     el.append(star);
   }

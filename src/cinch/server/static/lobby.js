@@ -74,20 +74,30 @@ export async function showLobby(main) {
   });
   const grace = el("input", { id: "grace", type: "number", min: "0", max: "3600", value: "60", inputmode: "numeric" });
   const hints = el("input", { id: "hints", type: "checkbox", checked: true });
-  const status = el("p", { id: "create-status", role: "status" });
+  // The end of a deal waits for everyone's Next; with two or more people at the table, for this long at most.
+  const pause = el("select", { id: "between-deals" },
+    ...[[8, "8 seconds"], [15, "15 seconds"], [30, "30 seconds"], [60, "a minute"], [300, "five minutes"]].map(([v, t]) =>
+      el("option", { value: String(v), text: t, selected: v === 8 })));
+  const status = el("p", { id: "create-status", class: "status-line", role: "status" });
   const create = el("form", { id: "create", class: "panel", "aria-labelledby": "create-title" },
     el("h2", { id: "create-title", text: "New room" }),
-    el("label", { for: "preset", text: "Rules (one preset per published rule text)" }), preset, about,
-    el("label", { for: "target", text: "Target (points to win)" }), target,
-    el("label", { for: "players", text: "Players" }), players,
+    el("label", { for: "preset", text: "Rules (one preset per published rule text)" }), preset,
+    // (the preset's rules in short: open on a wide screen, a tap away on a phone)
+    el("details", { class: "more rules-box", open: window.innerWidth >= 700 }, el("summary", { text: "These rules in short" }), about),
+    el("div", { class: "create-grid" },
+      el("div", {}, el("label", { for: "players", text: "Players" }), players),
+      el("div", {}, el("label", { for: "target", text: "Target (points to win)" }), target)),
     el("label", { class: "inline" }, heasly, " Heasly (six each for himself, to 62)"),
     el("label", { class: "inline" }, twoDecks,
       " Two decks (104 cards: twelve tricks, every point card twice, the target and the bids doubled)"),
-    el("label", { for: "options", text: "Option overrides (KEY=VALUE, separated by spaces)" }), options, optionList,
-    optionHelp,
-    el("label", { for: "grace", text: "Seconds before a bot plays for a player who dropped out" }), grace,
     el("label", { class: "inline" }, hints, " Hints allowed"),
-    el("button", { type: "submit", id: "create-room", text: "Create room" }), status);
+    el("label", { for: "between-deals", text: "The end of a deal waits for everyone's Next; with two or more people, at most" }),
+    pause,
+    el("details", { class: "more" }, el("summary", { text: "More options" }),
+      el("label", { for: "options", text: "Option overrides (KEY=VALUE, separated by spaces)" }), options, optionList,
+      optionHelp,
+      el("label", { for: "grace", text: "Seconds before a bot plays for a player who dropped out" }), grace),
+    el("button", { type: "submit", id: "create-room", class: "primary", text: "Create room" }), status);
   create.addEventListener("submit", async (event) => {
     event.preventDefault();
     status.textContent = "";
@@ -98,7 +108,7 @@ export async function showLobby(main) {
       else if (players.value !== "4") chosen.players = players.value;
       if (twoDecks.checked) chosen.decks = "2";
       body = { rules: preset.value, options: chosen, target: Number(target.value),
-        grace: Number(grace.value), hints: hints.checked };
+        grace: Number(grace.value), hints: hints.checked, between_deals: Number(pause.value) };
     } catch (e) {
       status.textContent = e.message;
       return;
@@ -120,8 +130,8 @@ export async function showLobby(main) {
     autocapitalize: "characters", placeholder: "ABC234" });
   const join = el("form", { id: "join", class: "panel", "aria-labelledby": "join-title" },
     el("h2", { id: "join-title", text: "Join by code" }),
-    el("label", { for: "code", text: "Room code (from the invite link)" }), code,
-    el("button", { type: "submit", text: "Open room" }));
+    el("label", { for: "code", text: "Room code (from the invite link)" }),
+    el("div", { class: "join-row" }, code, el("button", { type: "submit", class: "primary", text: "Open room" })));
   join.addEventListener("submit", (event) => {
     event.preventDefault();
     const c = code.value.trim().toUpperCase();
@@ -143,10 +153,12 @@ export async function showLobby(main) {
       const packs = r.rules && r.rules.decks === 2 ? ", two decks" : "";
       list.append(el("li", {},
         el("a", { href: `/rooms/${r.code}`, text: `Room ${r.code}` }),
-        ` ${r.rules_name} to ${r.target}${size}${packs}, ${r.status}: ${seats}`));
+        ` ${r.rules_name} to ${r.target}${size}${packs}, ${r.status.replace("-", " ")}: ${seats}`));
     }
   }
   await refresh();
-  main.append(el("h1", { text: "Cinch: play online" }), el("div", { class: "lobby" }, create, join, rooms));
+  main.append(el("div", { class: "lobby-head" }, el("h1", { text: "Cinch: play online" }),
+    el("p", { text: "Make a room, send the link to your table, fill the empty seats with bots, and play." })),
+  el("div", { class: "lobby" }, create, join, rooms));
   main.dataset.ready = "true";
 }

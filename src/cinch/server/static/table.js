@@ -1,10 +1,13 @@
-// A room's table: the seats around it, your hand, the bidding box, the trump and keep choosers, the trick,
-// the score and the narration; the end of a deal and of the match.  Everything shown comes from the
-// server's `state` snapshots; every decision goes back as an `act` in the record notation.
+// A room's table, phone first: the felt with every seat round it (their hands as card backs, the dealer's
+// button, the maker's bid and trumps, what each is doing), the trick in the middle with each card in front of
+// its player, your hand pinned to the bottom edge, and your decision (the bidding box, the trump chooser, the
+// keep chooser) in a panel just above it. Before the start the same page is the waiting room; once the match
+// runs the room's code, link, seats, score, log and chat fold into one bar and its menu. Everything shown
+// comes from the server's `state` snapshots; every decision goes back as an `act` in the record notation.
 
 import {
   SEATS, SUITS, SUIT_NAMES, cardElement, cardName, cardText, isTrump, leftOf, partnerOf, setBowers, sortHand,
-  trumpNote, trumpsIf,
+  trumpNote, trumpStars, trumpsIf,
 } from "./cards.js";
 import { el } from "./lobby.js";
 import { Link, entropy, store, stored } from "./net.js";
@@ -20,6 +23,13 @@ const AROUND = {
   5: ["left", "top-left", "top-right", "right"],
   6: ["left", "top-left", "top", "top-right", "right"],
 };
+
+// What a seat to act is doing, in the phase's words (your own seat says it as an instruction).
+const DOING = { bidding: "bidding", trump: "naming trumps", discard: "discarding", rob: "robbing the pack",
+  restock: "shuffling a new stock" };
+const YOUR_TURN = { bidding: "Your bid", trump: "Name trumps", discard: "Your discard", rob: "Rob the pack" };
+const BACKS_SHOWN = 9; // card backs drawn for a hand at most; the count says the rest (two decks hold 18)
+const GATHER_MS = 380; // how long the trick takes to slide to its winner
 
 /** How many times `card` is in `cards` (twice at most: two decks). */
 function count(cards, card) {
@@ -47,8 +57,51 @@ function placesOf(pool, action) {
   return places;
 }
 
+/** A card in a line of words: "A♠★" in its suit's colour (the point cards of the end of a deal). */
+function cardChip(card, trump) {
+  const trumped = trump && isTrump(card, trump);
+  return el("span", { class: `chip suit suit-${card[1]}`, role: "img", "aria-label": cardName(card, trump) },
+    `${cardText(card)}${trumped ? "★" : ""}`);
+}
+
+/** "1 card", "9 cards". */
+function cardsWord(n) {
+  return `${n} card${n === 1 ? "" : "s"}`;
+}
+
+/** Names in a list: "Ann", "Ann and Bo", "Ann, Bo and Cy". */
+function listed(names) {
+  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+/** A signed change of score: "+4", "−9", "0". */
+function signed(n) {
+  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0";
+}
+
+function reducedMotion() {
+  return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+/** Lay `cards` (buttons or spans inside `row`) out in as few rows as keep every card's index in view: each
+ * row overlaps its cards only as much as leaves at least half a card (and two pixels) of each showing, so a
+ * tap or a click on a card's middle lands on that card. `width` is the card's width in px. */
+function fan(row, width) {
+  const cards = [...row.children];
+  const room = row.clientWidth;
+  if (!cards.length || !room || !width) return;
+  const perRow = Math.max(1, Math.min(cards.length, Math.floor((room - width) / (width / 2 + 2)) + 1));
+  const rows = Math.ceil(cards.length / perRow);
+  const inRow = Math.ceil(cards.length / rows); // (the rows as even as they go: 18 cards as 9 and 9)
+  const gap = inRow > 1 ? Math.floor(Math.min(width + 4, (room - width) / (inRow - 1))) : 0;
+  row.style.setProperty("--cols", String(inRow));
+  row.style.gridTemplateColumns = inRow > 1 ? `repeat(${inRow - 1}, ${gap}px) ${width}px` : `${width}px`;
+  row.dataset.rows = String(rows);
+}
+
 export function showTable(main, code) {
   main.dataset.view = "table";
+  document.documentElement.dataset.page = "room"; // (early.js said so before the first paint)
   document.title = `Cinch: room ${code}`;
   const t = new TableView(main, code);
   window.cinchTable = t; // (for the tests and the curious)
@@ -71,10 +124,14 @@ class TableView {
     this.showLast = false;
     this.hint = null;
     this.promised = null; // the running deal's commitment, as this page first saw it
+    this.linger = null; // a trick just won, kept on view a moment: {trick, number, gathering}
+    this.onTable = new Set(); // "seat card" of the cards drawn in the trick, so that only new ones slide in
+    this.logLines = [];
     this.build();
     fetch("/api/presets").then((r) => r.json()).then((info) => { this.bots = info.bots; }).catch(() => {});
     this.link = new Link(code, { onMessage: (m) => this.receive(m), onStatus: (s) => this.status(s) });
     document.addEventListener("keydown", (e) => this.key(e));
+    window.addEventListener("resize", () => this.layoutCards());
   }
 
   // ---- the page's frame
@@ -82,23 +139,62 @@ class TableView {
     const m = this.main;
     m.replaceChildren();
     this.banner = el("p", { id: "connection", class: "banner", role: "status", hidden: true });
-    this.head = el("div", { class: "room-head" });
-    this.seatsBox = el("section", { id: "seating", class: "panel", "aria-label": "Seats" });
+    this.menuButton = el("button", { type: "button", id: "menu-button", class: "menu-button", "aria-expanded": "false",
+      "aria-controls": "side", "aria-label": "Room, score, log and chat", onclick: () => this.toggleMenu() },
+    el("span", { class: "burger", "aria-hidden": "true" }));
+    this.title = el("h1", { class: "room-title" }, el("span", { class: "room-word", text: "Room " }), this.code);
+    this.scoreBar = el("p", { id: "score-bar", class: "score-bar" });
+    this.bar = el("header", { class: "room-bar", id: "room-bar" },
+      this.menuButton, el("a", { class: "brand", href: "/", text: "Cinch" }), this.title, this.scoreBar);
+    this.seatsBox = el("section", { id: "seating", class: "seating", "aria-label": "Seats" });
+    this.waiting = el("section", { id: "waiting-room", class: "waiting-room", hidden: true, "aria-labelledby": "wr-title" });
     this.board = el("section", { id: "board", class: "board", "aria-label": "The table" });
+    this.message = el("p", { id: "message", class: "message", role: "status", hidden: true });
     this.decision = el("section", { id: "decision", class: "decision", "aria-label": "Your decision" });
-    this.handBox = el("section", { id: "hand", class: "hand", "aria-label": "Your hand" });
-    this.side = el("aside", { id: "side", class: "side" });
+    this.handBox = el("section", { id: "hand", class: "hand empty", "aria-label": "Your hand" });
+    this.dock = el("div", { class: "dock" }, el("div", { class: "dock-over" }, this.message, this.decision), this.handBox);
+    this.overlay = el("section", { id: "deal-end", class: "deal-end", hidden: true, "aria-labelledby": "deal-end-title" });
+    this.table = el("div", { class: "table-area", id: "table-area" }, this.board, this.dock, this.overlay);
     this.logBox = el("ol", { id: "log", class: "log", "aria-label": "What happened", tabindex: "0" });
     this.live = el("div", { id: "narration", class: "sr-only", "aria-live": "polite" });
-    this.overlay = el("section", { id: "deal-end", class: "deal-end", hidden: true, "aria-label": "End of the deal" });
-    this.message = el("p", { id: "message", class: "message", role: "alert" });
     this.chat = this.buildChat();
     this.revokeBox = this.buildRevokeBox();
-    this.side.append(el("h2", { text: "Score" }), el("div", { id: "score" }), el("h2", { text: "Log" }),
+    this.side = this.buildSide();
+    m.append(this.bar, this.banner, this.waiting,
+      el("div", { class: "play-area" }, this.table, this.side), this.live, this.revokeBox);
+  }
+
+  /** The menu: the room (code, link, rules, seats, the record and replays), the score, the log and the chat;
+   * a drawer on a phone, a column beside the table on a wide screen. */
+  buildSide() {
+    this.roomHead = el("p", { class: "room-head" });
+    this.invite = el("p", { class: "invite" });
+    this.links = el("ul", { class: "room-links", "aria-label": "This match" });
+    const colour = document.querySelector("header.top .toggle");
+    const nav = el("nav", { class: "site-links", "aria-label": "Site" },
+      ...[["/", "Lobby"], ["/replay", "Replays"], ["/puzzles", "Puzzles"], ["/score", "Score sheet"]].map(
+        ([href, text]) => el("a", { href, text })));
+    this.roomBox = el("details", { class: "room-box", id: "room-box" },
+      el("summary", { text: "Room, seats and links" }), this.roomHead, this.invite, this.links, this.seatsBox,
+      colour || "", nav);
+    const close = el("button", { type: "button", class: "close-menu", "aria-label": "Close the menu", text: "×",
+      onclick: () => { this.toggleMenu(false); this.menuButton.focus(); } });
+    return el("aside", { id: "side", class: "side", "aria-label": "Room, score, log and chat", tabindex: "-1" },
+      close, this.roomBox, el("h2", { text: "Score" }), el("div", { id: "score" }), el("h2", { text: "Log" }),
       this.logBox, this.chat);
-    m.append(this.banner, this.head, this.seatsBox,
-      el("div", { class: "play-area" }, el("div", { class: "centre" }, this.board, this.message, this.decision,
-        this.handBox), this.side), this.overlay, this.live, this.revokeBox);
+  }
+
+  menuOpen() {
+    return this.main.classList.contains("menu-open");
+  }
+
+  toggleMenu(open = !this.menuOpen()) {
+    this.main.classList.toggle("menu-open", open);
+    this.menuButton.setAttribute("aria-expanded", String(open));
+    if (open) {
+      this.roomBox.open = true;
+      requestAnimationFrame(() => this.side.focus());
+    }
   }
 
   // The honour rule's question before a revoke, in the page rather than window.confirm (a native box can be
@@ -127,7 +223,7 @@ class TableView {
       if (input.value.trim()) this.link.send({ type: "chat", text: input.value.trim() });
       input.value = "";
     });
-    return el("div", {}, this.chatLines, form);
+    return el("div", { class: "chat-box" }, this.chatLines, form);
   }
 
   status(text) {
@@ -136,8 +232,11 @@ class TableView {
     this.main.dataset.connected = text ? "false" : "true";
   }
 
-  say(text) {
-    this.message.textContent = text || "";
+  /** A line over the table: `kind` "advice" (a hint), "error" (a refusal) or "" (news). */
+  say(text, kind = "") {
+    this.message.textContent = text ? trumpStars(text) : "";
+    this.message.className = `message ${kind}`.trim();
+    this.message.hidden = !text;
   }
 
   // ---- messages
@@ -163,28 +262,65 @@ class TableView {
         this.hint = null;
         this.say("");
       }
+      this.follow(before, m);
       const d = m.deal;
       if (d && d.commitment && d.phase !== "done" && !this.sameDeal(this.promised, m)) {
         // The commitment as first seen during the deal: the end of the deal is checked against it.
         this.promised = { match: m.room.match_id, number: d.number, commitment: d.commitment };
       }
-      if (m.narration.length) this.live.textContent = m.narration.filter(Boolean).slice(-3).join(" ");
+      if (m.narration.length) this.live.textContent = m.narration.filter(Boolean).slice(-3).map(trumpStars).join(" ");
       this.render();
     } else if (m.type === "error") {
       if (m.code === "bad-token") {
         store(this.code, { token: null });
         this.link.send({ type: "hello", room: this.code, host_token: stored(this.code).host_token });
       }
-      this.say(m.message);
+      this.say(m.message, "error");
     } else if (m.type === "chat") {
       this.chatLines.append(el("li", { text: `${m.name}${m.seat ? ` (${m.seat})` : ""}: ${m.text}` }));
       this.chatLines.scrollTop = this.chatLines.scrollHeight;
     } else if (m.type === "hint") {
       this.hint = m;
       if (m.action.startsWith("keep ")) this.keep = null; // the keep chooser marks the hinted hand
-      this.say(`Hint (${m.bot}): ${m.words}${m.estimate ? `: ${m.estimate}` : ""}`);
+      this.say(`Hint (${m.bot}): ${m.words}${m.estimate ? `: ${m.estimate}` : ""}`, "advice");
       this.render();
     }
+  }
+
+  /** What moved between two states, for the trick: a trick just won stays on view (the room's
+   * `trick_pause`) with its winner marked, then slides to the winner. A page that catches up (its first state,
+   * or another deal) shows the position as it is, with nothing moving. */
+  follow(before, now) {
+    const d = now.deal;
+    const b = before && before.deal;
+    const same = d && b && before.room.match_id === now.room.match_id && b.number === d.number;
+    this.catchingUp = !same;
+    if (!same) {
+      this.endLinger();
+      this.onTable = new Set(d ? d.trick.plays.map((p) => `${p.seat} ${p.card}`) : []);
+      return;
+    }
+    if (d.tricks.length > b.tricks.length && d.phase === "play") {
+      const number = d.tricks.length;
+      this.endLinger();
+      this.linger = { trick: d.tricks[number - 1], number, gathering: false };
+      const pause = Math.max(0, Number(now.room.trick_pause) || 0) * 1000;
+      this.lingerTimer = setTimeout(() => this.gather(number), pause);
+    }
+    if (this.linger && (d.trick.plays.length || d.phase !== "play")) this.endLinger(); // a new lead: the trick goes
+  }
+
+  gather(number) {
+    if (!this.linger || this.linger.number !== number) return;
+    this.linger.gathering = true;
+    const trick = this.board.querySelector("#trick");
+    if (trick) trick.classList.add("gather");
+    this.lingerTimer = setTimeout(() => { this.endLinger(); this.render(); }, reducedMotion() ? 0 : GATHER_MS);
+  }
+
+  endLinger() {
+    clearTimeout(this.lingerTimer);
+    this.linger = null;
   }
 
   sameDeal(kept, m) {
@@ -221,16 +357,42 @@ class TableView {
     return ["N", "S"].includes(seat) ? "NS" : "EW";
   }
 
+  /** A seat as the table names it: "E · Bea", "S · Ann (you)", "N · heuristic (partner)". */
+  seatTitle(seat) {
+    const info = this.state.room.seats.find((x) => x.seat === seat);
+    const partner = this.seat && this.partnership() && seat === partnerOf(this.seat);
+    return `${seat} · ${(info && info.name) || "empty"}${seat === this.seat ? " (you)" : partner ? " (partner)" : ""}`;
+  }
+
+  /** A seat's name alone, for sentences: "Bea", "you". */
+  seatName(seat) {
+    if (seat === this.seat) return "you";
+    const info = this.state.room.seats.find((x) => x.seat === seat);
+    return (info && info.name) || seat;
+  }
+
+  playing() {
+    return this.state.room.status === "playing";
+  }
+
   render() {
     const s = this.state;
     setBowers(s.deal && s.deal.bowers); // all-hands Pedro: the cards below star and sort the bowers as trumps
-    this.renderHead(s);
+    const waiting = s.room.status === "waiting";
+    this.main.classList.toggle("is-waiting", waiting);
+    this.waiting.hidden = !waiting;
+    this.table.hidden = waiting;
+    this.renderBar(s);
     this.renderSeating(s);
-    this.renderBoard(s);
     this.renderHand(s);
-    this.renderDecision(s);
+    if (!waiting) {
+      this.renderBoard(s);
+      this.renderDecision(s);
+      this.renderDealEnd(s);
+    }
+    if (!waiting) this.homeRoomBox();
     this.renderSide(s);
-    this.renderDealEnd(s);
+    this.layoutCards();
     this.main.dataset.ready = "true";
     this.main.dataset.seq = String(s.seq);
     this.main.dataset.phase = s.deal ? s.deal.phase : "none";
@@ -238,9 +400,150 @@ class TableView {
     this.main.dataset.seat = this.seat || "";
   }
 
-  renderHead(s) {
+  /** The hand and the keep chooser, fanned to the width they have now (again when the window changes). */
+  layoutCards() {
+    for (const row of this.main.querySelectorAll(".fan")) {
+      const card = row.querySelector(".card");
+      if (card) fan(row, card.getBoundingClientRect().width || card.offsetWidth);
+    }
+  }
+
+  // ---- the bar: the room, the score, the menu
+  renderBar(s) {
     const r = s.room;
-    const link = new URL(`/rooms/${r.code}`, location.href).href;
+    this.scoreBar.replaceChildren();
+    if (!s.match) {
+      this.scoreBar.append(el("span", { text: r.status === "waiting" ? "waiting to start" : r.status.replace("-", " ") }));
+      return;
+    }
+    const me = this.seat ? this.sideOf(this.seat) : null;
+    const sides = r.sides || ["NS", "EW"];
+    if (this.partnership()) {
+      for (const side of sides) {
+        this.scoreBar.append(el("span", { class: `side-score${side === me ? " mine" : ""}`, "data-side": side },
+          side, side === me ? el("span", { class: "sr-only", text: " (you)" }) : "", ` ${s.match.score[side]}`));
+      }
+    } else {
+      const best = Math.max(...sides.map((x) => s.match.score[x]));
+      const mine = me ? s.match.score[me] : null;
+      this.scoreBar.append(el("span", { class: "side-score mine", text: mine === null ? `best ${best}` : `you ${mine}` }));
+      if (mine !== null) this.scoreBar.append(el("span", { class: "side-score", text: `best ${best}` }));
+    }
+    this.scoreBar.append(el("span", { class: "deal-no" }, el("span", { text: `to ${s.match.target}` }),
+      el("span", { text: `deal ${s.match.deals}` })));
+  }
+
+  // ---- the seats: the waiting room's list before the start, the menu's after it
+  renderSeating(s) {
+    const r = s.room;
+    const waiting = r.status === "waiting";
+    const canChange = ["waiting", "between-deals", "over"].includes(r.status);
+    const bots = this.bots || ["random", "basic", "heuristic", "expert"];
+    const items = r.seats.map((p) => {
+      const li = el("li", { "data-seat": p.seat, class: `seat-entry kind-${p.kind}` });
+      const fills = this.host && canChange;
+      const who = p.kind === "empty" ? "empty"
+        : p.kind === "bot" ? (fills ? "bot" : `${p.name} bot`)
+          : `${p.name}${p.seat === this.seat ? " (you)" : ""}${p.kind === "substitute" ? ` (away: ${p.bot} bot plays)` : ""}`;
+      const conn = p.kind === "human" || p.kind === "substitute"
+        ? el("span", { class: `conn ${p.connected ? "on" : "off"}`, text: p.connected ? "here" : "away" }) : "";
+      li.append(el("span", { class: "seat-label", text: p.seat }), el("span", { class: "who", text: who }), conn);
+      const controls = el("span", { class: "seat-controls" });
+      if (!this.seat && p.kind === "empty" && waiting) {
+        controls.append(el("button", { type: "button", class: "sit", "data-sit": p.seat, text: "Sit here",
+          onclick: () => this.sitDown(p.seat, "join") }));
+      }
+      if (!this.seat && p.kind === "bot" && canChange) {
+        controls.append(el("button", { type: "button", class: "sit", "data-take": p.seat, text: "Take this seat",
+          onclick: () => this.sitDown(p.seat, "take-seat") }));
+      }
+      const away = p.kind === "human" && !p.connected;
+      if (fills && (p.kind === "empty" || p.kind === "bot" || p.kind === "substitute" || away)) {
+        controls.append(this.botChoice(p, bots));
+      }
+      if (this.seat === p.seat && r.status !== "playing") {
+        controls.append(el("button", { type: "button", class: "leave", text: "Leave this seat",
+          onclick: () => { this.link.send({ type: "leave" }); store(this.code, { token: null }); this.seat = null; } }));
+      }
+      li.append(controls);
+      return li;
+    });
+    this.seatsBox.replaceChildren(el("h2", { text: "Seats" }), el("ul", { class: "seat-list" }, ...items));
+    if (waiting) this.renderWaitingRoom(s);
+  }
+
+  /** Once the match runs, the room's words, link and seats live in the menu. */
+  homeRoomBox() {
+    const after = this.roomBox.querySelector(".toggle, .site-links");
+    for (const part of [this.roomHead, this.invite, this.links, this.seatsBox]) this.roomBox.insertBefore(part, after);
+  }
+
+  /** The host's one control for a seat: who plays it, empty or a bot of each level (a person away may be
+   * replaced by a bot for good between deals). Choosing sends `fill` at once. */
+  botChoice(p, bots) {
+    const id = `bot-${p.seat}`;
+    const options = [];
+    if (p.kind === "empty") options.push(el("option", { value: "", text: "empty", selected: true }));
+    if (p.kind === "human" || p.kind === "substitute") options.push(el("option", { value: "", text: `${p.name}`, selected: true }));
+    for (const b of bots) options.push(el("option", { value: b, text: `${b} bot`, selected: p.kind === "bot" && p.bot === b }));
+    const pick = el("select", { id, class: "bot-choice", "data-fill": p.seat, "aria-label": `Who plays seat ${p.seat}` }, ...options);
+    pick.addEventListener("change", () => {
+      if (pick.value) this.link.send({ type: "fill", seat: p.seat, bot: pick.value });
+    });
+    return pick;
+  }
+
+  sitDown(seat, type) {
+    const input = this.main.querySelector("#my-name");
+    const who = (input && input.value.trim()) || stored("me").name || "Player";
+    store("me", { name: who });
+    this.link.send({ type, seat, name: who, entropy: entropy(this.code) });
+  }
+
+  /** Before the start: the room on one screen, the start at the top, one line a seat. */
+  renderWaitingRoom(s) {
+    const r = s.room;
+    const empty = r.seats.filter((x) => x.kind === "empty").map((x) => x.seat);
+    const bits = [el("h2", { id: "wr-title", text: "Waiting for players" }), this.roomHeadText(s)];
+    if (this.host) {
+      const level = el("select", { id: "fill-level", "aria-label": "The bots' level" },
+        ...(this.bots || ["random", "basic", "heuristic", "expert"]).map((b) =>
+          el("option", { value: b, text: `${b} bots`, selected: b === (stored("me").bots || "heuristic") })));
+      const start = el("button", { type: "button", id: "start", class: "primary", text: "Start the match",
+        disabled: empty.length > 0, onclick: () => this.link.send({ type: "start" }) });
+      const fill = el("button", { type: "button", id: "fill-start", class: "primary",
+        text: `Fill ${empty.length === 1 ? "the empty seat" : `the ${empty.length} empty seats`} with bots and start`,
+        onclick: () => {
+          store("me", { bots: level.value });
+          for (const seat of empty) this.link.send({ type: "fill", seat, bot: level.value });
+          this.link.send({ type: "start" });
+        } });
+      bits.push(el("div", { class: "start-row" }, start, ...(empty.length ? [fill, level] : [])));
+    } else {
+      bits.push(el("p", { class: "note", text: "The host starts the match once every seat is taken." }));
+    }
+    if (!this.seat) {
+      const name = this.main.querySelector("#my-name");
+      bits.push(el("p", { class: "name-row" }, el("label", { for: "my-name", text: "Your name" }),
+        el("input", { id: "my-name", type: "text", maxlength: "40", autocomplete: "nickname",
+          value: name ? name.value : stored("me").name || "" })));
+    }
+    bits.push(this.seatsBox, this.invite);
+    this.waiting.replaceChildren(...bits);
+    this.renderInvite(s);
+  }
+
+  roomHeadText(s) {
+    const r = s.room;
+    const who = this.seat ? `You sit ${this.seat}.` : "You are watching.";
+    const size = r.partnership === false ? ` · ${r.players} players, each for himself` : "";
+    const packs = r.rules && r.rules.decks === 2 ? " · two decks" : "";
+    this.roomHead.textContent = `${r.rules_name} to ${r.target}${size}${packs} · ${r.status.replace("-", " ")} · ${who}`;
+    return this.roomHead;
+  }
+
+  renderInvite(s) {
+    const link = new URL(`/rooms/${s.room.code}`, location.href).href;
     const copy = el("button", { type: "button", id: "copy-link", text: "Copy invite link", onclick: async () => {
       try {
         await navigator.clipboard.writeText(link);
@@ -249,129 +552,161 @@ class TableView {
         this.say(`The invite link: ${link}`);
       }
     } });
-    const who = this.seat ? `You sit ${this.seat}.` : "You are watching.";
-    const size = r.partnership === false ? ` · ${r.players} players, each for himself` : "";
-    const packs = r.rules && r.rules.decks === 2 ? " · two decks" : "";
-    const bits = [el("h1", { text: `Room ${r.code}` }),
-      el("p", {}, `${r.rules_name} to ${r.target}${size}${packs} · ${r.status.replace("-", " ")} · ${who} `),
-      el("p", { class: "invite" }, el("a", { href: link, id: "invite-link", text: link }), " ", copy)];
-    if (this.host && r.status === "waiting") {
-      const full = r.seats.every((x) => x.kind !== "empty");
-      bits.push(el("button", { type: "button", id: "start", text: "Start the match", disabled: !full,
-        onclick: () => this.link.send({ type: "start" }) }));
-    }
-    this.head.replaceChildren(...bits);
+    this.invite.replaceChildren(el("span", { text: "Invite: " }), el("a", { href: link, id: "invite-link", text: link }), " ", copy);
   }
 
-  renderSeating(s) {
-    const r = s.room;
-    const canChange = ["waiting", "between-deals", "over"].includes(r.status);
-    const items = r.seats.map((p) => {
-      const li = el("li", { "data-seat": p.seat, class: `seat-entry kind-${p.kind}` });
-      li.append(el("strong", { text: p.seat }), " ",
-        p.kind === "empty" ? "empty" : `${p.name} (${KIND_WORDS[p.kind]}${p.kind === "substitute" ? `: ${p.bot}` : ""})`,
-        p.kind === "human" || p.kind === "substitute" ? el("span", { class: `conn ${p.connected ? "on" : "off"}`,
-          text: p.connected ? " · connected" : " · away" }) : "");
-      if (!this.seat && p.kind === "empty" && r.status === "waiting") li.append(this.sitForm(p.seat, "join"));
-      if (!this.seat && p.kind === "bot" && canChange) li.append(this.sitForm(p.seat, "take-seat"));
-      if (this.host && canChange && (p.kind === "empty" || p.kind === "bot" || p.kind === "substitute" || (p.kind === "human" && !p.connected))) {
-        li.append(this.fillForm(p.seat));
-      }
-      if (this.seat === p.seat && r.status !== "playing") {
-        li.append(" ", el("button", { type: "button", text: "Leave this seat",
-          onclick: () => { this.link.send({ type: "leave" }); store(this.code, { token: null }); this.seat = null; } }));
-      }
-      return li;
-    });
-    this.seatsBox.replaceChildren(el("h2", { text: "Seats" }), el("ul", { class: "seat-list" }, ...items));
-    this.seatsBox.hidden = r.status === "playing" && !!this.seat;
-  }
-
-  sitForm(seat, type) {
-    const id = `name-${seat}`;
-    const name = el("input", { id, type: "text", maxlength: "40", value: stored("me").name || "", autocomplete: "nickname" });
-    const form = el("form", { class: "sit", "data-sit": seat },
-      el("label", { for: id, text: "Your name" }), name,
-      el("button", { type: "submit", text: type === "join" ? `Sit ${seat}` : `Take ${seat}` }));
-    form.addEventListener("submit", (e) => {
-      e.preventDefault();
-      const who = name.value.trim() || "Player";
-      store("me", { name: who });
-      this.link.send({ type, seat, name: who, entropy: entropy(this.code) });
-    });
-    return form;
-  }
-
-  fillForm(seat) {
-    const id = `bot-${seat}`;
-    const pick = el("select", { id }, ...(this.bots || ["random", "basic", "heuristic", "expert"]).map((b) =>
-      el("option", { value: b, text: b, selected: b === "heuristic" })));
-    const form = el("form", { class: "fill", "data-fill": seat },
-      el("label", { for: id, text: `Bot for ${seat}` }), pick, el("button", { type: "submit", text: "Seat bot" }));
-    form.addEventListener("submit", (e) => {
-      e.preventDefault();
-      this.link.send({ type: "fill", seat, bot: pick.value });
-    });
-    return form;
-  }
-
-  // ---- the board: four seats and the trick
+  // ---- the felt: every seat round the trick
   renderBoard(s) {
     const d = s.deal;
     const where = this.places();
-    const box = (pos) => {
-      const seat = where[pos];
-      const info = s.room.seats.find((x) => x.seat === seat);
-      const cls = ["seat", pos];
-      if (d && d.to_act === seat && s.room.status === "playing") cls.push("to-act");
-      const partner = this.seat && this.partnership() && seat === partnerOf(this.seat);
-      const bits = [el("span", { class: "seat-name", text: `${seat} · ${info.name || "empty"}${seat === this.seat ? " (you)" : partner ? " (partner)" : ""}` })];
-      const facts = [];
-      if (info.kind !== "human") facts.push(KIND_WORDS[info.kind]);
-      if (info.kind === "human" && !info.connected) facts.push("away");
-      if (d) {
-        facts.push(`${d.hand_sizes[seat]} card${d.hand_sizes[seat] === 1 ? "" : "s"}`);
-        const calls = d.auction.filter((a) => a.seat === seat);
-        if (calls.length) facts.push(calls[calls.length - 1].call === "pass" ? "passed" : calls[calls.length - 1].call);
-        if (d.dealer === seat) facts.push("dealer");
-        if (d.maker === seat) facts.push(`maker, ${d.bid} in ${SUIT_NAMES[d.trump]}`);
-      }
-      const clock = s.clocks[seat];
-      if (clock) facts.push(`${Math.round(clock.used)} s`);
-      bits.push(el("span", { class: "seat-facts", text: facts.join(" · ") }));
-      if (d && d.to_act === seat && s.room.status === "playing") bits.push(el("span", { class: "turn", text: "▶ to play" }));
-      return el("div", { class: cls.join(" "), "data-seat": seat, "data-place": pos }, ...bits);
-    };
-    const trick = el("div", { class: "trick", id: "trick", role: "group", "aria-label": "The trick" });
-    if (d) {
-      const shown = this.showLast && d.tricks.length ? d.tricks[d.tricks.length - 1] : null;
-      const plays = shown ? shown.plays : d.trick.plays;
-      const leader = shown ? shown.leader : d.trick.leader;
-      for (const [pos, seat] of Object.entries(where)) {
-        const p = plays.find((x) => x.seat === seat);
-        const spot = el("div", { class: `spot ${pos}`, "data-seat": seat });
-        if (p) spot.append(cardElement(p.card, { trump: d.trump, label: `${seat} played ${cardName(p.card, d.trump)}` }));
-        trick.append(spot);
-      }
-      const caption = shown ? `Last trick: ${leader} led, ${shown.winner} won it.`
-        : d.phase === "play" ? (leader ? `Trick ${d.tricks.length + 1}: ${leader} led.` : "")
-        : d.phase === "done" ? "The deal is over." : `The ${d.phase}.`;
-      trick.append(el("p", { class: "trick-caption", text: caption }));
-    }
-    const lastButton = d && d.tricks.length ? el("button", { type: "button", id: "last-trick",
-      "aria-pressed": String(this.showLast), text: this.showLast ? "Back to this trick" : "Last trick",
+    const trick = this.renderTrick(s, where);
+    const lastButton = d && d.tricks.length && d.phase === "play" ? el("button", { type: "button", id: "last-trick",
+      class: "last-trick", "aria-pressed": String(this.showLast), text: this.showLast ? "Back to this trick" : "Last trick",
       onclick: () => { this.showLast = !this.showLast; this.render(); } }) : "";
-    const contract = d && d.trump ? el("p", { class: "contract", text:
-      `${d.maker} bid ${d.bid}, trumps ${SUIT_NAMES[d.trump]} ${SUITS[d.trump]} (${trumpNote(d.trump)})` }) : "";
-    const foot = el("div", { class: "board-foot" }, contract, lastButton);
+    const contract = el("p", { class: "contract" });
+    if (d && d.trump) {
+      contract.append(`${d.maker} bid ${d.bid}, trumps ${SUIT_NAMES[d.trump]} `,
+        el("span", { class: `suit suit-${d.trump}`, text: SUITS[d.trump] }), ` (${trumpNote(d.trump)})`);
+    } else if (d && d.maker) {
+      contract.textContent = `${d.maker} bid ${d.bid}: naming trumps`;
+    } else if (d && d.phase === "bidding") {
+      const high = [...d.auction].reverse().find((a) => a.call !== "pass");
+      contract.textContent = high ? `Bidding: ${high.seat} bid ${high.call.split(" ")[1]} so far` : "Bidding: no bid yet";
+    }
     this.board.classList.toggle("cut-throat", !this.partnership());
     this.board.dataset.players = String(s.room.seats.length);
+    const top = el("div", { class: "felt-top" }, contract, lastButton);
     if (this.partnership()) {
-      this.board.replaceChildren(box("top"), box("left"), trick, box("right"), box("bottom"), foot);
+      this.board.replaceChildren(top, this.seatBox(s, "top", where), this.seatBox(s, "left", where), trick,
+        this.seatBox(s, "right", where), this.seatBox(s, "bottom", where));
     } else { // the seats across the top first, then left, the trick, right and you: the reading order
       const order = ["top-left", "top", "top-right", "left"].filter((pos) => where[pos]);
-      this.board.replaceChildren(...order.map(box), trick, ...(where.right ? [box("right")] : []), box("bottom"), foot);
+      this.board.replaceChildren(top, ...order.map((pos) => this.seatBox(s, pos, where)), trick,
+        ...(where.right ? [this.seatBox(s, "right", where)] : []), this.seatBox(s, "bottom", where));
     }
+  }
+
+  /** One seat on the felt: its hand as card backs with their count, its name and kind, the dealer's button,
+   * the maker's bid and trumps, and what it is doing; for a screen reader the same in one line. */
+  seatBox(s, pos, where) {
+    const d = s.deal;
+    const seat = where[pos];
+    const info = s.room.seats.find((x) => x.seat === seat);
+    const acting = d && d.to_act === seat && this.playing();
+    const mine = seat === this.seat;
+    const box = el("div", { class: `seat ${pos}${acting ? " to-act" : ""}${mine ? " mine" : ""}`, "data-seat": seat,
+      "data-place": pos });
+    const held = d ? d.hand_sizes[seat] : 0;
+    if (d && !mine && held > 0) {
+      const backs = el("span", { class: "backs", "aria-hidden": "true" });
+      for (let i = 0; i < Math.min(held, BACKS_SHOWN); i += 1) backs.append(el("span", { class: "back" }));
+      backs.append(el("span", { class: "count", text: String(held) }));
+      box.append(backs);
+    }
+    const facts = [];
+    if (info.kind === "bot" || info.kind === "substitute") facts.push(`${KIND_WORDS[info.kind]}${info.bot ? ` (${info.bot})` : ""}`);
+    if (info.kind === "human" && !info.connected) facts.push("away");
+    const badges = el("span", { class: "badges", "aria-hidden": "true" });
+    if (d) {
+      facts.push(cardsWord(held));
+      const calls = d.auction.filter((a) => a.seat === seat);
+      const last = calls.length ? calls[calls.length - 1].call : null;
+      if (last) facts.push(last === "pass" ? "passed" : last);
+      if (d.dealer === seat) {
+        facts.push("dealer");
+        badges.append(el("span", { class: "dealer-button", title: "dealer", text: "D" }));
+      }
+      if (d.maker === seat) {
+        facts.push(d.trump ? `maker, ${d.bid} in ${SUIT_NAMES[d.trump]}` : `maker, bid ${d.bid}, naming trumps`);
+        const badge = el("span", { class: "maker-badge", title: "maker" }, String(d.bid));
+        if (d.trump) badge.append(" ", el("span", { class: `suit suit-${d.trump}`, text: SUITS[d.trump] }));
+        badges.append(badge);
+      } else if (d.phase === "bidding" && last) {
+        badges.append(el("span", { class: `call-badge${last === "pass" ? " passed" : ""}`, text: last === "pass" ? "pass" : last.split(" ")[1] }));
+      }
+    }
+    if (s.match && !this.partnership()) {
+      const points = s.match.score[seat];
+      facts.push(`${points} point${points === 1 ? "" : "s"}`);
+      badges.append(el("span", { class: "points-badge", text: `${points}` }));
+    }
+    const clock = s.clocks[seat];
+    if (clock) facts.push(`${Math.round(clock.used)} s`);
+    const partner = this.seat && this.partnership() && seat === partnerOf(this.seat);
+    const name = el("span", { class: "seat-name" }, el("span", { class: "name", text: mine ? `${info.name || seat} (you)` : info.name || "empty" }),
+      el("span", { class: "sub", text: `${seat}${partner ? " · partner" : ""}` }));
+    const plate = el("span", { class: "plate" }, name, badges);
+    box.append(plate, el("span", { class: "seat-facts sr-only", text: facts.join(" · ") }));
+    if (acting) box.append(el("span", { class: "turn doing", text: this.doingWords(d, seat) }));
+    return box;
+  }
+
+  doingWords(d, seat) {
+    if (d.phase === "play") {
+      if ((d.legal || []).includes("waive") && seat === this.seat) return "Claim or waive";
+      const lead = !d.trick.plays.length;
+      if (seat === this.seat) return lead ? "Your lead" : "Your card";
+      return lead ? "to lead" : "to play";
+    }
+    if (seat === this.seat && YOUR_TURN[d.phase]) return YOUR_TURN[d.phase];
+    return `${DOING[d.phase] || d.phase}…`;
+  }
+
+  /** The trick: each card in front of the seat that played it. A trick just won stays whole with its winner
+   * marked, then slides to the winner; at the end of a deal the last trick lies there, won. */
+  renderTrick(s, where) {
+    const d = s.deal;
+    const trick = el("div", { class: "trick", id: "trick", role: "group", "aria-label": "The trick" });
+    if (!d) return trick;
+    let plays = d.trick.plays;
+    let leader = d.trick.leader;
+    let winner = null;
+    let showing = "current";
+    let caption = "";
+    if (this.showLast && d.tricks.length) {
+      const t = d.tricks[d.tricks.length - 1];
+      [plays, leader, winner, showing] = [t.plays, t.leader, t.winner, "last"];
+      caption = `Last trick: ${leader} led, ${t.winner} won it.`;
+    } else if (this.linger && !d.trick.plays.length) {
+      const t = this.linger.trick;
+      [plays, leader, winner, showing] = [t.plays, t.leader, t.winner, "won"];
+      caption = `${this.seatTitle(t.winner)} wins trick ${this.linger.number}.`;
+      if (this.linger.gathering) trick.classList.add("gather");
+    } else if (d.phase === "done" && d.tricks.length) {
+      const t = d.tricks[d.tricks.length - 1];
+      [plays, leader, winner, showing] = [t.plays, t.leader, t.winner, "won"];
+      caption = `${this.seatTitle(t.winner)} won the last trick.`;
+    } else if (d.phase === "play") {
+      const n = d.tricks.length + 1;
+      caption = !plays.length ? `Trick ${n}: ${d.to_act ? `${this.seatName(d.to_act)} to lead` : "the lead"}.`
+        : `Trick ${n}: ${leader} led.`;
+    } else if (d.phase !== "done") {
+      caption = d.phase === "bidding" ? "The bidding." : d.phase === "trump" ? "Naming trumps." : `The ${d.phase}.`;
+    }
+    trick.dataset.showing = showing;
+    if (winner) {
+      trick.dataset.winner = winner;
+      const at = Object.entries(where).find(([, seat]) => seat === winner);
+      trick.dataset.to = at ? at[0] : "";
+    }
+    const seen = new Set();
+    for (const [pos, seat] of Object.entries(where)) {
+      const p = plays.find((x) => x.seat === seat);
+      const spot = el("div", { class: `spot ${pos}${winner === seat ? " won" : ""}`, "data-seat": seat });
+      if (p) {
+        const card = cardElement(p.card, { trump: d.trump,
+          label: `${seat} played ${cardName(p.card, d.trump)}${winner === seat ? ", the winning card" : ""}` });
+        const key = `${seat} ${p.card}`;
+        seen.add(key);
+        if (showing === "current" && !this.catchingUp && !this.onTable.has(key) && !reducedMotion()) card.classList.add("arrive");
+        spot.append(card);
+        if (p.seat === leader && plays.length > 1) spot.append(el("span", { class: "led", text: "led", "aria-hidden": "true" }));
+      }
+      trick.append(spot);
+    }
+    if (showing === "current") this.onTable = seen;
+    trick.append(el("p", { class: "trick-caption", text: caption }));
+    return trick;
   }
 
   // ---- your hand
@@ -381,38 +716,55 @@ class TableView {
     return d.legal || [];
   }
 
+  keeping() {
+    const d = this.state.deal;
+    return !!(d && d.keep && this.seat && d.to_act === this.seat && this.playing());
+  }
+
   renderHand(s) {
     const d = s.deal;
     this.handBox.replaceChildren();
+    this.handBox.classList.toggle("empty", !(d && this.seat && d.hand && d.hand.length));
     if (!d || !this.seat || !d.hand) {
-      this.handBox.append(el("p", { text: this.seat ? "Waiting for the deal." : "Watching: the hands are hidden." }));
+      this.handBox.append(el("p", { class: "hand-note", text: this.seat ? "Waiting for the deal." : "Watching: the hands are hidden." }));
       return;
     }
-    if (d.keep && d.to_act === this.seat) return; // the keep chooser shows the cards
+    if (!d.hand.length) return;
     const legal = this.legal();
     const plays = new Map();
     for (const a of legal) if (a.startsWith("play ")) {
       const card = a.split(" ")[1];
       plays.set(card, [...(plays.get(card) || []), a]);
     }
+    const keeping = this.keeping();
+    if (keeping) this.keepSetUp(d);
     const hand = sortHand(d.hand, d.trump);
     // The honour rule: a card the follow rule forbids may still be played on purpose, as a revoke.
     const revokes = new Set(legal.length ? (d.irregular || []).filter((a) => a.startsWith("play ")).map((a) => a.split(" ")[1]) : []);
-    const row = el("div", { class: "cards", role: "group", "aria-label": `Your hand, ${hand.length} cards` });
+    const row = el("div", { class: "cards fan", role: "group", "aria-label": `Your hand, ${hand.length} cards` });
     const hinted = this.hint && this.hint.action.startsWith("play ") ? this.hint.action.split(" ")[1] : null;
+    const myPlay = d.phase === "play" && d.to_act === this.seat && this.playing();
     hand.forEach((card, i) => {
       const playable = plays.has(card);
-      const b = cardElement(card, { trump: d.trump, button: true,
-        label: `${cardName(card, d.trump)}${copyWords(hand, i)}${playable ? ", playable" : revokes.has(card) ? ", a revoke (honour rule)" : ""}` });
+      let label = `${cardName(card, d.trump)}${copyWords(hand, i)}${playable ? ", playable" : revokes.has(card) ? ", a revoke (honour rule)" : ""}`;
+      const place = keeping ? this.keepPool.findIndex((c, at) => c === card && copyNumber(this.keepPool, at) === copyNumber(hand, i)) : -1;
+      if (place >= 0) label += this.keep.has(place) ? ", kept" : ", thrown";
+      const b = cardElement(card, { trump: d.trump, button: true, label });
       b.dataset.index = String(i + 1);
-      if (d.phase === "play" && d.to_act === this.seat) {
+      if (myPlay) {
         if (playable) b.classList.add("legal");
         else if (revokes.has(card)) b.classList.add("irregular");
         else b.disabled = true;
       }
+      if (place >= 0) {
+        b.classList.add(this.keep.has(place) ? "kept" : "thrown");
+        b.setAttribute("aria-pressed", String(this.keep.has(place)));
+        b.addEventListener("click", () => this.toggleKeep(place));
+      } else if (!keeping) {
+        b.addEventListener("click", () => (revokes.has(card) ? this.revoke(card) : this.pickCard(card, plays, i)));
+      }
       if (this.selected === i) b.classList.add("selected");
       if (card === hinted && hand.indexOf(card) === i) b.classList.add("hinted"); // (a card held twice: the first)
-      b.addEventListener("click", () => (revokes.has(card) ? this.revoke(card) : this.pickCard(card, plays, i)));
       b.addEventListener("focus", () => { this.focus = i; });
       row.append(b);
     });
@@ -471,8 +823,11 @@ class TableView {
   pickCard(card, plays, at = null) {
     const choices = plays.get(card);
     if (!choices) {
-      this.say(`${cardText(card)} cannot be played now.`);
+      this.say(`${cardText(card)} cannot be played now.`, "error");
       return;
+    }
+    if (this.linger) { // your lead: the trick just won is gathered at once
+      this.endLinger();
     }
     if (choices.length === 1) {
       this.act(choices[0]);
@@ -480,29 +835,35 @@ class TableView {
     }
     // Trick 1 under the buried excess: the card, then which cards go under it.
     this.selected = at;
-    this.decision.replaceChildren(el("p", { text: `Play ${cardText(card)} and bury:` }),
+    this.decision.replaceChildren(el("div", { class: "panel-row" }, el("p", { class: "ask-line", text: `Play ${cardText(card)} and bury:` }),
       ...choices.map((a) => el("button", { type: "button", class: "choice", "data-action": a, text: a.replace(/^play \S+ bury /, "bury "),
-        onclick: () => this.act(a) })));
+        onclick: () => this.act(a) }))));
+    this.decision.hidden = false;
   }
 
-  // ---- the decision box
+  // ---- the decision: a panel just above the hand
   renderDecision(s) {
     const d = s.deal;
     this.decision.replaceChildren();
-    const mine = d && this.seat && d.to_act === this.seat && s.room.status === "playing";
-    const hintButton = () => (s.room.hints ? el("button", { type: "button", id: "hint", text: "Hint (?)",
-      onclick: () => this.link.send({ type: "hint" }) }) : "");
+    this.decision.className = "decision";
+    const mine = d && this.seat && d.to_act === this.seat && this.playing();
+    const hintButton = () => (s.room.hints ? el("button", { type: "button", id: "hint", class: "hint-button",
+      "aria-keyshortcuts": "?", text: "Hint (?)", onclick: () => this.link.send({ type: "hint" }) }) : "");
     if (!mine) {
-      if (d && s.room.status === "playing" && d.to_act) {
-        this.decision.append(el("p", { class: "waiting", text: `Waiting for ${d.to_act}…` }));
+      this.decision.hidden = true;
+      if (d && this.playing() && d.to_act) {
+        this.decision.hidden = false;
+        this.decision.classList.add("quiet");
+        this.decision.append(el("p", { class: "waiting sr-only", text: `Waiting for ${d.to_act}…` }));
       }
       return;
     }
+    this.decision.hidden = false;
     if (d.legal.includes("waive")) {
       // The honour rule: you are asked about another seat's irregularity: claim it, or let it stand.
       const open = (d.irregularities || []).filter((x) => / (revoked on trick|bid out of turn|out of turn to trick)/.test(x)
         && !/: (claimed|waived)\.$/.test(x));
-      const box = el("div", { class: "claims", role: "group", "aria-label": "Claim or waive" });
+      const box = el("div", { class: "claims choices", role: "group", "aria-label": "Claim or waive" });
       for (const a of d.legal) {
         box.append(el("button", { type: "button", class: "choice", "data-action": a,
           text: a === "waive" ? "Waive (let it stand)" : a.replace(/^claim /, "Claim the ").replace(/ trumps$/, ", require a trump lead").replace(/ no-trumps$/, ", forbid a trump lead"),
@@ -510,53 +871,76 @@ class TableView {
       }
       // (its cards as the log and the hand show them, 8♦, not the server's 8D)
       const said = (open.length ? open[open.length - 1] : "An irregularity was committed.").replace(/\b[2-9TJQKA][SHDC]\b/g, cardText);
-      this.decision.append(el("p", { id: "asked", text: `${said} Claim it, or waive it:` }), box);
+      this.decision.append(el("p", { id: "asked", class: "ask-line", text: `${said} Claim it, or waive it:` }), box);
       return;
     }
     if (d.phase === "bidding") {
-      const box = el("div", { class: "bidding", role: "group", "aria-label": "Your bid" });
+      const box = el("div", { class: "bidding choices", role: "group", "aria-label": "Your bid" });
       for (const a of d.legal) {
-        box.append(el("button", { type: "button", class: "choice", "data-action": a,
+        box.append(el("button", { type: "button", class: `choice${a === "pass" ? " pass" : ""}`, "data-action": a,
           text: a === "pass" ? "Pass" : a.replace("bid ", "Bid "), onclick: () => this.act(a) }));
       }
-      this.decision.append(el("p", { text: "Your bid (type the number, or p to pass):" }), box, hintButton());
+      this.decision.append(el("div", { class: "panel-head" }, el("p", { class: "ask-line" }, "Your bid", el("span", { class: "keys-hint", text: " (type the number, or p to pass)" })), hintButton()), box);
     } else if (d.phase === "trump") {
-      const box = el("div", { class: "trumps", role: "group", "aria-label": "Name trumps" });
+      const box = el("div", { class: "trumps choices", role: "group", "aria-label": "Name trumps" });
       for (const a of d.legal) {
         const suit = a.split(" ")[1];
-        const { count, pedros } = trumpsIf(d.hand, suit);
-        const words = `${SUIT_NAMES[suit]} ${SUITS[suit]}: ${count} trump${count === 1 ? "" : "s"}` +
+        const { count: n, pedros } = trumpsIf(d.hand, suit);
+        const words = `${SUIT_NAMES[suit]} ${SUITS[suit]}: ${n} trump${n === 1 ? "" : "s"}` +
           (pedros.length ? `, ${pedros.join(" and ")}` : ", no Pedro");
         box.append(el("button", { type: "button", class: `choice suit-${suit}`, "data-action": a, text: words,
           onclick: () => this.act(a) }));
       }
-      this.decision.append(el("p", { text: "Name trumps (s, h, d or c):" }), box, hintButton());
+      this.decision.append(el("div", { class: "panel-head" }, el("p", { class: "ask-line" }, "Name trumps", el("span", { class: "keys-hint", text: " (s, h, d or c)" })), hintButton()), box);
     } else if (d.keep) {
       this.renderKeep(d, hintButton);
     } else if (d.phase === "discard" || d.phase === "rob") {
+      const box = el("div", { class: "choices" });
       for (const a of d.legal) {
-        this.decision.append(el("button", { type: "button", class: "choice", "data-action": a, text: a,
+        box.append(el("button", { type: "button", class: "choice", "data-action": a, text: trumpStars(a),
           onclick: () => this.act(a) }));
       }
+      this.decision.append(el("p", { class: "ask-line", text: d.phase === "rob" ? "Rob the pack:" : "Your discard:" }), box);
     } else if (d.phase === "play") {
       const revokes = (d.irregular || []).some((a) => a.startsWith("play "));
-      this.decision.append(el("p", { text: `Your card: click it, or ←/→ and Enter${revokes
-        ? " (the greyed cards with a dashed border are revokes: Shift+←/→ reaches them too, and they ask first)" : ""}.` }),
-      hintButton());
+      this.decision.classList.add("slim");
+      this.decision.append(el("div", { class: "panel-head" }, el("p", { class: "ask-line" },
+        `${d.trick.plays.length ? "Your card" : "Your lead"}: tap one of the raised cards`,
+        el("span", { class: "keys-hint", text: ", or ←/→ and Enter" }),
+        revokes ? " (the greyed cards with a dashed border are revokes: Shift+←/→ reaches them too, and they ask first)" : "", "."),
+      hintButton()));
     }
+  }
+
+  keepSetUp(d) {
+    const k = d.keep;
+    // A card in the pool twice (two decks) has two places: the first ones it holds in the hand, then the stock's.
+    this.keepPool = sortHand(k.pool, d.trump);
+    if (!this.keep) {
+      const hinted = this.hint && this.hint.action.startsWith("keep ") ? this.hint.action : k.suggestion;
+      this.keep = placesOf(this.keepPool, hinted);
+    }
+  }
+
+  toggleKeep(i) {
+    const k = this.state.deal.keep;
+    const card = this.keepPool[i];
+    const kept = this.keep.has(i);
+    if (kept && this.keptCards().filter((c) => c === card).length <= count(k.must, card)) {
+      this.say(count(k.must, card) > 1 ? `Both ${cardText(card)} must be kept.` : `${cardText(card)} must be kept.`, "error");
+      return;
+    }
+    if (kept) this.keep.delete(i);
+    else this.keep.add(i);
+    this.render();
   }
 
   renderKeep(d, hintButton) {
     const k = d.keep;
-    // A card in the pool twice (two decks) has two places: the first ones it holds in the hand, then the stock's.
-    const pool = sortHand(k.pool, d.trump);
-    this.keepPool = pool;
-    if (!this.keep) {
-      const hinted = this.hint && this.hint.action.startsWith("keep ") ? this.hint.action : k.suggestion;
-      this.keep = placesOf(pool, hinted);
-    }
+    this.keepSetUp(d);
+    const pool = this.keepPool;
     const check = this.keepProblem(k, d.trump);
-    const row = el("div", { class: "cards keep", role: "group", "aria-label": "Cards to keep" });
+    const row = el("div", { class: "cards keep fan", role: "group", "aria-label": "Cards to keep" });
     pool.forEach((card, i) => {
       const kept = this.keep.has(i);
       const inHand = copyNumber(pool, i) <= count(d.hand, card);
@@ -566,24 +950,17 @@ class TableView {
       b.dataset.place = String(i);
       b.classList.add(kept ? "kept" : "thrown");
       if (!inHand) b.classList.add("from-stock");
-      b.addEventListener("click", () => {
-        if (kept && this.keptCards().filter((c) => c === card).length <= count(k.must, card)) {
-          this.say(count(k.must, card) > 1 ? `Both ${cardText(card)} must be kept.` : `${cardText(card)} must be kept.`);
-          return;
-        }
-        if (kept) this.keep.delete(i);
-        else this.keep.add(i);
-        this.render();
-      });
+      b.addEventListener("click", () => this.toggleKeep(i));
       row.append(b);
     });
     const confirm = el("button", { type: "button", id: "confirm-keep", class: "primary", disabled: !!check,
       text: `Keep ${this.keep.size}`, onclick: () => this.act(["keep", ...this.keptCards()].join(" ")) });
     const reset = el("button", { type: "button", text: "Back to the suggestion", onclick: () => {
       this.keep = placesOf(pool, k.suggestion); this.render(); } });
-    this.decision.append(el("p", { class: "rule", text: `The rule: ${k.rule}.` }), row,
-      el("p", { id: "keep-status", role: "status", text: check || `Keeping ${this.keep.size}: a legal hand.` }),
-      confirm, reset, hintButton());
+    this.decision.classList.add("keeping");
+    this.decision.append(el("p", { class: "rule", text: `The rule: ${trumpStars(k.rule)}.` }), row,
+      el("div", { class: "panel-row" }, el("p", { id: "keep-status", role: "status", class: check ? "keep-status bad" : "keep-status",
+        text: check || `Keeping ${this.keep.size}: a legal hand.` }), confirm, reset, hintButton()));
   }
 
   /** The cards marked kept, in the pool's order (a card kept twice named twice: "AH AH KH"). */
@@ -603,14 +980,18 @@ class TableView {
     return null;
   }
 
-  // ---- score and log
+  // ---- the menu: the room, the score and the log
   renderSide(s) {
+    const r = s.room;
+    this.roomHeadText(s);
+    if (r.status !== "waiting") this.renderInvite(s);
+    this.renderLinks(s);
     const score = this.side.querySelector("#score");
     if (s.match) {
       const me = this.seat ? this.sideOf(this.seat) : null;
-      const sides = s.room.sides || ["NS", "EW"];
+      const sides = r.sides || ["NS", "EW"];
       const named = (side) => { // a cut-throat side is one player: his name too
-        const info = this.partnership() ? null : s.room.seats.find((x) => x.seat === side);
+        const info = this.partnership() ? null : r.seats.find((x) => x.seat === side);
         return info && info.name ? `${side} · ${info.name}` : side;
       };
       const line = (side) => el("p", { class: "team", "data-side": side,
@@ -619,66 +1000,188 @@ class TableView {
     } else {
       score.replaceChildren(el("p", { text: "The match has not started." }));
     }
-    this.logBox.replaceChildren(...this.logLines.map((line) => el("li", { text: line })));
+    this.logBox.replaceChildren(...this.logLines.map((line) => el("li", { text: trumpStars(line) })));
     this.logBox.scrollTop = this.logBox.scrollHeight;
+  }
+
+  /** Finding the game again: the room's record, its replay, and each finished deal's replay and analysis. */
+  renderLinks(s) {
+    const id = s.room.match_id;
+    const items = [];
+    if (id !== null && id !== undefined) {
+      items.push(el("li", {}, el("a", { href: `/rooms/${s.room.code}/record`, id: "record-link", text: "The record (cinch/1 JSON)" })));
+      items.push(el("li", {}, el("a", { href: `/replay?game=${id}`, id: "replay-link", text: `Replay this match (game ${id})` })));
+      const finished = s.match ? s.match.deals - (s.room.status === "playing" ? 1 : 0) : 0;
+      for (let n = 1; n <= finished; n += 1) {
+        items.push(el("li", { class: "deal-links" }, `Deal ${n}: `,
+          el("a", { href: this.replayUrl(n), text: "replay" }), " · ",
+          el("a", { href: this.replayUrl(n, true), text: "analyse" })));
+      }
+    }
+    this.links.replaceChildren(...items);
+    this.links.hidden = !items.length;
+  }
+
+  replayUrl(deal, analyse = false) {
+    return `/replay?game=${this.state.room.match_id}&deal=${deal}&step=0${analyse ? "&analyse=1" : ""}`;
   }
 
   // ---- the end of a deal, and of the match
   renderDealEnd(s) {
     const last = s.match && s.match.last_deal;
-    const show = last && (s.room.status === "between-deals" || s.room.status === "over") && s.deal && s.deal.phase === "done";
+    const d = s.deal;
+    const show = last && (s.room.status === "between-deals" || s.room.status === "over") && d && d.phase === "done";
     this.overlay.hidden = !show;
-    if (!show) return;
-    const rows = last.awards.map((a) => el("tr", {},
-      el("td", { text: a.name }), el("td", { text: cardText(a.card) }), el("td", { text: a.team }),
-      el("td", { text: String(a.points) }), el("td", { text: a.how === "captured" ? "" : a.how })));
-    const table = last.awards.length ? el("table", { class: "awards" },
-      el("caption", { text: "Who took each point card" }),
-      el("thead", {}, el("tr", {}, ...["Point", "Card", this.partnership() ? "Side" : "Player", "Points", "How"].map((h) => el("th", { scope: "col", text: h })))),
-      el("tbody", {}, ...rows)) : "";
-    const words = el("div", { class: "words" }, ...last.words.filter(Boolean).map((w) => el("p", { text: w })));
+    this.main.classList.toggle("deal-over", !!show);
+    if (!show) {
+      this.shownEnd = null;
+      return;
+    }
+    const promised = this.sameDeal(this.promised, s) ? this.promised.commitment : d.commitment;
+    const key = `${s.room.match_id} ${last.number} ${s.seq} ${this.seat} ${promised}`;
+    const fresh = this.shownEnd !== key;
+    this.shownEnd = key;
+    const partnership = this.partnership();
+    const whom = (side) => (partnership ? side : this.seatTitle(side));
     const winner = s.match.winner;
-    const won = !winner ? `Deal ${last.number} is over`
-      : this.partnership() ? `${winner} win the match` : `${winner === this.seat ? "You win" : `${winner} wins`} the match`;
-    const bits = [el("h2", { text: won }),
-      table, words];
-    if (s.deal.reveal) {
-      bits.push(el("p", { class: "fair", id: "fairness", text: "Checking the shuffle…" }));
-      const promised = this.sameDeal(this.promised, s) ? this.promised.commitment : s.deal.commitment;
-      verify({ ...s.deal, commitment: promised }).then((ok) => {
-        const p = this.overlay.querySelector("#fairness");
-        if (!p) return;
-        p.dataset.verified = String(ok);
-        p.textContent = ok === null ? "The shuffle can be checked only over https or on this machine."
+    const title = winner ? (partnership ? `${winner} win the match`
+      : `${winner === this.seat ? "You win" : `${this.seatTitle(winner)} wins`} the match`)
+      : this.dealHeadline(last);
+    const cards = el("div", { class: "end-cards" });
+    if (last.awards.length) {
+      // Each point card once: with two decks both copies of a card taken by the same side share a row ("×2").
+      const rows = [];
+      const same = new Map();
+      for (const a of last.awards) {
+        const key = `${a.name} ${a.card} ${a.team} ${a.how}`;
+        const row = same.get(key);
+        if (row) {
+          row.copies += 1;
+          row.points += a.points;
+        } else {
+          same.set(key, { ...a, copies: 1 });
+          rows.push(same.get(key));
+        }
+      }
+      const lines = rows.map((a) => {
+        const took = el("td", { text: whom(a.team) });
+        if (a.how && a.how !== "captured") took.append(el("span", { class: "how", text: ` (${a.how})` }));
+        const card = el("td", { class: "award-card" }, cardChip(a.card, last.trump));
+        if (a.copies > 1) card.append(el("span", { class: "copies", text: ` ×${a.copies}` }));
+        return el("tr", { class: `award suit-${a.card[1]}` }, el("td", { text: a.name }), card, took,
+          el("td", { class: "num", text: String(a.points) }));
+      });
+      cards.append(el("table", { class: "awards" }, el("caption", { text: "Who took each point card" }),
+        el("thead", {}, el("tr", {}, ...["Point", "Card", partnership ? "Side" : "Player", "Points"].map((h) => el("th", { scope: "col", text: h })))),
+        el("tbody", {}, ...lines)));
+    }
+    const score = el("div", { class: "end-score" }, this.settlement(s, last));
+    // The words the table adds: the settlement's reasons, the point cards nobody scored, the honour rule's rulings
+    // (the point cards, the points and the score are in the tables above).
+    const extra = last.words.filter((w) => w && !/^Deal \d+ is over\.$/.test(w) && w !== "Point cards:"
+      && !/^ {2}(?!Not in play)/.test(w) && !/^(Points taken|Score): /.test(w));
+    if (extra.length) score.append(el("div", { class: "words" }, ...extra.map((w) => el("p", { text: trumpStars(w.trim()) }))));
+    const rest = el("div", { class: "end-rest" });
+    if (d.tricks.length) {
+      const t = d.tricks[d.tricks.length - 1];
+      rest.append(el("div", { class: "last-trick-mini", role: "group", "aria-label": `The last trick, won by ${this.seatTitle(t.winner)}` },
+        el("span", { class: "mini-title", text: `Last trick, won by ${t.winner === this.seat ? "you" : this.seatTitle(t.winner)}:` }),
+        ...t.plays.map((p) => el("span", { class: `mini-play${p.seat === t.winner ? " won" : ""}` },
+          cardElement(p.card, { trump: d.trump, label: `${p.seat} played ${cardName(p.card, d.trump)}` }), el("span", { text: p.seat })))));
+    }
+    let fair = this.overlay.querySelector("#fairness"); // (the same end drawn again keeps the shuffle's answer)
+    if (fresh || !fair) fair = el("p", { class: "fair", id: "fairness", text: "Checking the shuffle…" });
+    if (d.reveal) rest.append(fair);
+    if (s.room.match_id !== null && s.room.match_id !== undefined) {
+      rest.append(el("p", { class: "end-links" }, el("a", { href: this.replayUrl(last.number), id: "replay-deal", text: `Replay deal ${last.number}` }),
+        el("a", { href: this.replayUrl(last.number, true), id: "analyse-deal", text: "Analyse it" })));
+    }
+    rest.append(...this.nextControls(s));
+    this.overlay.replaceChildren(el("h2", { id: "deal-end-title", text: title }), cards, score, rest);
+    if (fresh && d.reveal) {
+      verify({ ...d, commitment: promised }).then((ok) => {
+        fair.dataset.verified = String(ok);
+        fair.classList.toggle("bad", ok === false);
+        fair.textContent = ok === null ? "The shuffle can be checked only over https or on this machine."
           : ok ? "Fair shuffle: the deck is the one promised before the first bid, and it follows from every seat's entropy."
             : "Warning: the revealed deck is not the one promised before the first bid.";
       });
     }
+  }
+
+  /** "Deal 3: EW bid 9 and were set", "Deal 2: thrown in". */
+  dealHeadline(last) {
+    if (last.thrown_in || last.points === null) return `Deal ${last.number}: thrown in`;
+    const makers = this.sideOf(last.maker);
+    const who = this.partnership() ? makers : this.seatName(last.maker);
+    const plural = this.partnership() || last.maker === this.seat;
+    return `Deal ${last.number}: ${who} bid ${last.bid} and ${last.made ? "made it" : plural ? "were set" : "was set"}`;
+  }
+
+  /** The bid against the points taken, and each side's change and score, as a small table. */
+  settlement(s, last) {
+    const sides = s.room.sides || ["NS", "EW"];
+    const me = this.seat ? this.sideOf(this.seat) : null;
+    const makers = last.maker ? this.sideOf(last.maker) : null;
+    const rows = sides.map((side) => {
+      const name = this.partnership() ? side : this.seatTitle(side);
+      const tag = side === makers ? ` · bid ${last.bid}${last.made ? ", made" : ", set"}` : "";
+      const took = last.points ? String(last.points[side]) : "–";
+      const change = last.score_change[side];
+      return el("tr", { class: `${side === me ? "mine" : ""}${side === makers ? " makers" : ""}`.trim(), "data-side": side },
+        el("th", { scope: "row", text: `${name}${tag}` }), el("td", { class: "num", text: took }),
+        el("td", { class: `num ${change < 0 ? "down" : change > 0 ? "up" : ""}`.trim(), text: signed(change) }),
+        el("td", { class: "num total", text: String(last.score[side]) }));
+    });
+    return el("table", { class: "settle" }, el("caption", { class: "sr-only", text: "The points and the score" }),
+      el("thead", {}, el("tr", {}, ...["", "Took", "Change", `Score (to ${s.match.target})`].map((h) => el("th", { scope: "col", text: h })))),
+      el("tbody", {}, ...rows));
+  }
+
+  /** Next (or Rematch) and whom the table still waits for. */
+  nextControls(s) {
+    const r = s.room;
+    const out = [];
     if (s.match.winner) {
-      if (this.seat || this.host) bits.push(el("button", { type: "button", id: "rematch", class: "primary", text: "Rematch",
+      if (this.seat || this.host) out.push(el("button", { type: "button", id: "rematch", class: "primary", text: "Rematch",
         onclick: () => this.link.send({ type: "rematch" }) }));
-    } else if (this.seat) {
-      bits.push(el("button", { type: "button", id: "ready", class: "primary", text: "Next deal",
-        onclick: () => this.link.send({ type: "ready" }) }));
+      return out;
     }
-    this.overlay.replaceChildren(...bits);
+    const people = r.seats.filter((x) => x.kind === "human");
+    const ready = new Set(r.ready || []);
+    const waitingFor = people.filter((x) => !ready.has(x.seat)).map((x) => (x.seat === this.seat ? "you" : x.name || x.seat));
+    const timer = people.length >= 2 && r.between_deals > 0;
+    let words = waitingFor.length ? `Waiting for ${listed(waitingFor)} to press Next` : "Dealing the next deal";
+    if (timer) words += `, or ${Math.round(r.between_deals)} s`;
+    out.push(el("p", { class: "waiting-for", id: "waiting-for", role: "status", text: `${words}.` }));
+    if (this.seat) {
+      const done = ready.has(this.seat);
+      out.push(el("button", { type: "button", id: "ready", class: "primary", text: done ? "Ready: waiting for the others" : "Next deal",
+        "aria-keyshortcuts": "Enter", disabled: done, onclick: () => this.link.send({ type: "ready" }) }));
+    }
+    return out;
   }
 
   // ---- keys: the same as the terminal table
   key(e) {
+    if (e.key === "Escape" && this.menuOpen()) { // (the menu closes, and the focus goes back to its button)
+      this.toggleMenu(false);
+      this.menuButton.focus();
+      return;
+    }
     // (while the revoke dialog is open its own buttons take Enter, and Escape closes it)
     if (!this.state || this.revokeBox.open || e.target.closest("input, select, textarea")) return;
     const d = this.state.deal;
     const legal = this.legal();
-    const keeping = d && d.keep && this.seat && d.to_act === this.seat && this.state.room.status === "playing";
+    const keeping = d && this.keeping();
     if (e.key === "?" && this.state.room.hints && (legal.length || keeping)) {
       this.link.send({ type: "hint" });
-    } else if (e.key === "l" && d && d.tricks.length) {
+    } else if (e.key === "l" && d && d.tricks.length && d.phase === "play") {
       this.showLast = !this.showLast;
       this.render();
     } else if (!legal.length) {
       if (e.key === "Enter" && !this.overlay.hidden) {
-        const b = this.overlay.querySelector("#ready, #rematch");
+        const b = this.overlay.querySelector("#ready:enabled, #rematch");
         if (b) b.click();
       }
       return;
@@ -690,7 +1193,7 @@ class TableView {
       } else if (e.key === "Enter" && this.bidText) {
         const a = `bid ${Number(this.bidText)}`;
         if (legal.includes(a)) this.act(a);
-        else this.say(`You cannot bid ${this.bidText} now: the bids you may make are ${legal.join(", ")}.`);
+        else this.say(`You cannot bid ${this.bidText} now: the bids you may make are ${legal.join(", ")}.`, "error");
         this.bidText = "";
       } else return;
     } else if (d.phase === "trump" && "shdc".includes(e.key) && e.key.length === 1) {
@@ -705,7 +1208,7 @@ class TableView {
       } else if (/^[1-9]$/.test(e.key)) {
         const b = cards[Number(e.key) - 1];
         if (b && !b.disabled) b.click();
-        else if (b) this.say(`${cardText(b.dataset.card)} cannot be played now.`);
+        else if (b) this.say(`${cardText(b.dataset.card)} cannot be played now.`, "error");
       } else if ("shdc".includes(e.key) && e.key.length === 1) {
         const suit = e.key.toUpperCase();
         const match = playable.filter((b) => (d.trump === suit ? isTrump(b.dataset.card, suit) : b.dataset.card[1] === suit && !isTrump(b.dataset.card, d.trump)));

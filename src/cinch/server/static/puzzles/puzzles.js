@@ -3,7 +3,7 @@
 // GET /api/puzzles lists the puzzles, GET /api/puzzles/ID gives one position (never its answer), and
 // POST /api/puzzles/ID/guess {"card": "5H"} answers with the verdict. The puzzle shown lives in the URL: ?id=ID.
 
-import { cardElement, cardName, cardText, fourColour, setBowers, sortHand } from "/static/cards.js";
+import { cardElement, cardName, cardText, fourColour, setBowers, sortHand, trumpStars } from "/static/cards.js";
 
 const SEAT_NAMES = { N: "North", E: "East", S: "South", W: "West" };
 const $ = (id) => document.getElementById(id);
@@ -106,7 +106,7 @@ async function show(id) {
   $("rules").textContent = `Rules: ${q.preset}. ${q.rules_words.slice(0, 2).join(" ")}`;
   $("story").replaceChildren(...q.story.map((line) => {
     const li = document.createElement("li");
-    li.textContent = line;
+    li.textContent = trumpStars(line); // (one trump mark, the cards' ★)
     return li;
   }));
   const tricks = view.tricks.map((t) => {
@@ -161,7 +161,7 @@ async function guess(card) {
   const bots = Object.entries(v.bots).map(([name, c]) => `${name} plays ${cardText(c)}`).join(", ");
   $("explanation").replaceChildren(...[...v.explanation, `Level ${v.level}: ${bots}.`].map((line) => {
     const li = document.createElement("li");
-    li.textContent = line;
+    li.textContent = trumpStars(line);
     return li;
   }));
   $("link").href = `/puzzles?id=${encodeURIComponent(current.id)}`;

@@ -8,7 +8,7 @@
 // after its action, and the marked ones are listed.
 
 import {
-  SEATS, SUITS, SUIT_NAMES, cardElement as tableCard, cardText, fourColour, setBowers, trumpNote,
+  SEATS, SUITS, SUIT_NAMES, cardElement as tableCard, cardText, fourColour, setBowers, trumpNote, trumpStars,
 } from "/static/cards.js";
 
 const MAX_UPLOAD = 2 * 1024 * 1024;
@@ -135,11 +135,32 @@ async function openLibrary(id, at) {
   return ok;
 }
 
+/** Who played a listed game, in words: "N Ann, E heuristic, ...". */
+function playersWords(m) {
+  return Object.keys(m.players).filter((s) => m.players[s]).map((s) => `${s} ${m.players[s]}`).join(", ");
+}
+
+/** Keep the library's games whose players' names hold the filter's text (any case); say how many show. */
+function filterLibrary() {
+  const text = $("library-filter").value.trim().toLowerCase();
+  const items = [...$("library").querySelectorAll("li")];
+  let shown = 0;
+  for (const li of items) {
+    const hit = !text || (li.dataset.players || "").includes(text);
+    li.hidden = !hit;
+    if (hit) shown += 1;
+  }
+  if (!items.length) return;
+  $("library-status").textContent = text
+    ? `${shown} of the ${items.length} most recent games have a player named “${$("library-filter").value.trim()}”, newest first:`
+    : `The ${items.length} most recent games, newest first:`;
+}
+
 async function loadLibrary() {
   const status = $("library-status");
   const list = $("library");
   try {
-    const response = await fetch("/api/library");
+    const response = await fetch("/api/library?limit=200");
     const data = await readJson(response);
     if (!response.ok || !data) {
       status.textContent = `The library cannot be read: ${(data && data.message) || response.status}`;
@@ -158,17 +179,25 @@ async function loadLibrary() {
       button.className = "library-item";
       button.dataset.testid = "library-item";
       button.dataset.id = m.id;
-      const players = Object.keys(m.players).filter((s) => m.players[s]).map((s) => `${s} ${m.players[s]}`).join(", ");
+      const players = playersWords(m);
       const date = new Date(m.date);
       const when = isNaN(date) ? m.date : date.toLocaleString();
       const status = m.status === "finished" ? `${m.winner || "nobody"} won` : m.status.replace("_", " ");
       const deals = `${m.deals} deal${m.deals === 1 ? "" : "s"}`;
       const score = m.score ? `${byside(m.score, " ")}, ` : "";
-      button.textContent = `Game ${m.id}: ${m.rules}, ${status}, ${score}${deals}`;
+      const where = m.room ? `room ${m.room}` : m.frontend === "server" ? "a private room" : `the ${m.frontend} table`;
+      const head = document.createElement("span");
+      head.className = "library-head";
+      head.textContent = `Game ${m.id}: ${m.rules}, ${status}, ${score}${deals}`;
+      const who = document.createElement("span");
+      who.className = "library-players";
+      who.textContent = players || "no players named";
       const detail = document.createElement("span");
       detail.className = "library-detail";
-      detail.textContent = `${when}${players ? " · " + players : ""}`;
-      button.append(document.createElement("br"), detail);
+      detail.textContent = `${where} · ${when}`;
+      button.append(head, who, detail);
+      li.dataset.players = Object.values(m.players).filter(Boolean).join(" ").toLowerCase();
+      if (m.room) li.dataset.room = m.room;
       button.addEventListener("click", async () => {
         pendingPosition = null;
         showPending("");
@@ -177,6 +206,7 @@ async function loadLibrary() {
       li.append(button);
       list.append(li);
     }
+    filterLibrary();
   } catch (e) {
     status.textContent = `The library cannot be read: ${e.message || e}`;
   }
@@ -460,7 +490,7 @@ function drawResult(deal, frame, last) {
     $("result-title").textContent = `Deal ${deal.number}: the result`;
     for (const line of deal.result.lines) {
       const li = document.createElement("li");
-      li.textContent = line.trim();
+      li.textContent = trumpStars(line.trim()); // (one trump mark, the cards' ★)
       if (line.startsWith("  ")) li.className = "indent";
       lines.append(li);
     }
@@ -534,7 +564,7 @@ function drawAnalysis(deal, frame) {
   if (j) {
     mark.hidden = false;
     mark.dataset.mark = j.mark || "";
-    mark.textContent = j.mark ? `${MARK_NAMES[j.mark]}: ${j.text}` : `Judged: ${j.text}`;
+    mark.textContent = trumpStars(j.mark ? `${MARK_NAMES[j.mark]}: ${j.text}` : `Judged: ${j.text}`);
   } else {
     mark.hidden = true;
     mark.dataset.mark = "";
@@ -611,7 +641,7 @@ function render() {
   drawResult(deal, frame, last);
   drawAnalysis(deal, frame);
   const said = frame.action ? `${seatWord(frame.action.seat)}: ${frame.action.words}. ` : "";
-  $("narration").textContent = frame.narration || said;
+  $("narration").textContent = trumpStars(frame.narration || said);
   $("narration").dataset.action = frame.action ? frame.action.text : "";
   const s = frame.score;
   let score = `Score: ${byside(s)}; target ${game.rules.target}.`;
@@ -674,11 +704,16 @@ async function start() {
       $("copied").textContent = `Copy this link: ${url}`;
     }
   });
+  $("library-filter").addEventListener("input", filterLibrary);
   const params = new URLSearchParams(location.search);
   const id = params.get("game");
   const library = loadLibrary();
   if (id) {
-    await openLibrary(id, parsePosition(params) || { d: 0, s: 0 });
+    const opened = await openLibrary(id, parsePosition(params) || { d: 0, s: 0 });
+    if (opened && params.get("analyse") === "1") { // (a room's "Analyse it" link: the deal's analysis at once)
+      $("analysis").scrollIntoView({ block: "start" });
+      analyseDeal();
+    }
   } else {
     pendingPosition = parsePosition(new URLSearchParams(location.hash.slice(1)));
     if (pendingPosition) {
