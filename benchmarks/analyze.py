@@ -1,6 +1,6 @@
 """Game analysis speed: a whole match, every decision judged (``cinch analyze``).
 
-    .venv/bin/python benchmarks/analyze.py [--preset official] [--seed 5] [--worlds 16] [--workers 2]
+    .venv/bin/python benchmarks/analyze.py [--preset official] [--seed 5] [--worlds 16] [--workers 2] [--widening 4]
 
 Plays one match to its target by heuristic self-play (``Match.play_out``, the seed deals the
 decks), then analyses it as ``cinch analyze`` does (:func:`cinch.study.analysis.analyze`) and
@@ -25,7 +25,14 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 from cinch import Rules, native  # noqa: E402
 from cinch.bots import make_bot  # noqa: E402
 from cinch.match import Match  # noqa: E402
-from cinch.study.analysis import DEFAULT_WORLDS, Judgement, Settings, analyze, default_workers  # noqa: E402
+from cinch.study.analysis import (  # noqa: E402
+    DEFAULT_WORLDS,
+    MAX_WIDENING,
+    Judgement,
+    Settings,
+    analyze,
+    default_workers,
+)
 
 
 def self_play(preset: str, seed: int) -> Match:
@@ -48,16 +55,20 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=5, help="the seed of the match's decks and bots")
     ap.add_argument("--worlds", type=int, default=DEFAULT_WORLDS, help="worlds per play decision (as cinch analyze)")
     ap.add_argument("--workers", type=int, default=default_workers(), help="processes (default: every core)")
+    ap.add_argument("--widening", type=int, default=MAX_WIDENING,
+                    help=f"the most times a decision in doubt is searched wider (default {MAX_WIDENING}; 1: never)")
     args = ap.parse_args()
     print(native.describe())
     match = self_play(args.preset, args.seed)
     print(f"match: {args.preset}, seed {args.seed}: {len(match.deals)} deals, {match.score[0]} to {match.score[1]}")
     started = time.perf_counter()
     cpu = time.process_time()
-    analysis = analyze(match, Settings(worlds=args.worlds), workers=args.workers)
+    analysis = analyze(match, Settings(worlds=args.worlds, widening=args.widening), workers=args.workers)
     wall = time.perf_counter() - started
     judged = analysis.judgements
-    print(f"analysis: {len(judged)} decisions with a choice, worlds {args.worlds}, {args.workers} workers: "
+    wider = sum(1 for j in judged if j.worlds > args.worlds * (1 if j.phase == "play" else 2))
+    print(f"analysis: {len(judged)} decisions with a choice, worlds {args.worlds}, widening {args.widening} "
+          f"({wider} searched wider), {args.workers} workers: "
           f"{wall:.1f} s wall (this process {time.process_time() - cpu:.1f} s CPU)")
     kinds: dict[str, list[float]] = {}
     for j in judged:

@@ -25,11 +25,11 @@ LAYERS = [
     ["library"],
     ["worlds", "solver"],
     ["bots"],
-    ["arena", "backends"],
+    ["arena", "backends", "duplicate"],
     ["adapters"],
     ["study"],
     ["table"],
-    ["play_plain", "score_plain", "tui", "server"],
+    ["play_plain", "score_plain", "duplicate_plain", "tui", "server"],
     ["cli", "__main__"],
 ]
 LAYER = {name: i for i, names in enumerate(LAYERS) for name in names}
@@ -65,7 +65,8 @@ def test_a_module_imports_only_its_own_layer_and_the_layers_below(path):
         assert LAYER[other] <= LAYER[name], f"{rel} ({name}) imports {target} ({other}), a layer above it"
 
 
-FRONT_ENDS = {"play_plain": "the line prompt", "score_plain": "the line prompt", "tui": "the Textual screens",
+FRONT_ENDS = {"play_plain": "the line prompt", "score_plain": "the line prompt",
+              "duplicate_plain": "the line prompt", "tui": "the Textual screens",
               "server": "the server"}
 """The front ends (the top layer but one), by the front end each module belongs to: they share the layers
 below them, never one another (the plain prompt's two commands share its line reading)."""

@@ -716,3 +716,27 @@ def test_history_lists_a_score_sheet_by_its_players_not_question_marks(tmp_path)
     rows = history.splitlines()[1:]
     assert "  -    real cards: N Ann, S Cy  NS 9 EW -8  in progress" in rows[0]
     assert "  -    real cards               NS 9 EW -8  in progress" in rows[1]
+
+
+# ---- the players of `cinch serve` (issue 25) ----------------------------------------------------------------------
+def test_a_version_3_library_gains_the_players_tables_and_keeps_its_matches(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    with Library.open(path) as library:
+        match_id, match = stored_match(library, 12)
+    conn = sqlite3.connect(path)  # as cinch with schema 3 left it: no players
+    for table in ("players", "player_sessions", "player_limits", "player_games"):
+        conn.execute(f"DROP TABLE {table}")
+    conn.execute("UPDATE meta SET value = '3' WHERE key = 'schema_version'")
+    conn.commit()
+    conn.close()
+    with Library.open(path, readonly=True) as reader:  # a reader reads it as it is
+        assert reader.get(match_id).position == position_of(match)
+    with Library.open(path) as writer:  # a writer adds the players' tables
+        writer.new_guest("id-1", "Cy", "device-hash", 1.0)
+        writer.add_player_game("id-1", match_id, "S")
+        assert writer.player_games("id-1") == [(match_id, "S")]
+        assert writer.get(match_id).position == position_of(match)
+    conn = sqlite3.connect(path)
+    assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == (str(SCHEMA_VERSION),)
+    assert SCHEMA_VERSION >= 4
+    conn.close()

@@ -40,12 +40,14 @@ from typing import Any
 from cinch.cards import Seat, Team
 from cinch.errors import CinchError, RecordError, RulesError, quoted
 from cinch.match import Match
+from cinch.record import dumps as record_dumps
 from cinch.record import loads, record_text, replay, sheet_text
 from cinch.rules import Rules
 from cinch.scorekeeper import ScoreSheet
 from cinch.seating import FOUR, Seating
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 6
+SCORES_VERSION = 3  # the schema that added matches.scores
 READS_FROM = 2  # a reader also reads a library of this schema or later unchanged (a writer migrates it)
 ENV_VAR = "CINCH_DB"
 FILE_NAME = "games.sqlite3"
@@ -234,7 +236,154 @@ def _migrate_2_to_3(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE matches ADD COLUMN scores TEXT")
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_migrate_0_to_1, _migrate_1_to_2, _migrate_2_to_3]
+def _migrate_3_to_4(conn: sqlite3.Connection) -> None:
+    # The players of `cinch serve` (docs/players.md): guests and accounts, their sessions, the limits on repeated
+    # attempts, and which seat of which match each played.  The same tables are in PostgreSQL (migration 0003).
+    for statement in PLAYER_TABLES:
+        conn.execute(statement)
+
+
+def _migrate_4_to_5(conn: sqlite3.Connection) -> None:
+    # `cinch duplicate` (docs/duplicate.md): each attempt at a deal set, with its boards' results and records and
+    # the record of the board in play (JSON, rewritten after every action), and the robot table's result of each
+    # board, played once per set and kind of bot.
+    conn.execute(
+        """CREATE TABLE IF NOT EXISTS duplicate_attempts (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            created TEXT NOT NULL,
+            updated TEXT NOT NULL,
+            set_key TEXT NOT NULL,                 -- the deal set (DealSet.key: its name, rules and commitments)
+            set_name TEXT NOT NULL,
+            player TEXT NOT NULL,
+            status TEXT NOT NULL,                  -- in_progress, finished, abandoned
+            data TEXT NOT NULL                     -- JSON: the set (with its secret), the results, the board in play
+        )"""
+    )
+    conn.execute("CREATE INDEX IF NOT EXISTS duplicate_attempts_by_set ON duplicate_attempts (set_key, updated)")
+    conn.execute(
+        """CREATE TABLE IF NOT EXISTS duplicate_robots (
+            set_key TEXT NOT NULL,
+            board INTEGER NOT NULL,
+            bots TEXT NOT NULL,
+            result TEXT NOT NULL,                  -- JSON: the robot table's result, with its record
+            PRIMARY KEY (set_key, board, bots)
+        )"""
+    )
+
+
+FIELD_TABLES: tuple[str, ...] = (
+    # A field: boards that everyone in it plays (a day's set of a preset, a private event), and whether its results
+    # are final.  Its deal set is kept published (commitments only): the salts derive from the server's secret.
+    """CREATE TABLE IF NOT EXISTS duplicate_fields (
+        id TEXT PRIMARY KEY,                   -- 'daily/2026-12-05/official', 'event/K7P2QX'
+        kind TEXT NOT NULL,                    -- daily, event
+        family TEXT NOT NULL,                  -- the preset family its ratings go to
+        created DOUBLE PRECISION NOT NULL,     -- seconds since 1970 (UTC)
+        closes DOUBLE PRECISION,               -- when play ends (a day's end); NULL: when its host says
+        status TEXT NOT NULL,                  -- open, final
+        final DOUBLE PRECISION,                -- when its results became final (and were rated, once)
+        deal_set TEXT NOT NULL,                -- JSON: the set as published (cinch.duplicate.DealSet, no salts)
+        data TEXT NOT NULL                     -- JSON: what its kind keeps (an event's host, tables, options)
+    )""",
+    "CREATE INDEX IF NOT EXISTS duplicate_fields_by_kind ON duplicate_fields (kind, status, closes)",
+    # An entrant: a person (a daily session), a partnership at an event's table, or the robot table; each once.
+    """CREATE TABLE IF NOT EXISTS duplicate_entries (
+        field_id TEXT NOT NULL,
+        entrant TEXT NOT NULL,                 -- a player's id, 'robots', or an event's 'T1:NS'
+        kind TEXT NOT NULL,                    -- person, pair, robots
+        label TEXT,                            -- the name of an entrant without players (the robot table's bots)
+        table_code TEXT,                       -- the server table it plays at (rooms.code)
+        created DOUBLE PRECISION NOT NULL,
+        updated DOUBLE PRECISION NOT NULL,
+        status TEXT NOT NULL,                  -- playing, finished
+        boards INTEGER NOT NULL,               -- boards with a result
+        rank INTEGER,                          -- once the field is final: its rank, percentage and total points
+        percentage DOUBLE PRECISION,
+        total INTEGER,
+        PRIMARY KEY (field_id, entrant)
+    )""",
+    # Who plays for an entrant, by seat: player ids only, the names joined from players when shown (a deleted
+    # player's name is then gone from every field).
+    """CREATE TABLE IF NOT EXISTS duplicate_members (
+        field_id TEXT NOT NULL,
+        entrant TEXT NOT NULL,
+        seat TEXT NOT NULL,                    -- N E S W
+        player_id TEXT NOT NULL,               -- players.id
+        PRIMARY KEY (field_id, entrant, seat)
+    )""",
+    "CREATE INDEX IF NOT EXISTS duplicate_members_by_player ON duplicate_members (player_id)",
+    # A result on a board, counted once: the key refuses a second (a retry, another process).
+    """CREATE TABLE IF NOT EXISTS duplicate_results (
+        field_id TEXT NOT NULL,
+        board INTEGER NOT NULL,
+        entrant TEXT NOT NULL,
+        result INTEGER NOT NULL,               -- NS's score change less EW's: what matchpoints compare
+        match_id BIGINT,                       -- the board's match (matches.id); NULL for the robot table
+        created DOUBLE PRECISION NOT NULL,
+        data TEXT NOT NULL,                    -- JSON: the contract, points, settlement and par (no record)
+        record TEXT NOT NULL,                  -- the board's cinch/1 record
+        PRIMARY KEY (field_id, board, entrant)
+    )""",
+    # The server's secrets (the one the daily sets' salts derive from), made once and shared by every process.
+    """CREATE TABLE IF NOT EXISTS duplicate_secrets (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    )""",
+)
+"""The duplicate fields of `cinch serve` (docs/duplicate.md): the daily deals and private events, their entrants
+and board results, in SQL that SQLite and PostgreSQL both take (`cinch.server.fields` reads and writes them); the
+same tables as PostgreSQL's migration 0004."""
+
+RATING_TABLES: tuple[str, ...] = (
+    # Each game rated, once: its key is what makes a match (or a day) rated once, however often it is reported.
+    """CREATE TABLE IF NOT EXISTS rated_games (
+        key TEXT PRIMARY KEY,                  -- 'match:ID' or 'daily:FAMILY:DAY'
+        family TEXT NOT NULL,                  -- the preset family (cinch.server.ratings.family_of)
+        kind TEXT NOT NULL,                    -- match or daily
+        match_id BIGINT,                       -- a room's match (matches.id); NULL for a day
+        day TEXT,                              -- a daily session's day (YYYY-MM-DD, UTC); NULL for a match
+        played DOUBLE PRECISION NOT NULL,      -- seconds since 1970
+        sides INTEGER NOT NULL                 -- how many sides were ranked
+    )""",
+    # A player's rating now, per family: ids only, never a name (a deleted player's rows are then nobody's).
+    """CREATE TABLE IF NOT EXISTS ratings (
+        family TEXT NOT NULL,
+        player_id TEXT NOT NULL,               -- players.id
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        games INTEGER NOT NULL,                -- games rated in the family
+        updated DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (family, player_id)
+    )""",
+    "CREATE INDEX IF NOT EXISTS ratings_by_player ON ratings (player_id)",
+    # Every rating change: the player's place in the game, and the rating before and after it.
+    """CREATE TABLE IF NOT EXISTS rating_history (
+        game TEXT NOT NULL,                    -- rated_games.key
+        player_id TEXT NOT NULL,
+        family TEXT NOT NULL,
+        played DOUBLE PRECISION NOT NULL,
+        place INTEGER NOT NULL,                -- 1 for the winners; sides tied share a place
+        sides INTEGER NOT NULL,
+        mu_before DOUBLE PRECISION NOT NULL,
+        sigma_before DOUBLE PRECISION NOT NULL,
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game, player_id)
+    )""",
+    "CREATE INDEX IF NOT EXISTS rating_history_by_player ON rating_history (player_id, family, played)",
+)
+"""The players' ratings (docs/players.md): each rated game and each rating after it; the same tables as
+PostgreSQL's migration 0005 (SQL that SQLite and PostgreSQL both take)."""
+
+
+def _migrate_5_to_6(conn: sqlite3.Connection) -> None:
+    # The server's duplicate fields and the ratings, in one step (both came with the daily deals).
+    for statement in FIELD_TABLES + RATING_TABLES:
+        conn.execute(statement)
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_migrate_0_to_1, _migrate_1_to_2, _migrate_2_to_3,
+                                                          _migrate_3_to_4, _migrate_4_to_5, _migrate_5_to_6]
 """``MIGRATIONS[i]`` takes a library from schema version ``i`` to ``i + 1``: a new version appends
 a step (``ALTER TABLE ...``) here and raises :data:`SCHEMA_VERSION`; :func:`migrate` runs the steps
 a library lacks when it is opened."""
@@ -487,15 +636,289 @@ def resume_seed(seed: int | None, match_id: int, position: tuple[int, int], what
     return random.Random(f"cinch-resume:{base}:{position[0]}:{position[1]}:{what}").randrange(2**31)
 
 
+# ---- the players of `cinch serve` (docs/players.md) -----------------------------------------------------------
+GUEST = "guest"
+ACCOUNT = "account"
+DELETED = "deleted"  # an account or guest deleted: its id stays (its results with it), its name is gone
+FORMER_PLAYER = "former player"  # what a deleted player's seat is called in the matches kept
+
+PLAYER_TABLES = (
+    """CREATE TABLE IF NOT EXISTS players (
+        id TEXT PRIMARY KEY,                   -- random, never reused: results attach to it
+        created REAL NOT NULL,                 -- seconds since 1970 (UTC)
+        updated REAL NOT NULL,
+        kind TEXT NOT NULL,                    -- guest, account, deleted
+        name TEXT,                             -- the name shown; NULL once deleted
+        name_key TEXT UNIQUE,                  -- an account's name folded (NFKC, casefold); NULL for the others
+        password TEXT,                         -- an account's Argon2id hash; NULL for the others
+        device TEXT UNIQUE                     -- a guest's device key, as its SHA-256; NULL for the others
+    )""",
+    """CREATE TABLE IF NOT EXISTS player_sessions (
+        token TEXT PRIMARY KEY,                -- the session cookie's SHA-256, never the cookie
+        player_id TEXT NOT NULL,
+        created REAL NOT NULL,
+        seen REAL NOT NULL,                    -- when its expiry was last pushed back
+        expires REAL NOT NULL
+    )""",
+    "CREATE INDEX IF NOT EXISTS player_sessions_by_player ON player_sessions (player_id)",
+    """CREATE TABLE IF NOT EXISTS player_limits (
+        key TEXT PRIMARY KEY,                  -- SHA-256 of what is counted and of whom (a name, an address)
+        since REAL NOT NULL,                   -- the start of the window
+        count INTEGER NOT NULL                 -- attempts in it
+    )""",
+    """CREATE TABLE IF NOT EXISTS player_games (
+        player_id TEXT NOT NULL,
+        match_id INTEGER NOT NULL,             -- matches.id
+        seat TEXT NOT NULL,                    -- the seat the player held in it
+        PRIMARY KEY (player_id, match_id, seat)
+    )""",
+    "CREATE INDEX IF NOT EXISTS player_games_by_match ON player_games (match_id)",
+)
+"""The players' tables, in SQL that SQLite and PostgreSQL both take (``cinch.server.migrations`` 0003 makes the
+same with PostgreSQL's types)."""
+
+
+class NameTaken(LibraryError):
+    """An account of that name (folded) exists already."""
+
+
+@dataclass(frozen=True)
+class StoredPlayer:
+    """A player of the server: a guest (a display name on one device), an account, or one deleted."""
+
+    id: str
+    kind: str  # GUEST, ACCOUNT or DELETED
+    name: str | None  # None once deleted
+    created: float  # seconds since 1970
+    password: str | None = field(default=None, repr=False)  # an account's Argon2id hash: never leaves the server
+
+
+_PLAYER = "id, kind, name, created, password"
+Run = Callable[[str, tuple[Any, ...]], builtins.list[tuple[Any, ...]]]
+
+
+def _player(row: Any) -> StoredPlayer:
+    return StoredPlayer(id=str(row[0]), kind=str(row[1]), name=row[2], created=float(row[3]), password=row[4])
+
+
+class PlayerTables:
+    """The players' storage (``cinch.server.players``' ``PlayerStore``), one SQL for SQLite and PostgreSQL.
+
+    The game library (SQLite) and ``cinch.server.postgres.PgLibrary`` each give :meth:`_player_rows` (one
+    statement, its rows) and :meth:`_player_change` (a transaction); the SQL is written with ``?`` for its
+    parameters and no ``%``.  Times are seconds since 1970, given by the caller (its clock).
+    """
+
+    def _player_rows(self, sql: str, args: tuple[Any, ...] = ()) -> builtins.list[tuple[Any, ...]]:
+        raise NotImplementedError
+
+    def _player_change(self) -> contextlib.AbstractContextManager[Run]:
+        raise NotImplementedError
+
+    # ---- players ------------------------------------------------------------------------------------------------
+    def new_guest(self, player_id: str, name: str, device: str, now: float) -> StoredPlayer:
+        """A new guest: its display name and the SHA-256 of its device key."""
+        with self._player_change() as run:
+            run("INSERT INTO players (id, created, updated, kind, name, device) VALUES (?, ?, ?, ?, ?, ?)",
+                (player_id, now, now, GUEST, name, device))
+        return StoredPlayer(player_id, GUEST, name, now)
+
+    def guest_by_device(self, device: str) -> StoredPlayer | None:
+        rows = self._player_rows(f"SELECT {_PLAYER} FROM players WHERE device = ? AND kind = ?", (device, GUEST))
+        return _player(rows[0]) if rows else None
+
+    def player(self, player_id: str) -> StoredPlayer | None:
+        rows = self._player_rows(f"SELECT {_PLAYER} FROM players WHERE id = ?", (player_id,))
+        return _player(rows[0]) if rows else None
+
+    def account_named(self, name_key: str) -> StoredPlayer | None:
+        """The account whose folded name is ``name_key``; None if there is none."""
+        rows = self._player_rows(f"SELECT {_PLAYER} FROM players WHERE name_key = ? AND kind = ?",
+                                 (name_key, ACCOUNT))
+        return _player(rows[0]) if rows else None
+
+    def new_account(self, player_id: str, name: str, name_key: str, password: str, now: float) -> StoredPlayer:
+        """An account named ``name`` with the password's hash: the guest ``player_id`` registering (its id, and
+        with it its games, kept; its device key no longer signs in), or else a new player of that id.
+        :class:`NameTaken` if the folded name is an account's already."""
+        try:
+            with self._player_change() as run:
+                if run("SELECT 1 FROM players WHERE name_key = ?", (name_key,)):
+                    raise NameTaken(f"the name {name!r} is taken")
+                rows = run(f"UPDATE players SET kind = ?, name = ?, name_key = ?, password = ?, device = NULL, "
+                           f"updated = ? WHERE id = ? AND kind = ? RETURNING {_PLAYER}",
+                           (ACCOUNT, name, name_key, password, now, player_id, GUEST))
+                if not rows:
+                    rows = run(f"INSERT INTO players (id, created, updated, kind, name, name_key, password) "
+                               f"VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING {_PLAYER}",
+                               (player_id, now, now, ACCOUNT, name, name_key, password))
+        except NameTaken:
+            raise
+        except LibraryError:
+            if self.account_named(name_key) is not None:  # (another process took the name a moment ago)
+                raise NameTaken(f"the name {name!r} is taken") from None
+            raise
+        return _player(rows[0])
+
+    def set_password(self, player_id: str, password: str, now: float) -> None:
+        with self._player_change() as run:
+            run("UPDATE players SET password = ?, updated = ? WHERE id = ? AND kind = ?",
+                (password, now, player_id, ACCOUNT))
+
+    def erase_player(self, player_id: str, now: float, label: str = FORMER_PLAYER) -> None:
+        """Delete a player: its name out of everything kept (its row, its seat in every match it played, the
+        record's names too, and in every room's stored seats), its password, device key and sessions gone; its
+        id stays, and its results with it, under no name (the ratings keep ids only)."""
+        with self._player_change() as run:
+            seats: dict[int, builtins.list[str]] = {}
+            for match_id, seat in run("SELECT match_id, seat FROM player_games WHERE player_id = ?", (player_id,)):
+                seats.setdefault(int(match_id), []).append(str(seat))
+            for match_id, names in seats.items():
+                for players, record in run("SELECT players, record FROM matches WHERE id = ?", (match_id,)):
+                    run("UPDATE matches SET players = ?, record = ? WHERE id = ?",
+                        (_unnamed_players(players, names, label), _unnamed_record(record, names, label), match_id))
+            for code, data in run("SELECT code, data FROM rooms WHERE data LIKE ?", (f"%{player_id}%",)):
+                unnamed = _unnamed_room(data, player_id, label)  # (LIKE finds more than the id: checked here)
+                if unnamed is not None:
+                    run("UPDATE rooms SET data = ? WHERE code = ?", (unnamed, code))
+            run("UPDATE players SET kind = ?, name = NULL, name_key = NULL, password = NULL, device = NULL, "
+                "updated = ? WHERE id = ?", (DELETED, now, player_id))
+            run("DELETE FROM player_sessions WHERE player_id = ?", (player_id,))
+
+    def player_rooms(self, player_id: str) -> builtins.list[str]:
+        """The codes of the rooms not closed where the player holds a seat (or held one in their match)."""
+        rows = self._player_rows("SELECT code, data FROM rooms WHERE status <> 'closed' AND data LIKE ?",
+                                 (f"%{player_id}%",))
+        return [str(code) for code, data in rows if _unnamed_room(data, player_id, "") is not None]
+
+    def accounts(self, limit: int = 500) -> builtins.list[tuple[StoredPlayer, int]]:
+        """The accounts, by name, each with the number of matches it played."""
+        rows = self._player_rows(
+            f"SELECT {', '.join('p.' + c for c in _PLAYER.split(', '))}, (SELECT count(DISTINCT g.match_id) FROM "
+            "player_games g WHERE g.player_id = p.id) FROM players p WHERE p.kind = ? ORDER BY p.name_key LIMIT ?",
+            (ACCOUNT, int(limit)))
+        return [(_player(row), int(row[5])) for row in rows]
+
+    # ---- sessions -----------------------------------------------------------------------------------------------
+    def new_session(self, token: str, player_id: str, now: float, lifetime: float) -> None:
+        """A session (its token's SHA-256) for the player, for ``lifetime`` seconds from ``now``."""
+        with self._player_change() as run:
+            run("INSERT INTO player_sessions (token, player_id, created, seen, expires) VALUES (?, ?, ?, ?, ?)",
+                (token, player_id, now, now, now + lifetime))
+
+    def session_player(self, token: str, now: float, lifetime: float, refresh_after: float) -> StoredPlayer | None:
+        """The player of a live session (its token's SHA-256); None if it is unknown or expired.  A session used
+        ``refresh_after`` seconds after it was last pushed back lives ``lifetime`` seconds from now."""
+        rows = self._player_rows(
+            f"SELECT {', '.join('p.' + c for c in _PLAYER.split(', '))}, s.seen FROM player_sessions s JOIN players p "
+            "ON p.id = s.player_id WHERE s.token = ? AND s.expires > ? AND p.kind <> ?", (token, now, DELETED))
+        if not rows:
+            return None
+        if now - float(rows[0][5]) > refresh_after:
+            with self._player_change() as run:
+                run("UPDATE player_sessions SET seen = ?, expires = ? WHERE token = ?", (now, now + lifetime, token))
+        return _player(rows[0])
+
+    def end_session(self, token: str) -> None:
+        with self._player_change() as run:
+            run("DELETE FROM player_sessions WHERE token = ?", (token,))
+
+    def end_sessions(self, player_id: str, keep: str | None = None) -> None:
+        """End every session of the player (but ``keep``)."""
+        with self._player_change() as run:
+            run("DELETE FROM player_sessions WHERE player_id = ? AND token <> ?", (player_id, keep or ""))
+
+    # ---- limits on attempts -------------------------------------------------------------------------------------
+    def hit_limit(self, key: str, now: float, window: float) -> tuple[int, float]:
+        """Count one attempt under ``key`` in its window of ``window`` seconds (a new window if the last one is
+        over): the attempts in the window so far, this one included, and when the window began."""
+        with self._player_change() as run:
+            rows = run("INSERT INTO player_limits (key, since, count) VALUES (?, ?, 1) ON CONFLICT (key) DO UPDATE "
+                       "SET count = CASE WHEN player_limits.since <= ? THEN 1 ELSE player_limits.count + 1 END, "
+                       "since = CASE WHEN player_limits.since <= ? THEN excluded.since ELSE player_limits.since END "
+                       "RETURNING count, since", (key, now, now - window, now - window))
+        return int(rows[0][0]), float(rows[0][1])
+
+    def limit_count(self, key: str, now: float, window: float) -> tuple[int, float]:
+        """The attempts under ``key`` in its window now (0 if it is over), and when the window began."""
+        rows = self._player_rows("SELECT count, since FROM player_limits WHERE key = ? AND since > ?",
+                                 (key, now - window))
+        return (int(rows[0][0]), float(rows[0][1])) if rows else (0, now)
+
+    def clear_limits(self, keys: Iterable[str]) -> None:
+        with self._player_change() as run:
+            for key in keys:
+                run("DELETE FROM player_limits WHERE key = ?", (key,))
+
+    def purge_players(self, now: float, longest_window: float) -> None:
+        """Forget the expired sessions, and the windows of attempts older than the longest limit's."""
+        with self._player_change() as run:
+            run("DELETE FROM player_sessions WHERE expires <= ?", (now,))
+            run("DELETE FROM player_limits WHERE since <= ?", (now - longest_window,))
+
+    # ---- the matches a player played ------------------------------------------------------------------------------
+    def add_player_game(self, player_id: str, match_id: int, seat: str) -> None:
+        """The player sat at ``seat`` in the match (each pair once)."""
+        with self._player_change() as run:
+            run("INSERT INTO player_games (player_id, match_id, seat) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                (player_id, int(match_id), seat))
+
+    def player_games(self, player_id: str, limit: int = 20) -> builtins.list[tuple[int, str]]:
+        """The matches the player played, the latest first: (match id, seat)."""
+        rows = self._player_rows("SELECT match_id, seat FROM player_games WHERE player_id = ? ORDER BY match_id DESC, "
+                                 "seat LIMIT ?", (player_id, int(limit)))
+        return [(int(m), str(s)) for m, s in rows]
+
+    def player_game_count(self, player_id: str) -> int:
+        rows = self._player_rows("SELECT count(DISTINCT match_id) FROM player_games WHERE player_id = ?", (player_id,))
+        return int(rows[0][0]) if rows else 0
+
+
+def _unnamed_players(text: Any, seats: builtins.list[str], label: str) -> Any:
+    """A match row's ``players`` (JSON by seat) with ``seats`` named ``label``."""
+    value = _json_or(text, None)
+    if not isinstance(value, dict):
+        return text
+    value.update({seat: label for seat in seats if seat in value})
+    return json.dumps(value)
+
+
+def _unnamed_room(text: Any, player_id: str, label: str) -> str | None:
+    """A stored room's data with the seats the player holds named ``label`` and no longer linked to a profile;
+    None if no seat is the player's."""
+    value = _json_or(text, None)
+    places = value.get("places") if isinstance(value, dict) else None
+    mine = [p for p in places or () if isinstance(p, dict) and p.get("player") == player_id]
+    if not mine:
+        return None
+    for place in mine:
+        place["name"], place["player_kind"] = label, None
+    return json.dumps(value)
+
+
+def _unnamed_record(text: Any, seats: builtins.list[str], label: str) -> Any:
+    """A stored record with ``seats`` named ``label``: its ``players``, and its ``seating`` (who sat where when)."""
+    value = _json_or(text, None)
+    if not isinstance(value, dict):
+        return text
+    players = value.get("players")
+    if isinstance(players, dict):
+        players.update({seat: label for seat in seats if seat in players})
+    for entry in value.get("seating") or ():
+        if isinstance(entry, dict) and entry.get("seat") in seats and "name" in entry:
+            entry["name"] = label
+    return record_dumps(value)
+
+
 # ---- the library -------------------------------------------------------------------------------------------
-class Library:
+class Library(PlayerTables):
     """An open game library.  Use :meth:`open`; close it with :meth:`close` (or ``with``)."""
 
     def __init__(self, conn: sqlite3.Connection, path: Path, *, readonly: bool = False, empty: bool = False,
                  version: int = SCHEMA_VERSION):
         self._conn = conn
         # An older schema read as it is (read-only): the columns it lacks read as NULL.
-        self._columns = _COLUMNS if version >= SCHEMA_VERSION else _COLUMNS.replace(", scores", ", NULL")
+        self._columns = _COLUMNS if version >= SCORES_VERSION else _COLUMNS.replace(", scores", ", NULL")
         self.path = path
         self.readonly = readonly
         self._empty = empty  # a read-only file with no tables yet: an empty library, nothing to read
@@ -785,6 +1208,85 @@ class Library:
             raise UnknownMatch(f"no match {match_id} in the game library {self.path}")
         return found[0]
 
+    # ---- the players of `cinch serve` (PlayerTables: the SQL is shared with PostgreSQL) ----------------------
+    def _player_rows(self, sql: str, args: tuple[Any, ...] = ()) -> builtins.list[tuple[Any, ...]]:
+        with self._read() as conn:
+            return conn.execute(sql, args).fetchall()
+
+    @contextlib.contextmanager
+    def _player_change(self) -> Iterator[Run]:
+        with self._write() as conn:
+            yield lambda sql, args: conn.execute(sql, args).fetchall()
+
+    # ---- duplicate sets (`cinch duplicate`; cinch.duplicate.LibraryStore turns the JSON into values) ----------
+    def new_duplicate_attempt(self, set_key: str, set_name: str, player: str, data: Mapping[str, Any]) -> int:
+        """Store a new attempt at a deal set; returns its id.  One transaction."""
+        now = _now()
+        with self._write() as conn:
+            cur = conn.execute(
+                "INSERT INTO duplicate_attempts (created, updated, set_key, set_name, player, status, data) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)", (now, now, set_key, set_name, player, IN_PROGRESS, json.dumps(data)))
+            attempt_id = cur.lastrowid
+        assert attempt_id is not None
+        return int(attempt_id)
+
+    def save_duplicate_attempt(self, attempt_id: int, *, status: str, data: Mapping[str, Any]) -> None:
+        """Rewrite an attempt (after every action of the board in play).  One transaction."""
+        if status not in STATUSES:
+            raise LibraryError(f"unknown status {quoted(status)}; the statuses are {', '.join(STATUSES)}")
+        with self._write() as conn:
+            done = conn.execute("UPDATE duplicate_attempts SET updated = ?, status = ?, data = ? WHERE id = ?",
+                                (_now(), status, json.dumps(data), _id(attempt_id)))
+            if done.rowcount == 0:
+                raise LibraryError(f"no duplicate attempt {attempt_id} in the game library {self.path}")
+
+    def duplicate_attempt(self, attempt_id: int) -> dict[str, Any]:
+        """One attempt as a dict (``id``, ``created``, ``updated``, ``set_key``, ``set_name``, ``player``,
+        ``status`` and its ``data`` decoded); a :class:`LibraryError` if there is none."""
+        found = self.duplicate_attempts(attempt_id=attempt_id)
+        if not found:
+            raise LibraryError(f"no duplicate attempt {attempt_id} in the game library {self.path}; "
+                               "`cinch duplicate list` lists them")
+        return found[0]
+
+    def duplicate_attempts(self, set_key: str | None = None, status: str | None = None, *,
+                           attempt_id: int | None = None) -> builtins.list[dict[str, Any]]:
+        """The attempts (at one set, with one status), the most recently played first."""
+        if self._empty or not self._has_table("duplicate_attempts"):
+            return []
+        sql = "SELECT id, created, updated, set_key, set_name, player, status, data FROM duplicate_attempts"
+        where, args = [], []
+        for column, value in (("set_key", set_key), ("status", status), ("id", attempt_id)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                args.append(_id(value) if column == "id" else value)
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        with self._read() as conn:
+            rows = conn.execute(sql + " ORDER BY updated DESC, id DESC", args).fetchall()
+        keys = ("id", "created", "updated", "set_key", "set_name", "player", "status")
+        return [{**dict(zip(keys, r[:7], strict=True)), "data": _json_or(r[7], {})} for r in rows]
+
+    def duplicate_robot(self, set_key: str, board: int, bots: str) -> dict[str, Any] | None:
+        """The robot table's result of a board (JSON), if it was played already."""
+        if self._empty or not self._has_table("duplicate_robots"):
+            return None
+        with self._read() as conn:
+            row = conn.execute("SELECT result FROM duplicate_robots WHERE set_key = ? AND board = ? AND bots = ?",
+                               (set_key, board, bots)).fetchone()
+        return None if row is None else _json_or(row[0], None)
+
+    def save_duplicate_robot(self, set_key: str, board: int, bots: str, result: Mapping[str, Any]) -> None:
+        with self._write() as conn:
+            conn.execute("INSERT OR REPLACE INTO duplicate_robots (set_key, board, bots, result) VALUES (?, ?, ?, ?)",
+                         (set_key, board, bots, json.dumps(result)))
+
+    def _has_table(self, name: str) -> bool:
+        """Whether the file has table ``name`` (a library of an older schema, read as it is, may not)."""
+        with self._read() as conn:
+            return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                                (name,)).fetchone() is not None
+
     # ---- reading ------------------------------------------------------------------------------------------
     def get(self, match_id: int) -> StoredMatch:
         if self._empty:
@@ -934,7 +1436,8 @@ def _sqlite_reason(e: sqlite3.Error) -> str:
 
 
 __all__ = [
-    "ABANDONED", "DamagedRecord", "FINISHED", "IN_PROGRESS", "Library", "LibraryError", "NoLibrary",
-    "SCHEMA_VERSION", "SCOREKEEPER", "StoredMatch", "UnknownMatch", "default_path", "migrate", "parse_match_id",
+    "ABANDONED", "ACCOUNT", "DELETED", "DamagedRecord", "FINISHED", "FORMER_PLAYER", "GUEST", "IN_PROGRESS",
+    "Library", "LibraryError", "NameTaken", "NoLibrary", "PLAYER_TABLES", "PlayerTables", "SCHEMA_VERSION",
+    "SCOREKEEPER", "StoredMatch", "StoredPlayer", "UnknownMatch", "default_path", "migrate", "parse_match_id",
     "position_of", "refuse_overwriting_library", "refuse_writing_into", "resolve_path", "resume_seed",
 ]

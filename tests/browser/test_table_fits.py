@@ -1,13 +1,15 @@
-"""The browser table at the sizes people play it (issue 24): a phone held upright (390x844 and 360x740), a phone on
-its side (844x390) and a desktop (1280x800), by touch on the phones; four players, three, six, and two decks.
+"""The browser table at the sizes people play it (issue 24): a phone held upright (390x844 and 360x740), a phone on its
+side (844x390) and a desktop (1280x800), by touch on the phones; four players, three, six, and two decks.
 
 Each test plays a whole deal through the page as one person against bots and checks, at every decision, what a
 player would notice: nothing scrolls (sideways or down), the whole hand lies inside the screen and under no panel,
-every seat is on the screen; that the fourth card of every trick stays on view for a second or more with its winner
-marked; that the end of the deal waits for this person's Next although the room's timer (1 s) has long run out;
-and that no text anywhere says "undefined", "null", "NaN" or "[object". It also checks the waiting room on a phone,
-finding a game again (the room's links, the replay library), axe-core in every phase, a page catching up, and the
-reduced motion; and, with ``CINCH_DOC_SHOTS=1``, saves the screenshots docs/ shows.
+every seat is on the screen, no two seats' boxes overlap and your own lies clear of the panel; that each card of
+every trick you play to lies nearer the seat that played it than any other seat; that the fourth card of every trick
+stays on view for a second or more with its winner marked; that the end of the deal waits for this person's Next
+although the room's timer (1 s) has long run out; and that no text anywhere says "undefined", "null", "NaN" or
+"[object". It also checks the waiting room on a phone, finding a game again (the room's links, the replay library),
+axe-core in every phase, a page catching up, and the reduced motion; and, with ``CINCH_DOC_SHOTS=1``, saves the
+screenshots docs/ shows.
 
 Nothing is left to the luck of the deal: the server deals every room from ``SEED`` and South sends a fixed entropy
 (pagekit.entropy_of), so each test plays the same deals every run.
@@ -73,10 +75,16 @@ WATCH = """(() => {
 })();"""
 
 # What a player sees now: does the page scroll, is the whole hand on the screen and clear of the panel above it,
-# is every seat on the screen, and does the decision fit without scrolling inside its panel.
+# is every seat on the screen, does any seat's box overlap another's, is your own seat clear of the panel and the
+# message over the felt, and does the decision fit without scrolling inside its panel.
 FITS = """() => {
   const W = innerWidth, H = innerHeight, de = document.documentElement;
   const inside = (r) => r.left >= -1 && r.top >= -1 && r.right <= W + 1 && r.bottom <= H + 1;
+  const meet = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const seats = [...document.querySelectorAll('#board .seat')].map((s) => [s.dataset.seat, s.getBoundingClientRect()]);
+  const over = [...document.querySelectorAll('#decision:not([hidden]):not(.quiet), #message:not([hidden])')]
+    .map((e) => e.getBoundingClientRect());
+  const mine = document.querySelector('#board .seat.mine');
   const hand = [...document.querySelectorAll('#hand button.card')].map((b) => b.getBoundingClientRect());
   const panel = document.querySelector('#decision:not([hidden]):not(.quiet)');
   const box = panel && panel.getBoundingClientRect();
@@ -88,7 +96,21 @@ FITS = """() => {
     panelOut: box ? !inside(box) : false,
     seatsOut: [...document.querySelectorAll('#board .seat')].filter((s) => !inside(s.getBoundingClientRect()))
       .map((s) => s.dataset.seat),
+    seatsOverlap: seats.flatMap(([a, r], i) => seats.slice(i + 1).filter(([, q]) => meet(r, q))
+      .map(([b]) => `${a} ${b}`)),
+    ownCovered: !!mine && over.some((r) => meet(mine.getBoundingClientRect(), r)),
   };
+}"""
+
+# The trick as it lies: each card (by the seat that played it) and the seat whose box's centre is nearest the card's.
+TRICK_PLACES = """() => {
+  const mid = (e) => { const r = e.getBoundingClientRect(); return [(r.left + r.right) / 2, (r.top + r.bottom) / 2]; };
+  const seats = [...document.querySelectorAll('#board .seat')].map((s) => [s.dataset.seat, mid(s)]);
+  return [...document.querySelectorAll('#trick .spot')].filter((s) => s.querySelector('[data-card]')).map((spot) => {
+    const [x, y] = mid(spot.querySelector('[data-card]'));
+    const near = seats.map(([seat, [sx, sy]]) => [Math.hypot(sx - x, sy - y), seat]).sort((a, b) => a[0] - b[0]);
+    return {seat: spot.dataset.seat, nearest: near[0][1]};
+  });
 }"""
 
 
@@ -153,7 +175,18 @@ def fits(page: Page, where: str) -> dict[str, Any]:
     assert got["handOut"] == 0 and got["underPanel"] == 0, f"{where}: the hand is not all in view: {got}"
     assert not got["panelOut"] and not got["panelScrolls"], f"{where}: the decision does not fit: {got}"
     assert not got["seatsOut"], f"{where}: seats {got['seatsOut']} are off the screen"
+    assert not got["seatsOverlap"], f"{where}: seat boxes overlap: {got['seatsOverlap']}"
+    assert not got["ownCovered"], f"{where}: your own seat lies under the panel or the message"
     return got
+
+
+def trick_in_front_of_its_players(page: Page, where: str) -> None:
+    """Every card of the trick lies nearer the seat that played it than any other seat, and no seat boxes overlap."""
+    places = page.evaluate(TRICK_PLACES)
+    assert places, f"{where}: no card in the trick"
+    astray = [p for p in places if p["nearest"] != p["seat"]]
+    assert not astray, f"{where}: cards lie nearer another seat than their player's: {astray}"
+    assert not page.evaluate(FITS)["seatsOverlap"], f"{where}: seat boxes overlap"
 
 
 def shot(page: Page, name: str) -> None:
@@ -206,13 +239,15 @@ def play_deal(page: Page, where: str, *, tap: bool, shots: dict[str, str] | None
         else:
             click_decision(page, turn, tap=tap)
         wait_until(page, f"(m, s) => Number(m.dataset.seq) > s || ({DEAL_OVER})(m)", turn["seq"])
-        if phase == "play" and "trick" in shots:  # the trick whole, its winner marked: the felt as it lies
+        seq = turn["seq"]
+        if phase == "play":  # the trick whole, its winner marked: the felt as it lies
             try:
-                page.wait_for_selector("#trick[data-showing=won]", timeout=3000)
+                page.wait_for_selector("#trick[data-showing=won]:not(.gather)", timeout=3000)
             except Exception:
                 continue
-            shot(page, shots.pop("trick"))
-        seq = turn["seq"]
+            trick_in_front_of_its_players(page, f"{where}, a trick won")
+            if "trick" in shots:
+                shot(page, shots.pop("trick"))
 
 
 def after_the_deal(page: Page, where: str, shots: dict[str, str] | None = None) -> dict[str, Any]:

@@ -19,6 +19,11 @@ from websockets.frames import Close, Opcode
 from websockets.http11 import Response
 from websockets.uri import parse_uri
 
+from cinch.server.app import MAX_ROOM_BODY
+from cinch.server.puzzles import MAX_GUESS
+from cinch.server.replays import MAX_UPLOAD
+from cinch.server.scoresheet import MAX_BODY as MAX_SHEET_BODY
+
 WAIT = 30.0
 
 
@@ -48,27 +53,49 @@ def logged() -> Iterator[list[logging.LogRecord]]:
 
 # ---- 4. bodies nested too deep --------------------------------------------------------------------------------
 DEEP = 10_000
-REFUSED_BODY = ("bad-json", "bad-record", "bad-guess", "bad-request", "too-large")  # (each route's own code)
-BODY_ROUTES = ["/api/rooms", "/api/puzzles/{puzzle}/guess", "/api/replay", "/api/replay/analysis",
-               "/api/scoresheets"]
+BODY_ROUTES = {  # every HTTP route that reads a body (each with cinch.server.pages.read_json), and its size limit
+    "/api/rooms": MAX_ROOM_BODY,
+    "/api/puzzles/{puzzle}/guess": MAX_GUESS,
+    "/api/replay": MAX_UPLOAD,
+    "/api/replay/analysis?deal=1": MAX_UPLOAD,
+    "/api/scoresheets": MAX_SHEET_BODY,
+    "/api/scoresheets/{sheet}/deals": MAX_SHEET_BODY,
+    "/api/scoresheets/{sheet}/undo": MAX_SHEET_BODY,
+}
 
 
 def first_puzzle(srv: Served) -> str:
     return srv.http.get("/api/puzzles").json()["puzzles"][0]["id"]
 
 
+def route_path(srv: Served, route: str) -> tuple[str, dict[str, str]]:
+    """The route's path, with a real puzzle or a new score sheet where it names one, and the headers to send."""
+    headers = {"content-type": "application/json"}
+    if "{puzzle}" in route:
+        return route.format(puzzle=first_puzzle(srv)), headers
+    if "{sheet}" in route:
+        made = srv.http.post("/api/scoresheets", json={"rules": "official", "first_dealer": "N"}).json()
+        return route.format(sheet=made["id"]), {**headers, "authorization": f"Bearer {made['token']}"}
+    return route, headers
+
+
 @pytest.mark.parametrize("route", BODY_ROUTES)
-@pytest.mark.parametrize("opening", ["[", '{"a":'], ids=["array", "object"])
+@pytest.mark.parametrize("opening", ["[", '{"":'], ids=["array", "object"])
 def test_a_body_nested_ten_thousand_deep_is_refused_as_bad_json(srv, logged, route, opening):
     closing = "]" if opening == "[" else "}"
-    path = route.format(puzzle=first_puzzle(srv)) if "{puzzle}" in route else route
-    for depth in (DEEP, 100):  # (too deep for Python's parser; deep enough to refuse before anything walks it)
-        body = opening * depth + "1" + closing * depth
-        reply = srv.http.post(path, content=body.encode(), headers={"content-type": "application/json"})
-        assert reply.status_code in (400, 413), (depth, reply.status_code, reply.text[:300])
+    path, headers = route_path(srv, route)
+    # Too deep for Python's parser (10,000 and 3,000), or parsed but refused before anything walks it (100, 17);
+    # a body over the route's limit is refused unread, whatever it holds.
+    for depth in (DEEP, 3_000, 100, 17):
+        body = (opening * depth + "1" + closing * depth).encode()
+        reply = srv.http.post(path, content=body, headers=headers)
         answer = reply.json()
-        assert answer["type"] == "error" and answer["code"] in REFUSED_BODY
-        assert len(answer["message"].splitlines()) == 1
+        assert answer["type"] == "error" and len(answer["message"].splitlines()) == 1, answer
+        if len(body) > BODY_ROUTES[route]:
+            assert (reply.status_code, answer["code"]) == (413, "too-large"), (depth, answer)
+        else:
+            assert (reply.status_code, answer["code"]) == (400, "bad-json"), (depth, answer)
+            assert "nests deeper than 16 levels" in answer["message"], answer
     assert not logged, [r.getMessage() for r in logged]
 
 
@@ -78,6 +105,17 @@ def test_a_room_body_nested_too_deep_says_so_and_what_to_send(srv):
     assert "nests deeper than 16" in reply.json()["message"] and '{"rules": "pagat"' in reply.json()["message"]
     huge = srv.http.post("/api/rooms", content=b'{"rules": "pagat", "x": "' + b"y" * 40_000 + b'"}')
     assert huge.status_code == 413 and huge.json()["code"] == "too-large"
+
+
+def test_a_body_read_as_every_route_reads_one_takes_a_byte_order_mark_and_refuses_nan(srv):
+    made = srv.http.post("/api/rooms", content=b'\xef\xbb\xbf{"rules": "pagat"}')  # (as an editor saves a file)
+    assert made.status_code == 201, made.text
+    for body, words in [(b'{"target": NaN}', "NaN is not a number JSON knows"), (b"\xff{}", "not UTF-8 text (byte 1)"),
+                        (b'{"rules": ', "not valid JSON")]:
+        for route in ("/api/rooms", "/api/replay", "/api/scoresheets"):
+            reply = srv.http.post(route, content=body)
+            assert (reply.status_code, reply.json()["code"]) == (400, "bad-json"), (route, reply.text)
+            assert words.lower() in reply.json()["message"].lower(), (route, reply.text)
 
 
 # ---- 5. numbers past the rules' ranges ------------------------------------------------------------------------
@@ -112,9 +150,9 @@ def test_a_room_at_the_highest_target_plays(srv):
 
 
 # ---- 6. a client that hangs up mid-body -----------------------------------------------------------------------
-@pytest.mark.parametrize("route", BODY_ROUTES + ["/api/scoresheets/1/deals"])
+@pytest.mark.parametrize("route", BODY_ROUTES)
 def test_a_client_that_hangs_up_mid_body_is_dropped_quietly(srv, logged, route):
-    path = route.format(puzzle=first_puzzle(srv)) if "{puzzle}" in route else route
+    path, _ = route_path(srv, route)
     host, port = srv.url.removeprefix("http://").split(":")
     with socket.create_connection((host, int(port))) as sock:
         sock.sendall(f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"

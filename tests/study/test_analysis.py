@@ -173,7 +173,8 @@ def test_the_marks_follow_the_thresholds_and_the_noise():
 
 def fake(seat: Seat, loss: float, searched: bool = True) -> Judgement:
     a = parse_action("pass")
-    return Judgement(1, 1, seat, "bid", None, None, a, a, 0.0, loss, loss, 0.0, 8, 3, searched)
+    return Judgement(a, 0.0, loss, loss, 0.0, 8, 3, searched, deal=1, step=1, seat=seat, phase="bid", trick=None,
+                     trump=None, played=a)
 
 
 def test_a_seat_summary_counts_its_marks_and_averages_its_accuracy():
@@ -265,7 +266,7 @@ def judged(bowers: bool) -> Judgement:
     """S plays the JD on a heart lead (the left bower under bowers), where the 5D would have been better."""
     played, best = parse_action("play JD"), parse_action("play 5D")
     return Judgement(deal=1, step=11, seat=Seat.S, phase="play", trick=2, trump=Suit.HEARTS, played=played, best=best,
-                     played_value=-6.0, best_value=2.0, loss=8.0, error=0.5, worlds=16, candidates=2,
+                     played_value=-6.0, best_value=2.0, loss=8.0, error=0.5, worlds=16, candidates=2, searched=True,
                      par=Par(-5, 1, ("5D",)), bowers=bowers)
 
 

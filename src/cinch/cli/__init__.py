@@ -13,6 +13,7 @@ from cinch.cli.advise import advise_command
 from cinch.cli.analyze import analyze_command
 from cinch.cli.arena import arena_command
 from cinch.cli.dataset import dataset_command
+from cinch.cli.duplicate import duplicate_command
 from cinch.cli.library import export_command, history_command, resume_command
 from cinch.cli.options import CinchGroup
 from cinch.cli.play import play_command
@@ -26,7 +27,7 @@ from cinch.cli.study import study_command
 
 COMMANDS = (play_command, resume_command, history_command, export_command, replay_command, rules_command,
             solve_command, arena_command, serve_command, score_command, advise_command, analyze_command,
-            puzzle_command, study_command, dataset_command)
+            puzzle_command, study_command, dataset_command, duplicate_command)
 
 
 @click.group(cls=CinchGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -46,9 +46,17 @@ CLUSTER_MODULES = ("psycopg", "redis", "alembic", "sqlalchemy")  # the cluster e
 @click.option("--cluster-lease", default=5.0, show_default=True, type=click.FloatRange(1.0, 60.0), metavar="SECONDS",
               help="With --database-url: how long a process that stops answering keeps its rooms' bots and timers "
                    "before another process takes them over.")
+@click.option("--daily", "daily_presets", default="official,pagat", show_default=True, metavar="PRESETS",
+              help="The daily deals: a set a day for each of these presets (comma-separated; 'none' for none).")
+@click.option("--daily-bots", default="expert", show_default=True, metavar="BOT",
+              help="The bots of the daily deals: a person's partner and opponents, and the robot table's four.")
+@click.option("--daily-deals", default=8, show_default=True, type=click.IntRange(1, 64), help="Boards in a day's set.")
+@click.option("--daily-pace", default=0.6, show_default=True, type=click.FloatRange(0.0, 10.0), metavar="SECONDS",
+              help="How long a bot waits before it acts at a daily table, so that its player can follow (0: at once).")
 def serve_command(host: str, port: int, public_url: str, bot_workers: int, log_level: str, ws_compression: bool,
                   share_library: bool | None, db: str | None, database_url: str | None,
-                  redis_url: str | None, cluster_lease: float) -> None:
+                  redis_url: str | None, cluster_lease: float, daily_presets: str, daily_bots: str, daily_deals: int,
+                  daily_pace: float) -> None:
     """Serve online play: create a room, share its link, fill empty seats with bots.
 
     The protocol (JSON over one websocket per client) is in docs/protocol.md; several processes
@@ -64,12 +72,15 @@ def serve_command(host: str, port: int, public_url: str, bot_workers: int, log_l
     cluster = database_url is not None or redis_url is not None
     path = None if cluster else resolve_path(db)
     where = _cluster_settings(db, database_url, redis_url) if cluster else f"game library {os.fspath(path or '')}"
+    daily = _daily_options(daily_presets, daily_bots, daily_deals, daily_pace)
     sock = _listen(host, port)  # (before anything is announced: a port in use is one line)
     if cluster:
         app = create_app(base_url=public_url, thinker=Thinker(bot_workers), share_library=share_library,
-                         database_url=database_url, redis_url=redis_url, cluster_options={"lease": cluster_lease})
+                         database_url=database_url, redis_url=redis_url, cluster_options={"lease": cluster_lease},
+                         daily=daily)
     else:
-        app = create_app(path, base_url=public_url, thinker=Thinker(bot_workers), share_library=share_library)
+        app = create_app(path, base_url=public_url, thinker=Thinker(bot_workers), share_library=share_library,
+                         daily=daily)
     port = sock.getsockname()[1]  # (the port the system chose, for --port 0)
     click.echo(f"cinch serve: http://{f'[{host}]' if ':' in host else host}:{port}/ ({where}); Ctrl-C stops it.")
     server = uvicorn.Server(uvicorn.Config(
@@ -78,6 +89,21 @@ def serve_command(host: str, port: int, public_url: str, bot_workers: int, log_l
     server.run(sockets=[sock])
     if not server.started:  # (the app could not start: uvicorn has said why)
         raise SystemExit(3)
+
+
+def _daily_options(presets: str, bots: str, deals: int, pace: float) -> Any:
+    """The daily deals' settings from the options (one line and exit status 2 for a mistake)."""
+    from cinch.duplicate import DuplicateError
+    from cinch.server.daily import DailyOptions
+    from cinch.table.advice import available_bots
+
+    names = () if presets.strip().lower() == "none" else tuple(p.strip() for p in presets.split(",") if p.strip())
+    if bots not in available_bots():
+        fail(f"cinch serve: --daily-bots {bots!r} is not a bot; the bots are {', '.join(available_bots())}")
+    try:
+        return DailyOptions(presets=names, bots=bots, deals=deals, pace=pace)
+    except DuplicateError as e:
+        fail(f"cinch serve: --daily {presets!r}: {e}")
 
 
 _BIND_ADVICE = {errno.EADDRINUSE: "another program listens there; stop it or choose another --port",

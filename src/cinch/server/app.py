@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -32,27 +33,23 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 import cinch.server.protocol as protocol
 from cinch.actions import Action, parse_action
 from cinch.cards import Seat
+from cinch.errors import CinchError
 from cinch.library import Library, LibraryError
 from cinch.record import dumps
+from cinch.server.daily import DailyOptions, add_daily_routes
+from cinch.server.events import add_event_routes
+from cinch.server.games import OVER, WAITING
+from cinch.server.hints import hint_now
 from cinch.server.pages import EXCEPTION_HANDLERS, BadBody, read_json
+from cinch.server.players import Player, add_player_routes, player_of
 from cinch.server.protocol import Refusal
 from cinch.server.puzzles import add_puzzle_routes
+from cinch.server.ratings import Ledger, Ratings, add_rating_routes
 from cinch.server.replays import add_replay_routes
-from cinch.server.rooms import (
-    OVER,
-    WAITING,
-    Place,
-    Room,
-    Settings,
-    hint_now,
-    new_code,
-    new_token,
-    rules_from,
-    seat_info,
-    table_json,
-    token_hash,
-)
+from cinch.server.rooms import Room, Settings, new_code, new_token, rules_from
 from cinch.server.scoresheet import add_scoresheet_routes
+from cinch.server.seats import Place, seat_info, table_json, token_hash
+from cinch.server.security import CsrfGuard
 from cinch.server.store import LocalStore, StorageFailed, Store
 
 log = logging.getLogger("cinch.server")
@@ -93,6 +90,7 @@ class Connection:
         self.seat: Seat | None = None
         self.host = False
         self.room: Room | None = None
+        self.player: Player | None = None  # the guest or account of the handshake's session (a seat takes it)
         self.queue: asyncio.Queue[str] | None = None
         self.sent: list[dict[str, Any]] | None = None  # (tests) messages kept instead of sent
         self.messages = Bucket(rate=20, burst=40)
@@ -219,7 +217,10 @@ class Server:
         self.share_library = share_library  # the terminal's games too (not only the rooms'), in /api/library
         self.base_url = base_url.rstrip("/")
         self.thinker = thinker if thinker is not None else Thinker()
-        self.rooms: dict[str, Room] = {}
+        self.rooms: dict[str, Room] = {}  # (and the daily tables: cinch.server.daily.DailyTable)
+        self.daily: Any = None  # the daily deals (cinch.server.daily.DailyService), unless the server has none
+        self.events: Any = None  # the private events (cinch.server.events.EventService)
+        self.ledger: Ledger | None = None  # where the rooms report their players' games and finished matches
         self.room_defaults = dict(room_defaults or {})
         self.seed = seed  # (tests) every room deals from this seed instead of fresh secrets: the same deals each run
 
@@ -244,8 +245,7 @@ class Server:
                                                                        and row["updated"] < today):
                 continue
             try:
-                room = Room.load(row, self.library, link=self.link(row["code"]), thinker=self.thinker,
-                                 chance=self.chance())
+                room = self.table_of(row)
             except Exception as e:  # a damaged room must not keep the others from opening
                 log.error("room %s could not be restored: %s", row["code"], e)
                 continue
@@ -256,11 +256,7 @@ class Server:
         if self.store.cluster:
             return  # (the rooms nobody drives are claimed by the store's sweep)
         for room in self.rooms.values():
-            if room.table is not None and room.status != OVER:
-                for seat, place in room.places.items():
-                    if place.kind == "human" and not place.away:
-                        room._start_grace(seat)
-                room._changed()
+            room.resume()
 
     def create(self, body: Any, base: str | None = None) -> dict[str, Any]:
         if not isinstance(body, dict):
@@ -307,7 +303,7 @@ class Server:
         while True:
             code = new_code(lambda c: c in self.rooms)
             room = Room(code, settings, token_hash(host_token), self.library, link=self.link(code, base),
-                        thinker=self.thinker, store=self.store, chance=self.chance())
+                        thinker=self.thinker, store=self.store, chance=self.chance(), ledger=self.ledger)
             try:
                 if self.store.create_room(room):
                     break  # (else another process took the code a moment ago: draw again)
@@ -405,10 +401,38 @@ class Server:
             raise Refusal("storage", f"room {code} could not be read ({e}); try again") from None
         if row is None:
             return None
-        room = Room.load(row, self.library, link=self.link(code), thinker=self.thinker, store=self.store,
-                         chance=self.chance())
+        room = self.table_of(row)
         self.rooms[code] = room
         return room
+
+    def table_of(self, row: dict[str, Any]) -> Room:
+        """A stored table: a room, a daily table (cinch.server.daily) or an event's (cinch.server.events), as its
+        stored kind says."""
+        data = row.get("data")
+        if isinstance(data, dict) and data.get("kind") == "daily" and self.daily is not None:
+            return self.daily.load_table(row, self.thinker, self.store)
+        if isinstance(data, dict) and data.get("kind") == "event" and self.events is not None:
+            return self.events.load_table(row, self.thinker, self.store)
+        return Room.load(row, self.library, link=self.link(row["code"]), thinker=self.thinker, store=self.store,
+                         chance=self.chance(), ledger=self.ledger)
+
+    def forget_player(self, player_id: str) -> None:
+        """(On the event loop, as a player is deleted.)  The rooms where it sits name its seat "former player"
+        at once, each in a change of its own, so that none writes its name back after the store's sweep; a
+        cluster's process loads such a room from the database to do it (the others hear of it as of any change)."""
+        codes = {code for code, room in self.rooms.items() if room.seats.held_by(player_id) is not None}
+        if self.store.cluster:
+            try:
+                codes |= set(self.library.player_rooms(player_id))
+            except LibraryError as e:
+                log.warning("the rooms of a player being deleted could not be read: %s", e)
+        for code in sorted(codes):
+            try:
+                room = self.room_for(code)
+                if room is not None:
+                    room.forget_player(player_id)
+            except (Refusal, CinchError) as e:  # (the store's sweep still renames the seat where it is kept)
+                log.warning("room %s could not forget a deleted player now: %s", code, e)
 
     def moved(self, code: str, rev: int, news: dict[str, Any] | None = None) -> None:
         """Another process changed a room: catch up now if anyone here watches it or it is driven here, from
@@ -542,10 +566,12 @@ async def keep_garbage_collection_short() -> None:
 def create_app(db: str | os.PathLike[str] | None = None, *, base_url: str = "", thinker: Thinker | None = None,
                room_defaults: dict[str, Any] | None = None, share_library: bool = True,
                database_url: str | None = None, redis_url: str | None = None,
-               cluster_options: dict[str, Any] | None = None, seed: int | None = None) -> Starlette:
+               cluster_options: dict[str, Any] | None = None, seed: int | None = None,
+               daily: DailyOptions | None = None) -> Starlette:
     """The ASGI app over the game library at ``db`` (``$CINCH_DB`` or the default library if None), or, with
     ``database_url``, over PostgreSQL, shared with the other processes that ``redis_url`` connects.  ``seed``
-    (tests): every room deals from it (:meth:`Server.chance`)."""
+    (tests): every room deals from it (:meth:`Server.chance`).  ``daily``: the daily deals' settings (the defaults
+    if None; ``DailyOptions(presets=())`` offers none)."""
     store: Store
     if database_url is not None:
         from cinch.server.cluster import ClusterStore
@@ -558,18 +584,25 @@ def create_app(db: str | os.PathLike[str] | None = None, *, base_url: str = "", 
         store = LocalStore(Library.open(db))
     server = Server(None, base_url=base_url, thinker=thinker, room_defaults=room_defaults,
                     share_library=share_library, store=store, seed=seed)
-    server.load()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await store.start(server)
         server.resume_rooms()
+        if server.daily is not None:
+            server.daily.start()
         keeper = asyncio.get_running_loop().create_task(keep_garbage_collection_short())
         try:
             yield
         finally:
             keeper.cancel()
+            if server.daily is not None:
+                server.daily.stop()
+            if server.events is not None:
+                server.events.stop()
             server.close()
+            await ledger.settled()  # (the last games and ratings written before the players' store closes)
+            app.state.players.close()
             await store.stop()
 
     def error(refusal: Refusal, status: int) -> JSONResponse:
@@ -613,8 +646,12 @@ def create_app(db: str | os.PathLike[str] | None = None, *, base_url: str = "", 
         return JSONResponse(presets_json())
 
     async def websocket(ws: WebSocket) -> None:
-        await ws.accept()
         conn = Connection()
+        try:
+            conn.player = await player_of(ws)  # (the handshake's session: the player a seat taken here is)
+        except Exception as e:  # (the players' store is away: this connection sits under a typed name)
+            log.warning("the player of a websocket could not be found: %s", e)
+        await ws.accept()
         conn.queue = asyncio.Queue(maxsize=SEND_QUEUE)
 
         async def pump() -> None:
@@ -660,8 +697,21 @@ def create_app(db: str | os.PathLike[str] | None = None, *, base_url: str = "", 
     add_replay_routes(routes, server)
     add_puzzle_routes(routes)
     add_scoresheet_routes(routes, server)
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=EXCEPTION_HANDLERS)
+    players = add_player_routes(routes, server, base_url)  # (guests and accounts: docs/players.md)
+    ratings = Ratings(players.store)  # type: ignore[arg-type]  # (the players' store holds the ratings too)
+    ledger = Ledger(players.store, ratings)
+    server.ledger = ledger  # (before the stored rooms are loaded: they report to it)
+    players.erasing.append(server.forget_player)
+    add_rating_routes(routes, ratings)
+    options = daily if daily is not None else DailyOptions()
+    add_daily_routes(routes, server, options if options.presets else None, ratings=ratings)  # (docs/duplicate.md)
+    add_event_routes(routes, server, ratings=ratings, max_rooms=MAX_ROOMS)  # (private events: docs/duplicate.md)
+    server.load()
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=EXCEPTION_HANDLERS,
+                    middleware=[Middleware(CsrfGuard, public_url=base_url)])  # (every change under GUARDED)
     app.state.server = server
+    app.state.players = players
+    app.state.ratings = ratings  # (record_daily for the daily deals)
     return app
 
 

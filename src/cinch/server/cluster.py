@@ -57,6 +57,7 @@ from cinch.server.store import NOBODY, NotDriver, Presence, StorageFailed
 if TYPE_CHECKING:
     from cinch.match import Match
     from cinch.server.rooms import Room
+    from cinch.server.tables import ServerTable
 
 log = logging.getLogger("cinch.server")
 
@@ -94,7 +95,7 @@ class _Change:
 
     __slots__ = ("match_id", "seq", "deals", "actions")
 
-    def __init__(self, room: Room):
+    def __init__(self, room: ServerTable):
         table = room.table
         self.match_id = room.match_id
         self.seq = room.seq
@@ -133,7 +134,7 @@ class ClusterStore:
         return cls(PgLibrary.open(database_url), redis_url, **options)
 
     # ---- a room's change ------------------------------------------------------------------------------------
-    def begin(self, room: Room, driver: bool) -> None:
+    def begin(self, room: ServerTable, driver: bool) -> None:
         lib = self.library
         try:
             locked = lib.begin(room.code, self.id)
@@ -155,7 +156,7 @@ class ClusterStore:
             room.adopt(state)
         self._change = _Change(room)
 
-    def commit(self, room: Room) -> None:
+    def commit(self, room: ServerTable) -> None:
         change, self._change = self._change, None
         lib = self.library
         try:
@@ -178,13 +179,13 @@ class ClusterStore:
         elif owner != self.id and room.code in self.driving:
             self._not_driving(room)
 
-    def rollback(self, room: Room) -> bool:
+    def rollback(self, room: ServerTable) -> bool:
         self._change = None
         wrote = self.library.wrote
         self.library.rollback()
         return wrote
 
-    def reload(self, room: Room) -> None:
+    def reload(self, room: ServerTable) -> None:
         """Take what the database holds (after a change that failed)."""
         try:
             state = self.library.room_state(room.code)
@@ -194,17 +195,17 @@ class ClusterStore:
         if state is not None:
             room.adopt(state)
 
-    def drives(self, room: Room) -> bool:
+    def drives(self, room: ServerTable) -> bool:
         return room.code in self.driving
 
-    def _not_driving(self, room: Room) -> None:
+    def _not_driving(self, room: ServerTable) -> None:
         self.driving.discard(room.code)
         room.abandon()
 
     def load_match(self, match_id: int) -> Match:
         return self.library.load_match(match_id)
 
-    def create_room(self, room: Room) -> bool:
+    def create_room(self, room: ServerTable) -> bool:
         """Store a new room; False if its code is taken already (the caller draws another)."""
         room.rev = 0
         try:
@@ -216,7 +217,7 @@ class ClusterStore:
     def elsewhere(self, code: str) -> dict[str, Presence]:
         return self.others.get(code, NOBODY)
 
-    def presence_changed(self, room: Room) -> None:
+    def presence_changed(self, room: ServerTable) -> None:
         presence = room.presence()
         if self.mine.get(room.code, _EMPTY) == presence:
             return
@@ -227,7 +228,7 @@ class ClusterStore:
         if self.hub is not None:
             self.hub.presence(room.code, presence)
 
-    def relay(self, room: Room, message: dict[str, Any], seat: Seat | None) -> None:
+    def relay(self, room: ServerTable, message: dict[str, Any], seat: Seat | None) -> None:
         self.tell({"k": "relay", "room": room.code, "seat": None if seat is None else seat.name, "msg": message})
 
     def tell(self, event: dict[str, Any]) -> None:
@@ -366,7 +367,7 @@ class ClusterStore:
         self._behind = behind
 
 
-def news(room: Room, before: _Change, data: dict[str, Any]) -> dict[str, Any] | None:
+def news(room: ServerTable, before: _Change, data: dict[str, Any]) -> dict[str, Any] | None:
     """What a change did, for the processes that hold the room as it was before it: the room's data and the
     deals of its match from the last one they hold (so that they need not read the database).  None for a
     new match (they read it).  Like the database, Redis then carries a running deal's deck: it belongs on
@@ -381,7 +382,7 @@ def news(room: Room, before: _Change, data: dict[str, Any]) -> dict[str, Any] | 
     return {"match_id": room.match_id, "data": data, "from": first, "deals": deals, "header": header}
 
 
-def new_actions(room: Room, before: _Change) -> Iterator[tuple[int, int, int, str | None, str]]:
+def new_actions(room: ServerTable, before: _Change) -> Iterator[tuple[int, int, int, str | None, str]]:
     """The rows of the actions log a change adds: (seq, match id, deal number, seat, action), a new deal
     counting as an action of its dealer (``deal``), as the room's seq counts it."""
     table, match_id = room.table, room.match_id

@@ -38,6 +38,8 @@ from cinch.library import (
     IN_PROGRESS,
     STATUSES,
     LibraryError,
+    PlayerTables,
+    Run,
     StoredMatch,
     UnknownMatch,
     _id,
@@ -111,8 +113,12 @@ def migrate(url: str) -> str | None:
     return found
 
 
-class PgLibrary:
-    """An open PostgreSQL game library.  Use :meth:`open`."""
+class PgLibrary(PlayerTables):
+    """An open PostgreSQL game library.  Use :meth:`open`.
+
+    The players' storage (:class:`~cinch.library.PlayerTables`) is here too, the SQL shared with SQLite; the
+    server keeps it on a connection of its own (a second ``PgLibrary``), whose calls run in worker threads,
+    never inside a room's change."""
 
     readonly = False
 
@@ -196,6 +202,41 @@ class PgLibrary:
                 if not cursor.nextset():
                     break
         return out
+
+    # ---- the players (PlayerTables: the SQL, written with ?, is shared with SQLite) ---------------------------
+    def _player_rows(self, query: str, args: tuple[Any, ...] = ()) -> builtins.list[tuple[Any, ...]]:
+        cursor = self._execute(query.replace("?", "%s"), args)
+        return cursor.fetchall() if cursor.description else []
+
+    @contextmanager
+    def _player_change(self) -> Iterator[Run]:
+        with self._lock, self._errors():
+            conn = self.connection()
+            with conn.transaction():
+                def run(query: str, args: tuple[Any, ...]) -> builtins.list[tuple[Any, ...]]:
+                    cursor = conn.execute(query.replace("?", "%s"), args)
+                    return cursor.fetchall() if cursor.description else []
+
+                yield run
+
+    @contextmanager
+    def field_change(self) -> Iterator[Run]:
+        """(:class:`cinch.server.fields.FieldStore`.)  A write to the duplicate fields: within a table's change, part
+        of that change's transaction (the board's last action and its result commit together, or neither); else a
+        transaction of its own."""
+        if not self.in_change:
+            with self._player_change() as run:
+                yield run
+            return
+        self.wrote = True  # (the change then commits through finish_change)
+        with self._lock, self._errors():
+            conn = self.connection()
+
+            def run(query: str, args: tuple[Any, ...]) -> builtins.list[tuple[Any, ...]]:
+                cursor = conn.execute(query.replace("?", "%s"), args)
+                return cursor.fetchall() if cursor.description else []
+
+            yield run
 
     # ---- a room's change: one transaction -------------------------------------------------------------
     def begin(self, code: str, me: str) -> tuple[int, str | None, bool, bool] | None:

@@ -183,6 +183,8 @@ class SeatInfo(_Message):
     bot: str | None  # the bot's kind, for a bot or a substitute
     connected: bool
     entropy: str  # the seat's contribution to the shuffle (public, so anyone can check the deck)
+    player: Literal["guest", "account"] | None = None  # a person the server knows (None: a name typed, or no person)
+    profile: str | None = None  # an account's profile page, as /players/NAME
 
 
 class RoomInfo(_Message):
@@ -204,6 +206,8 @@ class RoomInfo(_Message):
     match_id: int | None
     ready: list[SeatName] = []  # between deals: the seats whose person has pressed Next
     rulings: Literal["002", "003"] | None = None  # under the honour rule only: whose rulings a claim takes
+    daily: dict[str, Any] | None = None  # a daily table only: its day, preset, board and boards (docs/duplicate.md)
+    event: dict[str, Any] | None = None  # an event's table only: its event, table, board and boards (docs/duplicate.md)
 
 
 class Welcome(_Message):
@@ -258,6 +262,27 @@ class HintReply(_Message):
     detail: str
 
 
+class Daily(_Message):
+    """At a daily table, once a board is over: its traveller (every result on it so far, the hands, the par); after
+    the last board, ``session`` too (the percentage, the total, and the rank among those who have finished)."""
+
+    type: Literal["daily"]
+    board: int
+    traveller: dict[str, Any]
+    session: dict[str, Any] | None = None
+
+
+class EventNews(_Message):
+    """At an event's table, once a board is over, to its seated players: the board's traveller (every table's result
+    on it so far, the hands, the pars) and the two fields' ranking over the boards they have played."""
+
+    type: Literal["event"]
+    board: int
+    traveller: dict[str, Any]
+    ranking: dict[str, Any]
+    final: bool = False
+
+
 class Error(_Message):
     type: Literal["error"]
     code: str
@@ -267,6 +292,7 @@ class Error(_Message):
 
 SERVER_MODELS: dict[str, type[BaseModel]] = {
     "welcome": Welcome, "seated": Seated, "state": State, "chat": ChatLine, "hint": HintReply, "error": Error,
+    "daily": Daily, "event": EventNews,
 }
 CLIENT_MODELS: dict[str, type[BaseModel]] = {
     "hello": Hello, "join": Join, "take-seat": TakeSeat, "leave": Leave, "fill": Fill, "start": Start,

@@ -97,8 +97,8 @@ def add_puzzle_routes(routes: list[Any], puzzles: Sequence[Puzzle] | None = None
             return puzzle
         try:
             data = await read_json(request, MAX_GUESS, 'one card, as {"card": "5H"}')
-        except BadBody as e:  # (the page reads the code bad-guess for every refusal of a guess)
-            return error_json("bad-guess", f"a guess is one card as JSON: {e.message}", e.status)
+        except BadBody as e:  # (bad-json or too-large, as every route that reads a body answers)
+            return e.response()
         card = data.get("card") if isinstance(data, dict) else None
         if not isinstance(card, str):
             return error_json("bad-guess", 'the guess must name a card, as {"card": "5H"}', 400)

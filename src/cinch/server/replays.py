@@ -43,12 +43,12 @@ from starlette.routing import Route
 from cinch.actions import Action, Keep
 from cinch.cards import CardSet, Seat
 from cinch.deal import Deal
-from cinch.errors import CinchError, RecordError
+from cinch.errors import CinchError, RecordError, json_kind
 from cinch.library import FINISHED, IN_PROGRESS, LibraryError, StoredMatch, UnknownMatch, table_of
 from cinch.match import DealSummary, Match, teams_json
-from cinch.record import FORMAT, dumps, finished_deals, loads, replay
+from cinch.record import FORMAT, dumps, finished_deals, replay
 from cinch.rules import Rules
-from cinch.server.pages import error_json, page_routes
+from cinch.server.pages import BadBody, error_json, page_routes, read_json
 from cinch.study.analysis import DealAnalysis, DealSpec, Judgement, decision_steps, judge
 from cinch.study.analysis import Settings as AnalysisSettings
 from cinch.table.narrate import Narrator, Trump, action_words, cards_text, hand_order, result_lines
@@ -57,6 +57,7 @@ from cinch.view import Phase, PlayedCard, Trick
 log = logging.getLogger("cinch.server")
 
 MAX_UPLOAD = 2 * 1024 * 1024  # bytes: the largest record POST /api/replay takes
+A_RECORD = 'a cinch/1 record, as {"format": "cinch/1", "rules": "pagat", "deals": [...]}'
 MAX_DEALS = 200  # deals in one record, at most: a real match has a few dozen
 PAR_TIMEOUT = 5.0  # seconds the solver may take on one deal before its par is "not computed"
 PAR_BUDGET = 30.0  # seconds all the deals of one request may take together
@@ -535,22 +536,14 @@ def add_replay_routes(routes: list[Any], server: Any) -> None:
 
     async def uploaded(request: Request) -> dict[str, Any] | Response:
         """The record a request posts, or the error response that says why there is none."""
-        size = request.headers.get("content-length", "")
-        if size.isdigit() and int(size) > MAX_UPLOAD:
-            return _too_large()
-        body = bytearray()
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > MAX_UPLOAD:
-                return _too_large()
         try:
-            text = body.decode("utf-8")
-        except UnicodeDecodeError as e:
-            return error_json("bad-record", f"the record is not UTF-8 text (byte {e.start + 1})", 400)
-        try:
-            return loads(text)
-        except RecordError as e:
-            return error_json("bad-record", str(e), 400)
+            record = await read_json(request, MAX_UPLOAD, A_RECORD)
+        except BadBody as e:
+            return e.response()
+        if not isinstance(record, dict):
+            return error_json("bad-record", f"a record is a JSON object with format, rules and deals, not "
+                                            f"{json_kind(record)}", 400)
+        return record
 
     async def upload(request: Request) -> Response:
         record = await uploaded(request)
@@ -622,14 +615,13 @@ def add_replay_routes(routes: list[Any], server: Any) -> None:
 
 
 
-def _too_large() -> JSONResponse:
-    return error_json("too-large", f"the record is larger than {MAX_UPLOAD // (1024 * 1024)} MB, the most the viewer "
-                                   "takes", 413)
-
-
 def _shared(server: Any, stored: StoredMatch) -> bool:
     """Whether the server shows this match: its rooms' matches always; the terminal's own games only when
-    the library is shared (by default only on this machine's loopback address)."""
+    the library is shared (by default only on this machine's loopback address).  A daily table's boards, and an
+    event table's, never: a board is shown only to those who have played it, by its traveller (cinch.server.daily,
+    cinch.server.events)."""
+    if stored.frontend in ("daily", "event"):
+        return False
     return stored.frontend == "server" or bool(getattr(server, "share_library", True))
 
 

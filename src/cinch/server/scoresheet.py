@@ -36,7 +36,6 @@ The routes (:func:`add_scoresheet_routes`):
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import secrets
 import time
@@ -68,7 +67,7 @@ from cinch.scorekeeper import (
     point_cards,
 )
 from cinch.seating import FOUR, Seating
-from cinch.server.pages import page_routes
+from cinch.server.pages import BadBody, page_routes, read_json
 from cinch.server.protocol import Name, Refusal
 from cinch.server.rooms import new_token, rules_from, token_hash
 
@@ -80,6 +79,10 @@ MAX_NUMBER = 1_000_000  # any whole number of a request above this is refused be
 KEEP_SHEETS = 256  # sheets held in memory; the others are read again from the library when asked for
 CREATE_RATE, CREATE_BURST = 1.0, 30  # new sheets a second, and at once: a flood cannot fill the library
 _NAME = TypeAdapter(Name)
+# What each request's body looks like, for the refusals that say what to send.
+NEW_SHEET = '{"rules": "official", "players": {"N": "Ann"}, "first_dealer": "W"}'
+AN_ENTRY = '{"number": 1, "dealer": "W", "maker": "N", "bid": 7, "points": {"NS": 9, "EW": 5}}'
+AN_UNDO = '{"deals": 3}'
 
 PENALTIES = {
     "002": {
@@ -154,7 +157,7 @@ def new_sheet(body: Any) -> ScoreSheet:
     a room takes them (a preset, option overrides, a target; ``players`` and ``heasly`` among the options
     seat two to six each for himself), names by seat (``N E S W``, or ``1`` to ``n``), who deals first
     (or null)."""
-    spec = _object(body, '{"rules": "official", "players": {"N": "Ann"}, "first_dealer": "W"}')
+    spec = _object(body, NEW_SHEET)
     _no_unknown(spec, ("rules", "options", "target", "players", "first_dealer"), "a new score sheet")
     _check_sizes(spec)
     target = spec.get("target")
@@ -195,7 +198,7 @@ def read_entry(body: Any, table: Seating = FOUR) -> tuple[DealEntry, int | None]
     """A deal's entry from the page's JSON: ``dealer``, optionally the deal's ``number`` (a form sent
     twice is then refused), and the fields of a record's ``real_cards`` (docs/record-format.md), with
     the seats of ``table``."""
-    spec = _object(body, '{"number": 1, "dealer": "W", "maker": "N", "bid": 7, "points": {"NS": 9, "EW": 5}}')
+    spec = _object(body, AN_ENTRY)
     _check_sizes(spec)
     number = spec.get("number")
     if number is not None and (not isinstance(number, int) or isinstance(number, bool) or number < 1):
@@ -429,7 +432,7 @@ class SheetBook:
 
     async def undo(self, held: Held, body: Any) -> SettledDeal:
         """Take back the sheet's last deal and save the sheet."""
-        spec = _object(body if body is not None else {}, '{"deals": 3}')
+        spec = _object(body if body is not None else {}, AN_UNDO)
         _no_unknown(spec, ("deals",), "an undo")
         _check_sizes(spec)
         deals = spec.get("deals")
@@ -478,31 +481,12 @@ def _token(request: Request) -> str | None:
     return value
 
 
-async def _body(request: Request) -> Any:
-    """The request's JSON, read up to :data:`MAX_BODY` bytes."""
-    size = request.headers.get("content-length", "")
-    if size.isdigit() and int(size) > MAX_BODY:
-        raise Refused(413, "too-large", f"the request is larger than {MAX_BODY // 1024} KB; an entry is far smaller")
-    data = bytearray()
-    async for chunk in request.stream():
-        data += chunk
-        if len(data) > MAX_BODY:
-            raise Refused(413, "too-large", f"the request is larger than {MAX_BODY // 1024} KB; an entry is far "
-                                            "smaller")
-    if not data:
-        return None
+async def _body(request: Request, example: str) -> Any:
+    """The request's JSON (None if it sent no body), read as every route reads one (:func:`read_json`)."""
     try:
-        return json.loads(data.decode("utf-8"), parse_constant=_no_constant)
-    except UnicodeDecodeError as e:
-        raise Refused(400, "bad-json", f"the body is not UTF-8 text (byte {e.start + 1})") from None
-    except (ValueError, RecursionError) as e:
-        raise Refused(400, "bad-json", f"the body must be JSON: {str(e)[:200]}") from None
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number JSON knows; give whole numbers")
-
-
+        return await read_json(request, MAX_BODY, example, empty=None)
+    except BadBody as e:
+        raise Refused(e.status, e.code, e.message) from None
 
 
 def add_scoresheet_routes(routes: list[Any], server: Any) -> None:
@@ -522,7 +506,7 @@ def add_scoresheet_routes(routes: list[Any], server: Any) -> None:
         return run
 
     async def create(request: Request) -> Response:
-        held, token = await book.create(await _body(request))
+        held, token = await book.create(await _body(request, NEW_SHEET))
         return JSONResponse({"id": held.match_id, "token": token, "sheet": sheet_json(held.match_id, held.sheet)},
                             status_code=201)
 
@@ -533,14 +517,14 @@ def add_scoresheet_routes(routes: list[Any], server: Any) -> None:
     # A change reads its body first: from opening the sheet to taking its lock nothing awaits, so the
     # sheet cannot be let go of (SheetBook._keep) in between.
     async def enter(request: Request) -> Response:
-        body = await _body(request)
+        body = await _body(request, AN_ENTRY)
         held = await book.open(request.path_params["id"], _token(request))
         settled = await book.enter(held, body)
         return JSONResponse({"deal": settled_json(settled), "sheet": sheet_json(held.match_id, held.sheet)},
                             status_code=201)
 
     async def undo(request: Request) -> Response:
-        body = await _body(request)
+        body = await _body(request, AN_UNDO)
         held = await book.open(request.path_params["id"], _token(request))
         removed = await book.undo(held, body)
         return JSONResponse({"undone": settled_json(removed),

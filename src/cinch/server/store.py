@@ -1,7 +1,7 @@
 """Where a room's state lives, and who else may change it: one process on SQLite, or a cluster.
 
-A :class:`~cinch.server.rooms.Room` decides what a message does (the same code for every
-store) inside :meth:`Room._change`, which asks its store to
+A :class:`~cinch.server.rooms.Room` (any :class:`~cinch.server.tables.ServerTable`) decides what a
+message does (the same code for every store) inside :meth:`Room._change`, which asks its store to
 
 - ``begin``: make the change exclusive and bring the room up to date (a cluster locks the
   room's row and reloads the room if another process has moved it on since);
@@ -28,7 +28,7 @@ from cinch.shuffle import Shuffle
 from cinch.view import Phase
 
 if TYPE_CHECKING:
-    from cinch.server.rooms import Room
+    from cinch.server.tables import ServerTable
 
 
 class StorageFailed(CinchError):
@@ -82,23 +82,23 @@ class Store(Protocol):
     cluster: bool  # several processes share the rooms
     library: Any  # the game library the rooms' matches are saved in (Library or PgLibrary)
 
-    def begin(self, room: Room, driver: bool) -> None: ...
+    def begin(self, room: ServerTable, driver: bool) -> None: ...
 
-    def commit(self, room: Room) -> None: ...
+    def commit(self, room: ServerTable) -> None: ...
 
-    def rollback(self, room: Room) -> bool:
+    def rollback(self, room: ServerTable) -> bool:
         """Forget the change; True if the room must reload (what it holds may now differ from the store)."""
         ...
 
-    def reload(self, room: Room) -> None:
+    def reload(self, room: ServerTable) -> None:
         """Bring the room back to what the store holds (after a change that failed)."""
         ...
 
-    def create_room(self, room: Room) -> bool:
+    def create_room(self, room: ServerTable) -> bool:
         """Store a new room; False if its code is taken already (the caller draws another)."""
         ...
 
-    def drives(self, room: Room) -> bool:
+    def drives(self, room: ServerTable) -> bool:
         """Whether this process runs the room's timers and bots."""
         ...
 
@@ -106,11 +106,11 @@ class Store(Protocol):
         """The room's connections in other processes, by process."""
         ...
 
-    def presence_changed(self, room: Room) -> None:
+    def presence_changed(self, room: ServerTable) -> None:
         """This process's connections to the room changed: tell the others."""
         ...
 
-    def relay(self, room: Room, message: dict[str, Any], seat: Seat | None) -> None:
+    def relay(self, room: ServerTable, message: dict[str, Any], seat: Seat | None) -> None:
         """Send a message (a chat line; a hint, to ``seat``'s connections) to the room's connections elsewhere."""
         ...
 
@@ -133,36 +133,38 @@ class LocalStore:
     def __init__(self, library: Any):
         self.library = library
 
-    def begin(self, room: Room, driver: bool) -> None:
+    def begin(self, room: ServerTable, driver: bool) -> None:
         pass
 
-    def commit(self, room: Room) -> None:
+    def commit(self, room: ServerTable) -> None:
         pass
 
-    def rollback(self, room: Room) -> bool:
+    def rollback(self, room: ServerTable) -> bool:
         return False  # the library's writes were each committed as they were made; the room reloads if it must
 
-    def reload(self, room: Room) -> None:
+    def reload(self, room: ServerTable) -> None:
         if room.match_id is not None:
             room.resume_table()  # (the narrators go on: nothing is told twice)
 
-    def create_room(self, room: Room) -> bool:
+    def create_room(self, room: ServerTable) -> bool:
         room.save()  # (the only process: no code is taken behind its back)
         return True
 
-    def drives(self, room: Room) -> bool:
+    def drives(self, room: ServerTable) -> bool:
         return True
 
     def elsewhere(self, code: str) -> dict[str, Presence]:
         return NOBODY
 
-    def presence_changed(self, room: Room) -> None:
+    def presence_changed(self, room: ServerTable) -> None:
         pass
 
-    def relay(self, room: Room, message: dict[str, Any], seat: Seat | None) -> None:
+    def relay(self, room: ServerTable, message: dict[str, Any], seat: Seat | None) -> None:
         pass
 
     def load_match(self, match_id: int) -> Match:
+        if self.library.get(match_id).is_finished:  # (a room over, kept for a rematch: nothing to go on with)
+            return self.library.replay(match_id)
         return self.library.resume(match_id)
 
     async def start(self, server: Any) -> None:

@@ -76,8 +76,8 @@ from cinch.view import Phase
 
 __all__ = [
     "ACCURACY_SCALE", "BLUNDER", "DEFAULT_WORLDS", "INACCURACY", "MAX_WIDENING", "MISTAKE", "NOISE_Z", "Analysis",
-    "AnalysisError", "DealAnalysis", "DealSpec", "Judgement", "Mark", "Par", "SeatSummary", "Settings", "analyze",
-    "analyze_deal", "choice_words", "deal_specs", "deal_value", "decision_accuracy", "decision_steps",
+    "AnalysisError", "DealAnalysis", "DealSpec", "Judgement", "Mark", "Par", "SeatSummary", "Settings", "Verdict",
+    "analyze", "analyze_deal", "choice_words", "deal_specs", "deal_value", "decision_accuracy", "decision_steps",
     "default_workers", "in_doubt", "judge", "load_match", "loss_interval", "mark_of", "noise_factor", "par_tricks",
     "summarise",
 ]
@@ -371,14 +371,39 @@ def _signed(x: float) -> str:
 
 
 @dataclass(frozen=True)
-class Judgement:
-    """One decision judged: what was played, the expert's best, the points lost and its mark.
+class Verdict:
+    """What one search says of the action played: the expert's best, the points lost and how sure that is.
 
     ``played_value`` and ``best_value`` are the expert's estimates (points of the deal, ours
-    less theirs); ``loss`` is the best's gain over the played action in the worlds both were
-    searched in, and ``error`` its standard error.  ``searched`` is false when the expert had
-    nothing to compare (a single sensible choice): such a decision is neither marked nor counted.
+    less theirs); ``loss`` is the best's gain over the played action in the ``worlds`` both were
+    searched in, and ``error`` its standard error, against the best of ``candidates``.  ``searched``
+    is false when the expert had nothing to compare (a single sensible choice): such a decision is
+    neither marked nor counted.
     """
+
+    best: Action
+    played_value: float
+    best_value: float
+    loss: float
+    error: float
+    worlds: int
+    candidates: int
+    searched: bool
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The loss's interval the mark is judged on (:func:`loss_interval`)."""
+        return loss_interval(self.loss, self.error, self.worlds, self.candidates)
+
+    @property
+    def doubtful(self) -> bool:
+        """Whether more worlds could give another mark (:func:`in_doubt`)."""
+        return self.searched and in_doubt(self.loss, self.error, self.worlds, self.candidates)
+
+
+@dataclass(frozen=True)
+class Judgement(Verdict):
+    """One decision judged: where it was, what was played, and the search's :class:`Verdict` with its mark."""
 
     deal: int
     step: int
@@ -387,14 +412,6 @@ class Judgement:
     trick: int | None  # in the play, the trick's number
     trump: Suit | None
     played: Action
-    best: Action
-    played_value: float
-    best_value: float
-    loss: float
-    error: float
-    worlds: int
-    candidates: int
-    searched: bool = True
     par: Par | None = None
     seconds: float = 0.0  # CPU time of the judgement, in its process
     bowers: bool = False  # all-hands Pedro (the rules' option): the left bower is the trump, not the other five
@@ -407,11 +424,6 @@ class Judgement:
     @property
     def mark(self) -> Mark | None:
         return mark_of(self.loss, self.error, self.worlds, self.candidates) if self.searched else None
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        """The loss's interval the mark is judged on (:func:`loss_interval`)."""
-        return loss_interval(self.loss, self.error, self.worlds, self.candidates)
 
     @property
     def accuracy(self) -> float:
@@ -482,56 +494,36 @@ def judge(spec: DealSpec, step: int, settings: Settings = Settings()) -> Judgeme
     raise AnalysisError(f"deal {spec.number} has no action {step} (it has {len(spec.actions)})")
 
 
-@dataclass(frozen=True)
-class _Search:
-    """What one search says of the action played: the best candidate, both values, the loss and its error."""
-
-    best: Action
-    played_value: float
-    best_value: float
-    loss: float
-    error: float
-    worlds: int
-    candidates: int
-    searched: bool
-
-    @property
-    def doubtful(self) -> bool:
-        return self.searched and in_doubt(self.loss, self.error, self.worlds, self.candidates)
-
-
 def _judge(spec: DealSpec, step: int, deal: Deal, action: Action, settings: Settings) -> Judgement:
     started = time.process_time()
     seat = deal.to_act
     assert seat is not None  # every action of a record is some seat's
     view = deal.view(seat, **spec.context())
     for wider in settings.searches():  # more worlds while the verdict is in doubt, up to the widening
-        found = _search(_bot(wider).evaluate(view, [action]), action)
+        found = _verdict(_bot(wider).evaluate(view, [action]), action)
         if not found.doubtful:
             break
     par = _par(deal, action) if deal.phase is Phase.PLAY else None
     return Judgement(
-        deal=spec.number, step=step, seat=seat, phase=_PHASES.get(deal.phase, deal.phase.value),
-        trick=len(deal.tricks) + 1 if deal.phase is Phase.PLAY else None, trump=deal.trump, played=action,
-        best=found.best, played_value=found.played_value, best_value=found.best_value, loss=found.loss,
-        error=found.error, worlds=found.worlds, candidates=found.candidates, searched=found.searched, par=par,
+        **vars(found), deal=spec.number, step=step, seat=seat, phase=_PHASES.get(deal.phase, deal.phase.value),
+        trick=len(deal.tricks) + 1 if deal.phase is Phase.PLAY else None, trump=deal.trump, played=action, par=par,
         seconds=time.process_time() - started, bowers=deal.rules.bowers)
 
 
-def _search(evaluation: Evaluation, action: Action) -> _Search:
+def _verdict(evaluation: Evaluation, action: Action) -> Verdict:
     """The played action against the search's best candidate, in the worlds both were searched in."""
     played = evaluation.index(action)
     count = len(evaluation.candidates)
     if played is None or count <= 1:
         estimate = evaluation.decision.estimate or 0.0
-        return _Search(evaluation.decision.action, estimate, estimate, 0.0, 0.0, evaluation.decision.samples, count,
+        return Verdict(evaluation.decision.action, estimate, estimate, 0.0, 0.0, evaluation.decision.samples, count,
                        False)
     best = _best(evaluation)
     means = evaluation.means()
     loss, error, worlds = evaluation.gain(best, played) if best != played else (0.0, 0.0, len(evaluation.weights))
     if loss <= 0:  # the best by its mean, yet no better than the played action where both were searched
         best, loss, error = played, 0.0, 0.0
-    return _Search(evaluation.candidates[best], means[played], means[best], loss, error, worlds, count, True)
+    return Verdict(evaluation.candidates[best], means[played], means[best], loss, error, worlds, count, True)
 
 
 def _best(evaluation: Evaluation) -> int:

@@ -468,9 +468,15 @@ class ScoreDialogue:
     # ---- what the commands show -------------------------------------------------------------------------
     def forms(self) -> list[str]:
         """The answers the current question takes."""
+        if self.step == TRUMP:
+            return [_TRUMP_FORM]
+        if self.step not in (DEALER, BIDS, POINTS):
+            return ["Answers: undo, sheet or quit."]
+        return self._partnership_forms() if self.table.partnership else self._players_forms()
+
+    def _partnership_forms(self) -> list[str]:
+        """:meth:`forms` of the dealer, the bidding and the points at four players in partnerships."""
         rules = self.rules
-        if not self.table.partnership:
-            return self._players_forms()
         if self.step == DEALER:
             return ["Answer: a seat, N E S or W. The deal then passes to the left by itself."]
         if self.step == BIDS:
@@ -483,28 +489,25 @@ class ScoreDialogue:
                 "'misdeal 003' picks the text).",
                 f"Bids run from {rules.min_bid} to {rules.highest_bid}.",
             ]
-        if self.step == TRUMP:
-            return [_TRUMP_FORM]
-        if self.step == POINTS:
-            nobody = _nobody_form(rules)
-            return [
-                f"Answers: each side's points, '{_example_sides(rules)}' or '{_example_sides(rules, named=False)}' "
-                "(NS first)" + (f", or one side's ('NS {_side_points(rules)[0]}'): the other side has the rest."
-                                if every_card_scores(rules) else "."),
-                "  Or who took each point card: a side (NS, EW) or a player (N E S W), then its cards:",
-                f"  'NS high jack game rp, EW {'rest' if rules.decks > 1 else 'low lp'}'; 'rest' stands for every card "
-                "not yet named." + nobody,
-                *_copies_forms(rules, "NS"),
-                _cards_form(rules),
-                f"  'revoke EW' (or a player: 'revoke E') when a side revoked ({_revoke_words(rules)}; "
-                "'revoke EW 002' or '003' picks the text).",
-                f"  'incorrect E +2' (or 'incorrect E 2 too many', 'incorrect N -1') when a hand held too many or "
-                f"too few cards ({_incorrect_words(rules)}; '002' or '003' after it picks the text).",
-            ]
-        return ["Answers: undo, sheet or quit."]
+        nobody = _nobody_form(rules)
+        return [
+            f"Answers: each side's points, '{_example_sides(rules)}' or '{_example_sides(rules, named=False)}' "
+            "(NS first)" + (f", or one side's ('NS {_side_points(rules)[0]}'): the other side has the rest."
+                            if every_card_scores(rules) else "."),
+            "  Or who took each point card: a side (NS, EW) or a player (N E S W), then its cards:",
+            f"  'NS high jack game rp, EW {'rest' if rules.decks > 1 else 'low lp'}'; 'rest' stands for every card "
+            "not yet named." + nobody,
+            *_copies_forms(rules, "NS"),
+            _cards_form(rules),
+            f"  'revoke EW' (or a player: 'revoke E') when a side revoked ({_revoke_words(rules)}; "
+            "'revoke EW 002' or '003' picks the text).",
+            f"  'incorrect E +2' (or 'incorrect E 2 too many', 'incorrect N -1') when a hand held too many or "
+            f"too few cards ({_incorrect_words(rules)}; '002' or '003' after it picks the text).",
+        ]
 
     def _players_forms(self) -> list[str]:
-        """:meth:`forms` at a cut-throat table: seats 1 to n, each player's points."""
+        """:meth:`forms` of the dealer, the bidding and the points at a cut-throat table: seats 1 to n, each
+        player's points."""
         rules, table = self.rules, self.table
         seats = _or(table.names)
         if self.step == DEALER:
@@ -518,20 +521,16 @@ class ScoreDialogue:
                 _all_pass_form(rules),
                 f"Bids run from {rules.min_bid} to {rules.highest_bid}.",
             ]
-        if self.step == TRUMP:
-            return [_TRUMP_FORM]
-        if self.step == POINTS:
-            nobody = _nobody_form(rules)
-            return [
-                f"Answers: each player's points in seat order, {_example_points(rules)} ({_in_order(table)}),",
-                f"  or by seat, {_example_labelled(rules)} (a player left out took nothing).",
-                f"  Or who took each point card: a player ({seats}), then his cards: '1 high jack game, 2 rest';",
-                "  'rest' stands for every card not yet named." + nobody,
-                *_copies_forms(rules, "1"),
-                _cards_form(rules),
-                "  Misdeals, revokes and incorrect hands are ruled on only at four players in partnerships.",
-            ]
-        return ["Answers: undo, sheet or quit."]
+        nobody = _nobody_form(rules)
+        return [
+            f"Answers: each player's points in seat order, {_example_points(rules)} ({_in_order(table)}),",
+            f"  or by seat, {_example_labelled(rules)} (a player left out took nothing).",
+            f"  Or who took each point card: a player ({seats}), then his cards: '1 high jack game, 2 rest';",
+            "  'rest' stands for every card not yet named." + nobody,
+            *_copies_forms(rules, "1"),
+            _cards_form(rules),
+            "  Misdeals, revokes and incorrect hands are ruled on only at four players in partnerships.",
+        ]
 
     def sheet_lines(self) -> list[str]:
         sheet = self.sheet

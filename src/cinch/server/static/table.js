@@ -12,6 +12,7 @@ import {
 import { el } from "./lobby.js";
 import { Link, entropy, store, stored } from "./net.js";
 import { verify } from "./shuffle.js";
+import { onPlayer, shownName, whoAmI } from "/static/players/session.js";
 
 const KIND_WORDS = { human: "player", bot: "bot", substitute: "bot standing in", empty: "empty seat" };
 
@@ -29,6 +30,7 @@ const DOING = { bidding: "bidding", trump: "naming trumps", discard: "discarding
   restock: "shuffling a new stock" };
 const YOUR_TURN = { bidding: "Your bid", trump: "Name trumps", discard: "Your discard", rob: "Rob the pack" };
 const BACKS_SHOWN = 9; // card backs drawn for a hand at most; the count says the rest (two decks hold 18)
+const PLAYER_WAIT_MS = 1500; // how long the websocket waits for the page to know its player before opening anyway
 const GATHER_MS = 380; // how long the trick takes to slide to its winner
 
 /** How many times `card` is in `cards` (twice at most: two decks). */
@@ -99,6 +101,53 @@ function fan(row, width) {
   row.dataset.rows = String(rows);
 }
 
+/** Where the trick card of `seat` ({seat, box}) lies, its centre on the screen: on the way from `middle` (the
+ * middle of the trick's space) towards the seat, as near the middle as it can be while it is nearer its own seat
+ * than any other (by a margin), inside `area` and clear of the boxes `keepOff` (the seats, the caption, the cards
+ * placed before it); where the felt is too tight for that, moved aside from that line by a card's width or two.
+ * `good` says whether it found such a place (else the card is only clear of the others, or in the middle). */
+function placeOnFelt(seat, seats, middle, area, [w, h], keepOff) {
+  const centre = (r) => [(r.left + r.right) / 2, (r.top + r.bottom) / 2];
+  const clamp = (x, low, high) => (low > high ? (low + high) / 2 : Math.min(high, Math.max(low, x)));
+  const clear = ([x, y]) => keepOff.every((r) => x + w / 2 + 3 <= r.left || x - w / 2 - 3 >= r.right
+    || y + h / 2 + 3 <= r.top || y - h / 2 - 3 >= r.bottom);
+  const ownFirst = ([x, y]) => {
+    const by = seats.map((s) => { const [sx, sy] = centre(s.box); return [Math.hypot(sx - x, sy - y), s.seat]; })
+      .sort((a, b) => a[0] - b[0]);
+    return by[0][1] === seat.seat && (by.length < 2 || by[1][0] - by[0][0] >= 8);
+  };
+  const [tx, ty] = centre(seat.box);
+  const length = Math.hypot(tx - middle[0], ty - middle[1]) || 1;
+  const across = [-(ty - middle[1]) / length, (tx - middle[0]) / length]; // (at a right angle to the way)
+  let clearOnly = null;
+  for (const aside of [0, 1, -1, 2, -2]) {
+    for (let k = 0.25; k < 0.96; k += 0.05) {
+      const at = [
+        clamp(middle[0] + k * (tx - middle[0]) + aside * (w + 6) * across[0], area.left + w / 2, area.right - w / 2),
+        clamp(middle[1] + k * (ty - middle[1]) + aside * (w + 6) * across[1], area.top + h / 2, area.bottom - h / 2)];
+      if (!clear(at)) continue;
+      if (ownFirst(at)) return { at, good: true };
+      clearOnly = clearOnly || at;
+    }
+  }
+  return { at: clearOnly || middle, good: false };
+}
+
+/** Each spot's card placed in turn (placeOnFelt), each clear of those before it: their centres (`places`), and
+ * whether every one found a good place (`good`). */
+function placeAll(spots, seats, middle, area, [w, h], keepOff) {
+  const places = [];
+  let good = true;
+  for (const spot of spots) {
+    const seat = seats.find((x) => x.seat === spot.dataset.seat);
+    const found = seat ? placeOnFelt(seat, seats, middle, area, [w, h], [...keepOff, ...places.map(([x, y]) => (
+      { left: x - w / 2, right: x + w / 2, top: y - h / 2, bottom: y + h / 2 }))]) : { at: middle, good: false };
+    places.push(found.at);
+    good = good && found.good;
+  }
+  return { places, good };
+}
+
 export function showTable(main, code) {
   main.dataset.view = "table";
   document.documentElement.dataset.page = "room"; // (early.js said so before the first paint)
@@ -108,7 +157,7 @@ export function showTable(main, code) {
   return t;
 }
 
-class TableView {
+export class TableView {
   constructor(main, code) {
     this.main = main;
     this.code = code;
@@ -129,9 +178,53 @@ class TableView {
     this.logLines = [];
     this.build();
     fetch("/api/presets").then((r) => r.json()).then((info) => { this.bots = info.bots; }).catch(() => {});
-    this.link = new Link(code, { onMessage: (m) => this.receive(m), onStatus: (s) => this.status(s) });
+    this.player = null; // this browser's guest or account (null: nobody), from the player bar's session
+    this.link = { send: () => false, close: () => {} }; // (until the websocket opens)
+    this.connect();
     document.addEventListener("keydown", (e) => this.key(e));
     window.addEventListener("resize", () => this.layoutCards());
+    // (the felt changes size without the window too: the menu's column, the panel over the felt, the fonts)
+    if (window.ResizeObserver) new ResizeObserver(() => this.placeTrick()).observe(this.board);
+  }
+
+  /** The websocket opens once the page knows its player (a guest's session may first be opened again by its
+   * device key), so that its handshake carries the session: a seat taken is then that player's, under its own
+   * name. Signing in or out later (the menu's links) opens it again, as the new player. */
+  connect() {
+    const known = Promise.race([whoAmI().catch(() => null),
+      new Promise((done) => { setTimeout(() => done(undefined), PLAYER_WAIT_MS); })]);
+    known.then((player) => {
+      if (player !== undefined) this.player = player;
+      this.link = new Link(this.code, { onMessage: (m) => this.receive(m), onStatus: (s) => this.status(s) });
+      this.renderPlayer();
+      onPlayer((now) => {
+        const same = (a, b) => (a ? `${a.kind} ${a.id} ${a.name}` : "") === (b ? `${b.kind} ${b.id} ${b.name}` : "");
+        if (same(now, this.player)) return;
+        this.player = now;
+        this.link.close();
+        this.link = new Link(this.code, { onMessage: (m) => this.receive(m), onStatus: (s) => this.status(s) });
+        this.renderPlayer();
+      });
+    });
+  }
+
+  /** The menu's player entry (the site's top bar, which says it elsewhere, is not drawn over a room): who you
+   * are here, and where to sign in or register. */
+  renderPlayer() {
+    const box = this.playerBox;
+    const p = this.player;
+    box.dataset.player = p ? p.kind : "";
+    if (!p) {
+      box.replaceChildren("Not signed in: your seat takes the name you type. ",
+        el("a", { href: "/account", text: "Sign in or register" }), " to keep your games and ratings.");
+    } else if (p.kind === "guest") {
+      box.replaceChildren(`Playing as ${shownName(p)}. `,
+        el("a", { href: "/account", text: "Register" }), " to keep your games and get a profile.");
+    } else {
+      box.replaceChildren("Signed in as ", el("a", { href: p.profile, text: p.name, "data-testid": "room-player-name" }),
+        ". ", el("a", { href: "/account", text: "Account" }));
+    }
+    if (this.state && this.state.room.status === "waiting") this.render();
   }
 
   // ---- the page's frame
@@ -172,15 +265,16 @@ class TableView {
     this.links = el("ul", { class: "room-links", "aria-label": "This match" });
     const colour = document.querySelector("header.top .toggle");
     const nav = el("nav", { class: "site-links", "aria-label": "Site" },
-      ...[["/", "Lobby"], ["/replay", "Replays"], ["/puzzles", "Puzzles"], ["/score", "Score sheet"]].map(
+      ...[["/", "Lobby"], ["/daily", "Daily deals"], ["/events", "Events"], ["/replay", "Replays"], ["/puzzles", "Puzzles"], ["/score", "Score sheet"]].map(
         ([href, text]) => el("a", { href, text })));
     this.roomBox = el("details", { class: "room-box", id: "room-box" },
       el("summary", { text: "Room, seats and links" }), this.roomHead, this.invite, this.links, this.seatsBox,
       colour || "", nav);
     const close = el("button", { type: "button", class: "close-menu", "aria-label": "Close the menu", text: "×",
       onclick: () => { this.toggleMenu(false); this.menuButton.focus(); } });
+    this.playerBox = el("p", { class: "room-player", id: "room-player", "data-testid": "room-player" });
     return el("aside", { id: "side", class: "side", "aria-label": "Room, score, log and chat", tabindex: "-1" },
-      close, this.roomBox, el("h2", { text: "Score" }), el("div", { id: "score" }), el("h2", { text: "Log" }),
+      close, this.playerBox, this.roomBox, el("h2", { text: "Score" }), el("div", { id: "score" }), el("h2", { text: "Log" }),
       this.logBox, this.chat);
   }
 
@@ -400,12 +494,68 @@ class TableView {
     this.main.dataset.seat = this.seat || "";
   }
 
-  /** The hand and the keep chooser, fanned to the width they have now (again when the window changes). */
+  /** The hand and the keep chooser, fanned to the width they have now, and the trick placed round the felt
+   * (again when the window changes). */
   layoutCards() {
     for (const row of this.main.querySelectorAll(".fan")) {
       const card = row.querySelector(".card");
       if (card) fan(row, card.getBoundingClientRect().width || card.offsetWidth);
     }
+    this.placeTrick();
+  }
+
+  /** Your own seat lifted clear of the panel (and the message) over the bottom of the felt, so that it stays
+   * readable; the top of what lies over the felt (Infinity: nothing) and your seat's box, as they are now. */
+  liftOwnSeat() {
+    const over = this.dock.querySelector(".dock-over").getBoundingClientRect();
+    const panelTop = over.height > 12 ? over.top : Infinity; // (nothing over the felt but its padding)
+    const own = this.board.querySelector(".seat.bottom");
+    if (!own) return { panelTop, own: null };
+    own.style.setProperty("--lift", "0px");
+    const clear = own.getBoundingClientRect().bottom - (panelTop - 3);
+    own.style.setProperty("--lift", `${Math.max(0, Math.round(clear))}px`);
+    return { panelTop, own: own.getBoundingClientRect() };
+  }
+
+  /** Your own seat lifted clear of the panel (liftOwnSeat); then each card of the trick between the middle of the
+   * trick's space and the seat that played it, nearer that seat than any other, clear of the seats, the caption,
+   * the panel and the other cards (placeAll). Measured, so that it holds at any size and any number of seats. */
+  placeTrick() {
+    const board = this.board;
+    const trick = board.querySelector("#trick");
+    if (!trick || !board.getClientRects().length) return; // (not shown: the waiting room)
+    const { panelTop, own } = this.liftOwnSeat();
+    const seats = [...board.querySelectorAll(".seat")].map((x) => ({ seat: x.dataset.seat, box: x.getBoundingClientRect() }));
+    const space = trick.getBoundingClientRect();
+    const felt = board.getBoundingClientRect();
+    const top = board.querySelector(".felt-top");
+    const bottom = Math.min(felt.bottom, panelTop, own ? own.top : Infinity) - 4;
+    trick.style.setProperty("--cap-bottom", `${Math.max(0, space.bottom - bottom)}px`);
+    const spots = [...trick.querySelectorAll(".spot")].filter((spot) => spot.querySelector(".card"));
+    if (!spots.length) return;
+    const { width, height } = spots[0].getBoundingClientRect(); // (a card's size, whatever it is doing)
+    const area = { left: felt.left + 4, right: felt.right - 4, bottom: Math.min(bottom, space.bottom),
+      top: (top ? top.getBoundingClientRect().bottom : felt.top) + 4 };
+    const middle = [(space.left + space.right) / 2, (Math.max(space.top, area.top) + area.bottom) / 2];
+    const seatBoxes = seats.map((x) => x.box);
+    // The caption keeps its place under the trick unless the felt is too tight for the cards and it: then it goes.
+    const caption = trick.querySelector(".trick-caption");
+    const captioned = caption && caption.textContent
+      ? placeAll(spots, seats, middle, area, [width, height], [...seatBoxes, caption.getBoundingClientRect()]) : null;
+    const { places } = captioned && captioned.good ? captioned
+      : placeAll(spots, seats, middle, area, [width, height], seatBoxes);
+    if (caption) caption.classList.toggle("crowded", !!captioned && !captioned.good);
+    const origin = [(space.left + space.right) / 2, (space.top + space.bottom) / 2]; // (where --x and --y count from)
+    const centre = (r) => [(r.left + r.right) / 2, (r.top + r.bottom) / 2];
+    const winner = seats.find((x) => x.seat === trick.dataset.winner);
+    spots.forEach((spot, i) => {
+      const at = places[i];
+      const seat = seats.find((x) => x.seat === spot.dataset.seat);
+      const [sx, sy] = seat ? centre(seat.box) : at; // (a card slides in from its seat, and on to the winner's)
+      const [wx, wy] = winner ? centre(winner.box) : at;
+      for (const [name, value] of [["--x", at[0] - origin[0]], ["--y", at[1] - origin[1]], ["--fx", sx - at[0]],
+        ["--fy", sy - at[1]], ["--gx", wx - at[0]], ["--gy", wy - at[1]]]) spot.style.setProperty(name, `${Math.round(value)}px`);
+    });
   }
 
   // ---- the bar: the room, the score, the menu
@@ -442,12 +592,16 @@ class TableView {
     const items = r.seats.map((p) => {
       const li = el("li", { "data-seat": p.seat, class: `seat-entry kind-${p.kind}` });
       const fills = this.host && canChange;
-      const who = p.kind === "empty" ? "empty"
-        : p.kind === "bot" ? (fills ? "bot" : `${p.name} bot`)
-          : `${p.name}${p.seat === this.seat ? " (you)" : ""}${p.kind === "substitute" ? ` (away: ${p.bot} bot plays)` : ""}`;
-      const conn = p.kind === "human" || p.kind === "substitute"
+      const person = p.kind === "human" || p.kind === "substitute";
+      const after = `${p.player === "guest" ? " (guest)" : ""}${p.seat === this.seat ? " (you)" : ""}${p.kind === "substitute" ? ` (away: ${p.bot} bot plays)` : ""}`;
+      const who = p.kind === "empty" ? "empty" : p.kind === "bot" ? (fills ? "bot" : `${p.name} bot`) : `${p.name}${after}`;
+      const conn = person
         ? el("span", { class: `conn ${p.connected ? "on" : "off"}`, text: p.connected ? "here" : "away" }) : "";
-      li.append(el("span", { class: "seat-label", text: p.seat }), el("span", { class: "who", text: who }), conn);
+      // An account's name links its profile; a guest is marked as one; a typed name is plain.
+      const whoBox = person && p.profile
+        ? el("span", { class: "who" }, el("a", { href: p.profile, class: "profile", text: p.name }), after)
+        : el("span", { class: "who", text: who });
+      li.append(el("span", { class: "seat-label", text: p.seat }), whoBox, conn);
       const controls = el("span", { class: "seat-controls" });
       if (!this.seat && p.kind === "empty" && waiting) {
         controls.append(el("button", { type: "button", class: "sit", "data-sit": p.seat, text: "Sit here",
@@ -494,6 +648,10 @@ class TableView {
   }
 
   sitDown(seat, type) {
+    if (this.player) { // (the server seats a player under its own name: this one only fills the message)
+      this.link.send({ type, seat, name: this.player.name, entropy: entropy(this.code) });
+      return;
+    }
     const input = this.main.querySelector("#my-name");
     const who = (input && input.value.trim()) || stored("me").name || "Player";
     store("me", { name: who });
@@ -522,11 +680,16 @@ class TableView {
     } else {
       bits.push(el("p", { class: "note", text: "The host starts the match once every seat is taken." }));
     }
-    if (!this.seat) {
+    if (!this.seat && this.player) {
+      bits.push(el("p", { class: "name-row", "data-testid": "sit-as" }, "You sit as ",
+        this.player.profile ? el("a", { href: this.player.profile, text: this.player.name }) : shownName(this.player),
+        "."));
+    } else if (!this.seat) {
       const name = this.main.querySelector("#my-name");
       bits.push(el("p", { class: "name-row" }, el("label", { for: "my-name", text: "Your name" }),
         el("input", { id: "my-name", type: "text", maxlength: "40", autocomplete: "nickname",
-          value: name ? name.value : stored("me").name || "" })));
+          value: name ? name.value : stored("me").name || "" }),
+        el("a", { href: "/account", class: "sign-in", text: "or sign in" })));
     }
     bits.push(this.seatsBox, this.invite);
     this.waiting.replaceChildren(...bits);
@@ -684,11 +847,7 @@ class TableView {
       caption = d.phase === "bidding" ? "The bidding." : d.phase === "trump" ? "Naming trumps." : `The ${d.phase}.`;
     }
     trick.dataset.showing = showing;
-    if (winner) {
-      trick.dataset.winner = winner;
-      const at = Object.entries(where).find(([, seat]) => seat === winner);
-      trick.dataset.to = at ? at[0] : "";
-    }
+    if (winner) trick.dataset.winner = winner;
     const seen = new Set();
     for (const [pos, seat] of Object.entries(where)) {
       const p = plays.find((x) => x.seat === seat);

@@ -128,6 +128,27 @@ async function openFile(file) {
   }
 }
 
+/** A record this server gives at `path` (a daily board's, from its traveller: the server says who may read it),
+ * opened as a file is. */
+async function openRecordAt(path, at) {
+  let text;
+  try {
+    const response = await fetch(path, { credentials: "same-origin" });
+    text = await response.text();
+    if (!response.ok) {
+      let why = `the server answered ${response.status}`;
+      try { why = JSON.parse(text).message || why; } catch { /* not JSON: the status says it */ }
+      showError(`This game cannot be shown: ${why}`);
+      return false;
+    }
+  } catch (e) {
+    showError(`This game cannot be shown: the server could not be reached (${e.message || e}).`);
+    return false;
+  }
+  return loadFrames("/api/replay", { method: "POST", headers: { "Content-Type": "application/json" }, body: text },
+    { kind: "file", name: "the board's record", text }, at);
+}
+
 async function openLibrary(id, at) {
   const ok = await loadFrames(`/api/library/${encodeURIComponent(id)}/replay`, {}, { kind: "library", id: String(id) },
     at);
@@ -711,6 +732,12 @@ async function start() {
   if (id) {
     const opened = await openLibrary(id, parsePosition(params) || { d: 0, s: 0 });
     if (opened && params.get("analyse") === "1") { // (a room's "Analyse it" link: the deal's analysis at once)
+      $("analysis").scrollIntoView({ block: "start" });
+      analyseDeal();
+    }
+  } else if ((params.get("record") || "").startsWith("/api/")) { // (a traveller's link: a daily board's record)
+    const opened = await openRecordAt(params.get("record"), parsePosition(params) || { d: 0, s: 0 });
+    if (opened && params.get("analyse") === "1") {
       $("analysis").scrollIntoView({ block: "start" });
       analyseDeal();
     }

@@ -1,0 +1,167 @@
+// An event's table (/events/table/CODE, a seat's link adds ?seat=N): the room's table (../table.js) with what an
+// event's table adds. Before the start, the waiting room: a player takes an empty seat (a seat's link takes that
+// one at once), a visitor who is nobody yet plays as a guest first, the host fills seats with bots and starts the
+// event on its page. Then the event's boards one after another; after each board its traveller in the box that ends
+// it (every table's result so far) and the ranking as far as you have played; after the last, the event's page.
+
+import { fourColour } from "../cards.js";
+import { el } from "../lobby.js";
+import { becomeGuest } from "../players/session.js";
+import { TableView } from "../table.js";
+import { eventRanking, eventTraveller } from "./traveller.js";
+
+class EventView extends TableView {
+  constructor(main, code, wantedSeat) {
+    super(main, code);
+    this.wantedSeat = wantedSeat; // (a seat's link: that seat is taken as soon as the page knows its player)
+  }
+
+  receive(m) {
+    if (m.type === "event") {
+      this.travellers = { ...(this.travellers || {}), [m.board]: m.traveller };
+      this.ranking = m.ranking;
+      if (this.state) this.render();
+      return;
+    }
+    super.receive(m);
+    if (m.type === "welcome" && this.wantedSeat && !m.seat) this.sitWanted = true;
+    if (m.type === "state" && this.sitWanted && this.player && !this.seat) {
+      const place = m.room.seats.find((x) => x.seat === this.wantedSeat);
+      this.sitWanted = false;
+      if (place && place.kind === "empty" && m.room.status === "waiting") this.sitDown(this.wantedSeat, "join");
+    }
+  }
+
+  event() {
+    return (this.state && this.state.room.event) || {};
+  }
+
+  render() {
+    const e = this.event();
+    this.title.replaceChildren(el("span", { class: "room-word", text: "Table " }), `${e.table || ""} · ${e.name || `event ${e.id || ""}`}`);
+    document.title = `Cinch: ${e.name || `event ${e.id || ""}`}, table ${e.table || ""}`;
+    super.render();
+  }
+
+  renderBar(s) {
+    super.renderBar(s);
+    const e = this.event();
+    const no = this.scoreBar.querySelector(".deal-no");
+    if (no && e.boards) no.replaceChildren(el("span", { text: `board ${e.board}` }), el("span", { text: `of ${e.boards}` }));
+  }
+
+  roomHeadText(s) {
+    const e = this.event();
+    const who = this.seat ? `You sit ${this.seat}.` : "You are watching.";
+    const where = s.room.status === "waiting" ? "waiting for the host to start" : `board ${e.board} of ${e.boards}`;
+    this.roomHead.textContent = `Table ${e.table} of ${e.tables} · ${s.room.rules_name} · ${where}. ${who}`;
+    return this.roomHead;
+  }
+
+  renderInvite(s) {
+    const link = new URL(s.room.link, location.href).href;
+    this.invite.replaceChildren(el("span", { text: "This table: " }), el("a", { href: link, id: "invite-link", text: link }), " · ",
+      el("a", { href: this.event().link, id: "event-link", text: "The event: its tables, ranking and travellers" }));
+  }
+
+  renderWaitingRoom(s) {
+    super.renderWaitingRoom(s);
+    const startRow = this.waiting.querySelector(".start-row");
+    if (startRow) {
+      startRow.replaceWith(el("p", { class: "note start-row" }, "Every table starts together: ",
+        el("a", { href: this.event().link, text: "start the event on its page" }), "."));
+    } else {
+      const note = this.waiting.querySelector("p.note");
+      if (note) note.textContent = "The host starts every table of the event together, once every seat is taken.";
+    }
+    const nameRow = this.waiting.querySelector(".name-row");
+    if (nameRow && !this.player && !this.seat) nameRow.replaceWith(this.guestForm());
+  }
+
+  /** Somebody who is nobody yet: a seat at an event is a player's, so first a guest's name (or a sign-in). */
+  guestForm() {
+    const input = el("input", { id: "guest-name", type: "text", maxlength: "40", autocomplete: "nickname", required: true });
+    const error = el("p", { class: "error", role: "alert", hidden: true });
+    const form = el("form", { class: "guest-row name-row", id: "guest-form" },
+      el("label", { for: "guest-name", text: "Your name" }), input,
+      el("button", { type: "submit", class: "primary", text: "Play as a guest" }),
+      el("a", { href: "/account", class: "sign-in", text: "or sign in" }), error);
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      try {
+        await becomeGuest(input.value.trim()); // (the page's player changes: the table opens again as them)
+      } catch (err) {
+        error.textContent = err.message;
+        error.hidden = false;
+      }
+    });
+    return form;
+  }
+
+  mine(board) {
+    const t = this.travellers && this.travellers[board];
+    return t ? t.results.find((line) => line.mine) : null;
+  }
+
+  renderLinks() {
+    const boards = Object.keys(this.travellers || {}).map(Number).sort((a, b) => a - b);
+    const items = boards.map((n) => [n, this.mine(n)]).filter(([, mine]) => mine).map(([n, mine]) => el("li",
+      { class: "deal-links" }, `Board ${n}: `, el("a", { href: mine.replay, text: "replay" }), " · ",
+      el("a", { href: mine.analyse, text: "analyse" })));
+    this.links.replaceChildren(...items);
+    this.links.hidden = !items.length;
+  }
+
+  replayUrl(deal, analyse = false) {
+    const mine = this.mine(this.event().board);
+    return mine ? (analyse ? mine.analyse : mine.replay) : this.event().link;
+  }
+
+  dealHeadline(last) {
+    return super.dealHeadline(last).replace(/^Deal \d+/, `Board ${this.event().board}`);
+  }
+
+  renderDealEnd(s) {
+    super.renderDealEnd(s);
+    if (this.overlay.hidden) return;
+    const board = this.event().board;
+    const t = this.travellers && this.travellers[board];
+    const rest = this.overlay.querySelector(".end-rest");
+    if (!this.seat) { // (a spectator has played nothing: no traveller, no record)
+      for (const a of this.overlay.querySelectorAll("#replay-deal, #analyse-deal")) a.remove();
+      return;
+    }
+    const box = t ? eventTraveller(t) : el("p", { class: "note traveller-wait", text: "The traveller is on its way…" });
+    (rest || this.overlay).prepend(box);
+    if (!t) for (const a of this.overlay.querySelectorAll("#replay-deal, #analyse-deal")) a.remove();
+  }
+
+  nextControls(s) {
+    const e = this.event();
+    if (s.room.status === "over") {
+      const r = this.ranking;
+      const table = this.seat ? "Your table" : "This table";
+      const words = e.final || (r && r.final) ? "The event is over: the final ranking is on its page."
+        : `${table} has played every board: the ranking is on the event's page as the other tables finish.`;
+      const out = [el("p", { class: "session", id: "session", role: "status", text: words })];
+      if (r && this.seat) out.push(eventRanking(r));
+      out.push(el("a", { href: e.link, id: "to-event", class: "button primary", text: "The event's page" }));
+      return out;
+    }
+    const out = super.nextControls(s);
+    const ready = out.find((x) => x.id === "ready");
+    if (ready && !ready.disabled) ready.textContent = `Next: board ${e.board + 1} of ${e.boards}`;
+    return out;
+  }
+}
+
+function start() {
+  const main = document.getElementById("main");
+  fourColour(document.getElementById("four-colour"));
+  const code = decodeURIComponent(location.pathname.split("/")[3] || "").toUpperCase();
+  const wanted = new URLSearchParams(location.search).get("seat");
+  main.dataset.view = "table";
+  window.cinchTable = new EventView(main, code, ["N", "E", "S", "W"].includes(wanted) ? wanted : null);
+}
+
+start();
