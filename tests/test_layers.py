@@ -24,7 +24,7 @@ LAYERS = [
     ["record"],
     ["library"],
     ["worlds", "solver"],
-    ["bots"],
+    ["bots", "neural"],
     ["arena", "backends", "duplicate"],
     ["adapters"],
     ["study"],

@@ -335,13 +335,13 @@ and board results, in SQL that SQLite and PostgreSQL both take (`cinch.server.fi
 same tables as PostgreSQL's migration 0004."""
 
 RATING_TABLES: tuple[str, ...] = (
-    # Each game rated, once: its key is what makes a match (or a day) rated once, however often it is reported.
+    # Each game rated, once: its key makes a match (a day, an event) rated once, however often it is reported.
     """CREATE TABLE IF NOT EXISTS rated_games (
-        key TEXT PRIMARY KEY,                  -- 'match:ID' or 'daily:FAMILY:DAY'
+        key TEXT PRIMARY KEY,                  -- 'match:ID', 'daily:FAMILY:DAY' or 'event:ID'
         family TEXT NOT NULL,                  -- the preset family (cinch.server.ratings.family_of)
-        kind TEXT NOT NULL,                    -- match or daily
-        match_id BIGINT,                       -- a room's match (matches.id); NULL for a day
-        day TEXT,                              -- a daily session's day (YYYY-MM-DD, UTC); NULL for a match
+        kind TEXT NOT NULL,                    -- match, daily or event
+        match_id BIGINT,                       -- a room's match (matches.id); NULL for a day or an event
+        day TEXT,                              -- a daily session's day (YYYY-MM-DD, UTC); NULL for a match or an event
         played DOUBLE PRECISION NOT NULL,      -- seconds since 1970
         sides INTEGER NOT NULL                 -- how many sides were ranked
     )""",

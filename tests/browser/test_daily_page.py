@@ -43,6 +43,25 @@ def traveller_shown(page: Page, board: int, results: int) -> None:
     assert box.get_by_role("link", name="Analyse this deal").count() == results
 
 
+def board_end_says_the_board(page: Page, board: int, results: int) -> None:
+    """The box that ends a board is no match's: no score to a target, but the board's result (NS's change less
+    EW's, as its traveller line says), the matchpoints so far (as the traveller line says), and its traveller's link."""
+    end = page.locator("#deal-end")
+    expect(end).not_to_contain_text("Score (to")
+    expect(end).not_to_contain_text("target")
+    mine = end.locator(f".traveller[data-board='{board}'] tr.mine")
+    result = int(mine.get_attribute("data-result"))
+    sign = "+" if result > 0 else "−" if result < 0 else ""
+    expect(end.locator("#board-result")).to_have_text(f"Result: {sign}{abs(result)} for NS (NS's change less EW's).")
+    assert int(end.locator("#board-result").get_attribute("data-result")) == result
+    mp = mine.locator("td").nth(4).inner_text()  # (the traveller's MP column: 2/2)
+    expect(end.locator("#board-mp")).to_contain_text(f"Your matchpoints so far: {mp} (")
+    expect(end.locator("#board-mp")).to_contain_text(f"against {results - 1} other result")
+    link = end.locator("#traveller-link")
+    expect(link).to_have_text(f"Board {board}'s traveller")
+    assert f"board={board}" in (link.get_attribute("href") or "")
+
+
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
 def test_a_guest_plays_the_days_set_and_sees_each_traveller_and_the_ranking(url, browser, pages, phone):
     page = page_of(browser, pages, phone=phone)
@@ -63,6 +82,7 @@ def test_a_guest_plays_the_days_set_and_sees_each_traveller_and_the_ranking(url,
     for board in (1, 2):
         play_alone(page, lambda p, turn: click_decision(p, turn, tap=phone), DEAL_OVER, timeout=DEAL_S)
         traveller_shown(page, board, 3 if phone else 2)  # (the robot table and you; on the phone, the desktop's too)
+        board_end_says_the_board(page, board, 3 if phone else 2)
         expect(page.locator("#deal-end h2")).to_contain_text(f"Board {board}")
         if board == 1:
             axe(page, "the end of a daily board, with its traveller")
@@ -72,6 +92,7 @@ def test_a_guest_plays_the_days_set_and_sees_each_traveller_and_the_ranking(url,
             page.wait_for_function("() => window.cinchTable.state.room.daily.board === 2", timeout=WAIT_MS)
     expect(page.locator("#session")).to_contain_text("Your session:", timeout=WAIT_MS)
     expect(page.locator("#session")).to_contain_text("of 3" if phone else "of 2")
+    href = page.locator("#traveller-link").get_attribute("href")
     back = page.locator("#to-daily")
     back.tap() if phone else back.click()
     page.wait_for_url("**/daily")
@@ -84,3 +105,13 @@ def test_a_guest_plays_the_days_set_and_sees_each_traveller_and_the_ranking(url,
     expect(page.locator(".traveller-box .traveller[data-board='2']")).to_be_visible()
     expect(page.get_by_test_id("past")).to_contain_text("today, so far")
     axe(page, "/daily after the set, with the ranking and a traveller")
+    # The link from the box that ended board 2 opens its traveller on /daily.
+    page.goto(url + href)
+    expect(page.locator("#traveller-official .traveller[data-board='2'] tr.mine")).to_contain_text("Pia",
+                                                                                                  timeout=WAIT_MS)
+    # The lobby's card: today's set played, with the score.
+    page.goto(url + "/")
+    card = page.get_by_test_id("daily-card")
+    expect(card.locator("[data-preset=official]")).to_contain_text("Done:", timeout=WAIT_MS)
+    expect(card.locator("[data-preset=official]")).to_contain_text(
+        f"{2 if phone else 1} {'people have' if phone else 'person has'} played it today")

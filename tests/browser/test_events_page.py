@@ -1,9 +1,11 @@
 """A private duplicate event in Chromium: the host creates it on /events (two tables of two boards, a robot table of
-random bots); Ann and Bo, guests made on the event's page, each take a seat by its seat link, one at each table;
-the host fills the other seats with bots and starts the event; each plays both boards by clicking, sees each
-board's traveller in the box that ends it (every table's result on it so far) and the ranking after the last; the
-event's page then shows the final ranking of both fields, the travellers and the boards' salts checked against their
-commitments.  axe-core on the pages.  (The server's tables play at a pace of 0, so that the test takes seconds.)"""
+random bots); Ann, a guest made on the event's page, and Bo, an account, each take a seat by its seat link, one at
+each table; the host fills the other seats with bots and starts the event; each plays both boards by clicking, sees
+each board's traveller in the box that ends it (every table's result on it so far, the board's result and the pair's
+matchpoints) and the ranking after the last; the event's page then shows the final ranking of both fields, the
+travellers (a board's own by its link) and the boards' salts checked against their commitments, and Bo's profile
+the event with his pair's rank.  axe-core on the pages.  (The server's tables play at a pace of 0, so that the test
+takes seconds.)"""
 
 from __future__ import annotations
 
@@ -50,6 +52,20 @@ def take_seat(page: Page, event: str, table: int, seat: str) -> None:
     page.wait_for_selector(f"main[data-seat='{seat}']", timeout=WAIT_MS)
 
 
+def board_end_says_the_board(page: Page, board: int) -> None:
+    """The box that ends a board is no match's: the board's result (NS's change less EW's, as the traveller's line
+    says), the pair's matchpoints so far (its NS MP column), and the traveller's link on the event's page."""
+    end = page.locator("#deal-end")
+    expect(end).not_to_contain_text("Score (to")
+    mine = end.locator(f".traveller[data-board='{board}'] tr.mine")
+    result = int(mine.get_attribute("data-result"))
+    assert int(end.locator("#board-result").get_attribute("data-result")) == result
+    expect(end.locator("#board-result")).to_contain_text("for NS (NS's change less EW's).")
+    mp = mine.locator("td.ns-mp").inner_text()
+    expect(end.locator("#board-mp")).to_contain_text(f"Your matchpoints so far: {mp} (")
+    assert (end.locator("#traveller-link").get_attribute("href") or "").endswith(f"?board={board}")
+
+
 def play_event(page: Page, name: str, boards: int) -> None:
     for board in range(1, boards + 1):
         play_alone(page, click_decision, BOARD_OVER, timeout=DEAL_S)
@@ -59,6 +75,7 @@ def play_event(page: Page, name: str, boards: int) -> None:
         expect(box.locator("tr.robots")).to_have_count(1)
         expect(box.locator(".hands dt")).to_have_count(4)
         expect(page.locator("#deal-end h2")).to_contain_text(f"Board {board}")
+        board_end_says_the_board(page, board)
         if board < boards:
             if board == 1:
                 axe(page, "the end of an event's board, with its traveller")
@@ -96,10 +113,13 @@ def test_a_private_event_of_two_tables_with_travellers_and_ranking(url, browser,
     ann.wait_for_selector("main[data-ready=true]", timeout=WAIT_MS)
     become_guest(ann, "Ann")
     take_seat(ann, event, 1, "N")
-    bo = page_of(browser, pages)
-    bo.goto(event)
-    bo.wait_for_selector("main[data-ready=true]", timeout=WAIT_MS)
-    become_guest(bo, "Bo")
+    bo = page_of(browser, pages)  # (Bo has an account: the event goes on his profile)
+    bo.goto(url + "/account")
+    bo.wait_for_selector("main[data-ready=true][data-view=signed-out]", timeout=WAIT_MS)
+    bo.get_by_test_id("register-name").fill("Bo")
+    bo.get_by_test_id("register-password").fill("a long enough password")
+    bo.get_by_test_id("register").click()
+    bo.wait_for_selector("main[data-ready=true][data-view=account]:not([data-busy])", timeout=WAIT_MS)
     take_seat(bo, event, 2, "S")
     wait_ready(bo)
 
@@ -131,3 +151,17 @@ def test_a_private_event_of_two_tables_with_travellers_and_ranking(url, browser,
     host.locator("#check-decks").click()
     expect(host.locator("#fair")).to_have_attribute("data-verified", "true", timeout=WAIT_MS)
     axe(host, "an event's page once it is over, with its ranking and a traveller")
+    # Bo's profile lists the event, his pair, its rank among the NS pairs and its percentage.
+    bo.goto(url + "/players/Bo")
+    bo.wait_for_selector("main[data-ready=true]", timeout=WAIT_MS)
+    played = bo.get_by_test_id("events-played").locator("tbody tr")
+    expect(played).to_have_count(1)
+    expect(played).to_contain_text("Club night")
+    expect(played).to_contain_text("Table 2 NS: random bot & Bo")
+    ns = ranking.locator("[data-side=NS] tbody tr", has_text="random bot & Bo")
+    expect(played.locator("td").nth(3)).to_have_text(f"{ns.locator('td').nth(0).inner_text()} of 3")
+    expect(played.locator("td").nth(4)).to_have_text(ns.locator("td").nth(2).inner_text())
+    axe(bo, "a profile with an event played")
+    # The traveller's link from the box that ends a board opens it on the event's page.
+    ann.goto(event + "?board=1")
+    expect(ann.locator("#traveller .traveller[data-board='1'] tr.mine")).to_contain_text("Ann", timeout=WAIT_MS)

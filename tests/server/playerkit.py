@@ -4,40 +4,17 @@
 from __future__ import annotations
 
 import contextlib
-import socket
 import sqlite3
-import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import uvicorn
+from serverkit import serve_app
 
 from cinch.server.app import create_app
 
 WAIT = 20.0
-
-
-@contextlib.contextmanager
-def serve_app(app: Any) -> Iterator[str]:
-    """``app`` under uvicorn on a free loopback port (trusting X-Forwarded-For from there, as behind a local
-    proxy): its URL."""
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on"))
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + WAIT
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.01)
-    try:
-        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
-    finally:
-        server.should_exit = True
-        thread.join(WAIT)
-        sock.close()
+__all__ = ["Browser", "Site", "browser_headers", "refused", "serve_app", "site_over"]
 
 
 class Site:
@@ -50,6 +27,10 @@ class Site:
     @property
     def players(self) -> Any:
         return self.app.state.players
+
+    @property
+    def ws(self) -> str:
+        return self.url.replace("http", "ws") + "/ws"
 
     def browser(self, address: str | None = None) -> Browser:
         """A browser of its own (its own cookies), from ``address`` (X-Forwarded-For) if given."""
@@ -148,6 +129,15 @@ class Browser:
 
     def close(self) -> None:
         self.http.close()
+
+
+def browser_headers(origin: str, browser: Browser | None = None) -> dict[str, str]:
+    """A websocket handshake's headers as a page of ``origin`` sends them: its origin, and the browser's cookies (its
+    player's session), if any."""
+    headers = {"Origin": origin}
+    if browser is not None:
+        headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in browser.http.cookies.items())
+    return headers
 
 
 def refused(answer: httpx.Response, status: int, code: str | None = None) -> str:

@@ -15,94 +15,25 @@ without them these tests are skipped, saying why.
 from __future__ import annotations
 
 import contextlib
-import os
-import signal
-import subprocess
-import sys
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
-import httpx
-import psycopg
 import pytest
-from serverkit import Player, play_until
-from services import free_port
+from serverkit import LEASE, Player, cluster_options, pg_rows, play_until, processes
 
 from cinch.record import loads, replay
 
 WAIT = 15.0
-LEASE = 2.0  # seconds before a dead process's rooms are claimed (the default is 5)
 SHORT = {"rules": {"preset": "pagat", "bidder_goes_out": None}, "target": 11, "between_deals": 0, "grace": 600}
-
-
-class Serve:
-    """``python -m cinch serve --database-url ... --redis-url ...`` in a process of its own, on a free port."""
-
-    def __init__(self, database_url: str, redis_url: str, log: Path):
-        port = free_port()
-        self.url = f"http://127.0.0.1:{port}"
-        self.ws = f"ws://127.0.0.1:{port}/ws"
-        self.log = log
-        with open(log, "ab") as out:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "cinch", "serve", "--host", "127.0.0.1", "--port", str(port),
-                 "--database-url", database_url, "--redis-url", redis_url, "--cluster-lease", str(LEASE),
-                 "--log-level", "warning"],
-                stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        self.http = httpx.Client(base_url=self.url, timeout=WAIT)
-
-    def wait(self) -> Serve:
-        deadline = time.monotonic() + 30.0
-        while True:
-            assert self.process.poll() is None, f"cinch serve exited: {self.output()}"
-            assert time.monotonic() < deadline, f"cinch serve did not answer: {self.output()}"
-            with contextlib.suppress(httpx.TransportError):
-                if self.http.get("/api/rooms", timeout=1.0).status_code == 200:
-                    return self
-            time.sleep(0.05)
-
-    def output(self) -> str:
-        return self.log.read_text(errors="replace")[-3000:]
-
-    def create(self, **body: Any) -> dict[str, Any]:
-        reply = self.http.post("/api/rooms", json={**SHORT, **body})
-        assert reply.status_code == 201, reply.text
-        return reply.json()
-
-    def kill(self) -> None:
-        if self.process.poll() is None:
-            os.kill(self.process.pid, signal.SIGKILL)
-        self.process.wait(WAIT)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
-        self.http.close()
 
 
 @pytest.fixture
 def cluster(database_url, redis_server, tmp_path):
     """Two processes of one cluster (a fresh database each test); every client opened is closed at the end."""
-    log = tmp_path / "serve.log"
-    servers = [Serve(database_url, redis_server.url, log) for _ in range(2)]
-    clients: list[Player] = []
-    try:
-        for s in servers:
-            s.wait()
+    with processes(tmp_path / "serve.log", *cluster_options(database_url, redis_server.url), wait=WAIT) as (
+            servers, clients):
         yield servers, clients, database_url
-    finally:
-        for p in clients:
-            p.ws.close_timeout = 1.0
-            with contextlib.suppress(Exception):
-                p.close()
-        for s in servers:
-            s.stop()
 
 
 def opened(clients: list[Player], url: str, code: str, **hello: Any) -> Player:
@@ -112,13 +43,12 @@ def opened(clients: list[Player], url: str, code: str, **hello: Any) -> Player:
 
 
 def log_seqs(database_url: str, code: str) -> list[int]:
-    with psycopg.connect(database_url) as conn:
-        return [r[0] for r in conn.execute("SELECT seq FROM actions WHERE room = %s ORDER BY seq", (code,))]
+    return [r[0] for r in pg_rows(database_url, "SELECT seq FROM actions WHERE room = %s ORDER BY seq", code)]
 
 
 def test_four_people_on_two_processes_play_a_whole_match(cluster):
     (a, b), clients, database_url = cluster
-    made = a.create()
+    made = a.create(SHORT)
     code = made["code"]
     host = opened(clients, a.ws, code, host_token=made["host_token"])
     players = []
@@ -156,7 +86,7 @@ def fire(p: Player, gate: threading.Barrier, message: dict[str, Any]) -> None:
 
 def test_the_same_action_from_one_seat_on_two_processes_at_once_is_taken_once(cluster):
     (a, b), clients, database_url = cluster
-    made = a.create(bot_delay=0)
+    made = a.create({**SHORT, "bot_delay": 0})
     code = made["code"]
     host = opened(clients, a.ws, code, host_token=made["host_token"])
     tab = opened(clients, a.ws, code)
@@ -189,9 +119,7 @@ def test_the_same_action_from_one_seat_on_two_processes_at_once_is_taken_once(cl
         errors = [m["code"] for m in (*answers, *[m for p in (tab, twin) for m in p.drain(0.3)])
                   if m["type"] == "error"]
         assert errors == ["stale"], f"race {races} at seq {seq}: {errors}"
-        with psycopg.connect(database_url) as conn:
-            taken = conn.execute("SELECT seat, action FROM actions WHERE room = %s AND seq = %s",
-                                 (code, seq + 1)).fetchall()
+        taken = pg_rows(database_url, "SELECT seat, action FROM actions WHERE room = %s AND seq = %s", code, seq + 1)
         assert taken == [("N", action["action"])], taken
     assert races >= 3, f"only {races} races in a minute: " + "; ".join(
         f"{p.state['seq']} {p.state['room']['status']} {p.state['deal'] and p.state['deal']['to_act']} "
@@ -202,7 +130,7 @@ def test_the_same_action_from_one_seat_on_two_processes_at_once_is_taken_once(cl
 
 def test_a_process_killed_mid_deal_its_clients_go_to_the_other_and_its_bots_play_there(cluster):
     (a, b), clients, database_url = cluster
-    made = a.create(bot_delay=0.4)
+    made = a.create({**SHORT, "bot_delay": 0.4})
     code = made["code"]
     host = opened(clients, a.ws, code, host_token=made["host_token"])
     north = opened(clients, a.ws, code)
@@ -235,8 +163,7 @@ def test_a_process_killed_mid_deal_its_clients_go_to_the_other_and_its_bots_play
     # The survivor claims the room within the lease and plays the pending bot's turn.
     moved = again.until(lambda m: m["type"] == "state" and m["seq"] > seq, LEASE + 10)
     assert moved["deal"]["number"] == number
-    with psycopg.connect(database_url) as conn:
-        owner = conn.execute("SELECT owner FROM rooms WHERE code = %s", (code,)).fetchone()
+    [owner] = pg_rows(database_url, "SELECT owner FROM rooms WHERE code = %s", code)
     assert owner is not None and f":{b.process.pid}:" in str(owner[0]), owner  # the survivor drives the room
     people = [again, south]
     play_until(people, lambda: (again.state["match"]["last_deal"] or {}).get("number", 0) >= number, timeout=60)

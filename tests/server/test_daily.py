@@ -17,14 +17,13 @@ import contextlib
 import json
 import re
 import sqlite3
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playerkit import Browser, refused, serve_app
-from serverkit import Player, Secrets
+from serverkit import Player, Secrets, play_boards
 from test_leaks import cards_in
 
 import cinch.server.daily as daily_module
@@ -85,28 +84,19 @@ def play(url: str, seat: dict[str, Any], *, leave_in: int | None = None,
     over (or, with ``leave_in``, until the play of that board has begun: the person leaves mid-deal)."""
     p = Player(ws_url(url), seat["code"], token=seat["token"])
     got = dict(travellers or {})
-    acted = -1
-    deadline = time.monotonic() + 120
-    while True:
-        assert time.monotonic() < deadline, f"the set did not end in time: {p.state}"
-        for m in p.drain(0.01):
-            if m["type"] == "daily":
-                got[m["board"]] = m
+
+    def done() -> bool:
         s = p.state
         if s is None:
-            continue
+            return False
         d = s["room"]["daily"]
         if leave_in is not None and d["board"] == leave_in and s["deal"]["phase"] == "play" and \
                 len(s["deal"]["tricks"]) >= 1:
-            return got, p
-        if s["room"]["status"] == "over" and d["boards"] in got and got[d["boards"]]["session"]:
-            return got, p
-        if s["room"]["status"] == "between-deals" and d["board"] in got and acted != -s["seq"]:
-            acted = -s["seq"]
-            p.send({"type": "ready"})
-        elif p.my_turn() and acted != s["seq"]:
-            acted = s["seq"]
-            p.act()
+            return True
+        return s["room"]["status"] == "over" and d["boards"] in got and bool(got[d["boards"]]["session"])
+
+    play_boards(p, "daily", got, done, timeout=120)
+    return got, p
 
 
 def by_hand(results: list[int]) -> list[tuple[int, int, float]]:
@@ -380,6 +370,38 @@ def test_a_daily_table_is_its_players_alone_and_bad_asks_are_one_line(tmp_path):
         for path in ("/", "/replay", "/score", "/puzzles", "/players", "/account", "/daily"):
             nav = re.search(r"<nav[^>]*>(.*?)</nav>", Browser(url).get(path).text, re.S)
             assert nav and '<a href="/daily"' in nav.group(1), path
+
+
+def test_the_lobbys_card_says_where_each_set_stands_and_opens_no_day(tmp_path):
+    """GET /api/daily/today, the lobby's card: each preset's set of today, its boards, how many people have played it,
+    and where the asker stands (new, playing with the boards played, finished with the score); asked before anyone
+    visits /daily it opens nothing (no field made, no robot table set going), and it names no card of any board."""
+    clock = Clock(DAY)
+    with running(tmp_path / "games.sqlite3", clock) as (url, app):
+        service = app.state.server.daily
+        nobody = Browser(url)
+        card = nobody.get("/api/daily/today").json()
+        assert card["day"] == DAY and card["deals"] == DEALS and card["bots"] == "basic"
+        assert card["sets"] == [{"preset": "official", "rules": "official", "day": DAY, "boards": DEALS,
+                                 "status": "new", "played": 0, "finished": 0, "playing": 0, "you": None,
+                                 "play": "/daily/play/official"}]
+        assert service.fields.field(f"daily/{DAY}/official") is None and not service._robots  # (nothing opened)
+        ann = Browser(url)
+        ann.guest("Ann")
+        travellers, p = play(url, sit(ann), leave_in=2)
+        p.close()
+        mine = ann.get("/api/daily/today").json()["sets"][0]
+        assert (mine["status"], mine["played"], mine["finished"], mine["playing"]) == ("playing", 1, 0, 1)
+        assert nobody.get("/api/daily/today").json()["sets"][0]["status"] == "new"
+        travellers, p = play(url, sit(ann), travellers=travellers)
+        p.close()
+        mine = ann.get("/api/daily/today").json()["sets"][0]
+        assert (mine["status"], mine["played"], mine["finished"], mine["playing"]) == ("finished", DEALS, 1, 0)
+        assert mine["you"] == travellers[DEALS]["session"]
+        deal_set = service.deal_set(DAY, "official")
+        text = ann.get("/api/daily/today").text + nobody.get("/api/daily/today").text
+        for board in range(1, DEALS + 1):
+            assert not cards_in(text) and deal_set.commitments[board - 1] not in text
 
 
 def test_the_day_ends_once_its_tables_stop_and_the_ratings_take_it_once(tmp_path):

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from playerkit import Browser, Site, refused, site_over
+from playerkit import Browser, Site, browser_headers, refused, site_over
 from serverkit import WAIT, Player, Secrets
 from websockets.sync.client import connect
 
@@ -58,19 +58,9 @@ def running(backend: tuple[str, str | None], tmp_path: Any) -> Iterator[Site]:
 class Sitter(Player):
     """A websocket client of an event's table with a browser's cookies (its player), if any."""
 
-    def __init__(self, site: Site, code: str, browser: Browser | None = None, **hello: Any):
-        headers = {"Origin": site.url}
-        if browser is not None:
-            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in browser.http.cookies.items())
-        self.ws = connect(site.url.replace("http", "ws") + "/ws", open_timeout=WAIT, max_size=2**22,
-                          additional_headers=headers, legacy=True)
-        self.code, self.messages, self.state, self.log = code, [], None, []
-        self.token, self.seat = hello.get("token"), None
+    def __init__(self, url: str, code: str, browser: Browser | None = None, **hello: Any):
         self.events: dict[int, dict[str, Any]] = {}
-        self.send({"type": "hello", "room": code, **hello})
-        welcome = self.until(lambda m: m["type"] in ("welcome", "error"))
-        assert welcome["type"] == "welcome", welcome
-        self.seat, self.host = welcome["seat"], welcome["host"]
+        super().__init__(url.replace("http", "ws") + "/ws", code, headers=browser_headers(url, browser), **hello)
 
     def recv(self, timeout: float = WAIT) -> dict[str, Any]:
         message = super().recv(timeout)
@@ -80,10 +70,7 @@ class Sitter(Player):
 
 
 def hello_refused(site: Site, code: str, browser: Browser | None = None) -> dict[str, Any]:
-    headers = {"Origin": site.url}
-    if browser is not None:
-        headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in browser.http.cookies.items())
-    with connect(site.url.replace("http", "ws") + "/ws", open_timeout=WAIT, additional_headers=headers) as ws:
+    with connect(site.ws, open_timeout=WAIT, additional_headers=browser_headers(site.url, browser)) as ws:
         ws.send(json.dumps({"type": "hello", "room": code}))
         answer = json.loads(ws.recv(timeout=WAIT))
     assert answer["type"] == "error" and "\n" not in answer["message"], answer
@@ -199,15 +186,16 @@ def test_an_event_of_two_tables_each_seeing_only_what_it_has_played(backend, tmp
         bo.register("Bodkin", PASSWORD)
         cy.guest("Cyra")
         dora.guest("Dora")
-        a, b, c = Sitter(site, codes[0], ann), Sitter(site, codes[0], bo), Sitter(site, codes[1], cy)
+        a, b, c = Sitter(site.url, codes[0], ann), Sitter(site.url, codes[0], bo), Sitter(site.url, codes[1], cy)
         a.join("N", "Ann")
         b.join("E", "Bodkin")
         c.join("S", "Cyra")
         # One seat a player in an event; a player of it watches no other table while it runs.
-        assert Sitter(site, codes[0], ann).error({"type": "join", "seat": "S", "name": "x"})["code"] == "already-seated"
+        again = Sitter(site.url, codes[0], ann)
+        assert again.error({"type": "join", "seat": "S", "name": "x"})["code"] == "already-seated"
         assert hello_refused(site, codes[1], ann)["code"] == "plays-elsewhere"
         assert hello_refused(site, codes[0], cy)["code"] == "plays-elsewhere"
-        watcher = Sitter(site, codes[1])  # (nobody in particular: watches table 2)
+        watcher = Sitter(site.url, codes[1])  # (nobody in particular: watches table 2)
         filled = host.change("POST", f"/api/events/{eid}/fill", {"host_token": host_token, "bot": "random"})
         assert filled.json() == {"filled": 5}, filled.text
         seats = host.get(f"/api/events/{eid}").json()["tables"]
@@ -240,6 +228,7 @@ def test_an_event_of_two_tables_each_seeing_only_what_it_has_played(backend, tmp
         assert dora.get(f"/api/events/{eid}").json()["ranking"] is None  # (no board is finished at every table)
         assert ann.get(f"/api/events/{eid}").json()["ranking"]["boards"] == DEALS
         assert not c.events and not watcher.events
+        assert dora.get("/api/players/Bodkin").json()["events"] == {"events": []}  # (under way: on no profile yet)
         nothing_of(boards, frames(c) + answers(cy), "Cyra, who has played neither board", own="S")
         nothing_of(boards, frames(watcher) + answers(dora), "a spectator")
 
@@ -266,7 +255,7 @@ def test_an_event_of_two_tables_each_seeing_only_what_it_has_played(backend, tmp
         cy, dora = site.browser(), site.browser()
         cy.http.cookies.update(cookies["cy"])
         dora.http.cookies.update(cookies["dora"])
-        c = Sitter(site, codes[1], cy, token=token)
+        c = Sitter(site.url, codes[1], cy, token=token)
         first = c.until(lambda m: m["type"] == "state")
         assert first["seq"] == seq and first["deal"]["hand"] == hand and first["room"]["event"]["board"] == 2
         play([c], lambda: DEALS in c.events and c.events[DEALS]["final"])
@@ -306,6 +295,15 @@ def test_an_event_of_two_tables_each_seeing_only_what_it_has_played(backend, tmp
             assert got == expected, (side, got, expected)
             assert [row["rank"] for row in shown] == [1 + sum((p2, t2) > (p, tot) for _, p2, t2 in expected)
                                                       for _, p, tot in expected]
+        # Bodkin's profile lists the event: his pair, its percentage and its rank among the EW pairs.
+        played = dora.get("/api/players/Bodkin").json()["events"]["events"]
+        row = next(r for r in final["ranking"]["EW"] if r["table"] == 1)
+        assert [(e["id"], e["name"], e["link"], e["rank"], e["of"], round(e["percentage"], 2), e["total"])
+                for e in played] == [(eid, "Club night", f"/events/{eid}", row["rank"], 3, row["percentage"],
+                                      row["total"])]
+        pair = played[0]["pair"]
+        assert (pair["table"], pair["side"], pair["name"]) == (1, "EW", "Bodkin & random bot")
+        assert pair["players"][0]["profile"] == "/players/Bodkin"
         # Deleting an account takes its name from the event's ranking, travellers, records and table at once.
         gone = site.browser()
         assert gone.login("Bodkin", PASSWORD).status_code == 200
@@ -320,7 +318,7 @@ def test_an_event_of_two_tables_each_seeing_only_what_it_has_played(backend, tmp
         # Once it is over the players of the event may watch any table.
         ann = site.browser()
         ann.http.cookies.update(cookies["ann"])
-        Sitter(site, codes[1], ann).close()
+        Sitter(site.url, codes[1], ann).close()
         c.close()
     rows = site.rows()
     assert not [line for line in rows.splitlines() if line.startswith("duplicate_") and "Bodkin" in line]  # (ids)
@@ -348,12 +346,12 @@ def test_an_events_refusals_are_one_line_and_its_boards_are_nowhere_else(tmp_pat
                 "unknown-bot")
         refused(host.change("POST", f"/api/events/{eid}/start", {"host_token": "x" * 32}), 403, "not-host")
         refused(host.change("POST", f"/api/events/{eid}/start", {"host_token": host_token}), 409, "empty-seats")
-        nobody = Sitter(site, code)
+        nobody = Sitter(site.url, code)
         assert nobody.error({"type": "join", "seat": "N", "name": "Mallory"})["code"] == "signed-out"
         nobody.close()
         ann = site.browser()
         ann.guest("Ann")
-        a = Sitter(site, code, ann)
+        a = Sitter(site.url, code, ann)
         a.join("S", "Ann")
         for message, refusal in [({"type": "start"}, "event-start"), ({"type": "rematch"}, "event-table"),
                                  ({"type": "fill", "seat": "N", "bot": "random"}, "not-host"),

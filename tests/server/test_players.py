@@ -371,8 +371,9 @@ def test_every_page_links_the_site_and_loads_the_player_bar(tmp_path):
             page = browser.get(path)
             assert page.status_code == 200 and "/static/players/bar.js" in page.text, path
             assert '<a href="/puzzles"' in page.text, path
-        for asset in ("bar.js", "bar.css", "session.js", "account.js", "players.js", "profile.js", "players.css"):
+        for asset in ("bar.js", "session.js", "account.js", "players.js", "profile.js", "players.css"):
             assert browser.get(f"/static/players/{asset}").status_code == 200, asset
+        assert browser.get("/static/header.css").status_code == 200
 
 
 def test_who_is_this_for_a_websocket_handshake(site):

@@ -9,64 +9,17 @@ those after, and replays.  A room still waiting for players is in the lobby agai
 from __future__ import annotations
 
 import contextlib
-import os
-import signal
-import socket
-import subprocess
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
-from serverkit import Player
+from serverkit import Player, Serve
 from websockets.exceptions import ConnectionClosed
 
 from cinch.record import loads, replay
 
 WAIT = 10.0  # seconds any one wait may take
 ROOM = {"rules": "pagat", "bot_delay": 0, "between_deals": 0, "grace": 60}
-
-
-class Serve:
-    """``python -m cinch serve`` in a process of its own, on a free loopback port."""
-
-    def __init__(self, db: Path, log: Path):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        self.url = f"http://127.0.0.1:{port}"
-        self.ws = f"ws://127.0.0.1:{port}/ws"
-        self.log = log
-        with open(log, "ab") as out:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "cinch", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db),
-                 "--log-level", "warning"],
-                stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        self.http = httpx.Client(base_url=self.url, timeout=WAIT)
-        deadline = time.monotonic() + 20.0
-        while True:
-            assert self.process.poll() is None, f"cinch serve exited: {self.output()}"
-            assert time.monotonic() < deadline, f"cinch serve did not answer: {self.output()}"
-            with contextlib.suppress(httpx.TransportError):
-                if self.http.get("/api/rooms", timeout=1.0).status_code == 200:
-                    return
-            time.sleep(0.05)
-
-    def output(self) -> str:
-        return self.log.read_text(errors="replace")[-3000:]
-
-    def create(self) -> dict[str, Any]:
-        reply = self.http.post("/api/rooms", json=ROOM)
-        assert reply.status_code == 201, reply.text
-        return reply.json()
-
-    def kill(self) -> None:
-        if self.process.poll() is None:
-            os.kill(self.process.pid, signal.SIGKILL)
-        self.process.wait(WAIT)
-        self.http.close()
 
 
 def sync(players: list[Player], timeout: float = WAIT) -> dict[str, Any]:
@@ -122,11 +75,11 @@ def test_a_server_killed_mid_trick_goes_on_where_it_stood(tmp_path):
     servers: list[Serve] = []
     clients: list[Player] = []
     try:
-        first = Serve(db, log)
+        first = Serve(log, "--db", str(db), wait=WAIT).wait()
         servers.append(first)
-        made = first.create()
+        made = first.create(ROOM)
         code = made["code"]
-        waiting = first.create()  # another room, still waiting for players: one person sits in it
+        waiting = first.create(ROOM)  # another room, still waiting for players: one person sits in it
         sitter = Player(first.ws, waiting["code"])
         clients.append(sitter)
         sitter.join("W", "Wanda")
@@ -159,7 +112,7 @@ def test_a_server_killed_mid_trick_goes_on_where_it_stood(tmp_path):
         close(clients)
         clients.clear()
 
-        second = Serve(db, log)
+        second = Serve(log, "--db", str(db), wait=WAIT).wait()
         servers.append(second)
         lobby = {r["code"]: r for r in second.http.get("/api/rooms").json()["rooms"]}
         assert lobby[waiting["code"]]["status"] == "waiting", lobby
@@ -196,3 +149,4 @@ def test_a_server_killed_mid_trick_goes_on_where_it_stood(tmp_path):
         close(clients)
         for server in servers:
             server.kill()
+            server.stop()  # (its client closed)

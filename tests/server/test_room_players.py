@@ -12,9 +12,8 @@ import time
 from typing import Any
 
 import pytest
-from playerkit import Browser, Site, site_over
+from playerkit import Browser, Site, browser_headers, site_over
 from serverkit import WAIT, Player, cluster_server, play_until
-from websockets.sync.client import connect
 
 from cinch.library import FORMER_PLAYER
 from cinch.server.app import Connection
@@ -39,17 +38,7 @@ class Sitter(Player):
 
     def __init__(self, site: Site, code: str, browser: Browser | None = None, origin: str | None = None,
                  **hello: Any):
-        headers = {"Origin": origin or site.url}
-        if browser is not None:
-            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in browser.http.cookies.items())
-        self.ws = connect(site.url.replace("http", "ws") + "/ws", open_timeout=WAIT, max_size=2**22,
-                          additional_headers=headers, legacy=True)
-        self.code, self.messages, self.state, self.log = code, [], None, []
-        self.token, self.seat = hello.get("token"), None
-        self.send({"type": "hello", "room": code, **hello})
-        welcome = self.until(lambda m: m["type"] in ("welcome", "error"))
-        assert welcome["type"] == "welcome", welcome
-        self.seat, self.host = welcome["seat"], welcome["host"]
+        super().__init__(site.ws, code, headers=browser_headers(origin or site.url, browser), **hello)
 
 
 def new_room(site: Site, **body: Any) -> dict[str, Any]:
@@ -115,21 +104,28 @@ def test_the_same_player_is_refused_a_second_seat(site):
     assert refused["code"] == "already-seated" and f"{NAME} already sits at S" in refused["message"]
 
 
+def ann_at_a_match(site: Site) -> tuple[Browser, str, str, Sitter, Sitter]:
+    """Ann, an account, sits South in a new room whose host fills the other seats with bots and starts the match:
+    her browser, her id, the room's code, the host's connection and hers."""
+    ann = site.browser()
+    ann_id = ann.register(NAME, PASSWORD)["id"]
+    room = new_room(site, **SHORT)
+    code = room["code"]
+    host = Sitter(site, code, host_token=room["host_token"])
+    me = Sitter(site, code, ann)
+    me.join("S", NAME)
+    for seat in "NEW":
+        host.send({"type": "fill", "seat": seat, "bot": "basic"})
+    host.send({"type": "start"})
+    return ann, ann_id, code, host, me
+
+
 def test_a_finished_match_is_rated_once_even_when_a_restarted_server_reports_it_again(tmp_path):
     def serve() -> Any:
         return site_over("sqlite", tmp_path, seed=2026, room_defaults=FAST)
 
     with serve() as site:
-        ann = site.browser()
-        ann_id = ann.register(NAME, PASSWORD)["id"]
-        room = new_room(site, **SHORT)
-        code = room["code"]
-        host = Sitter(site, code, host_token=room["host_token"])
-        me = Sitter(site, code, ann)
-        me.join("S", NAME)
-        for seat in "NEW":
-            host.send({"type": "fill", "seat": seat, "bot": "basic"})
-        host.send({"type": "start"})
+        ann, ann_id, code, host, me = ann_at_a_match(site)
         play_until([me], lambda: bool(me.state and me.state["match"] and me.state["match"]["winner"]), timeout=300)
         match_id = me.state["room"]["match_id"]
         won = me.state["match"]["winner"] == "NS"
@@ -156,16 +152,7 @@ def test_a_finished_match_is_rated_once_even_when_a_restarted_server_reports_it_
 
 
 def test_deleting_an_account_renames_its_seat_at_once_and_for_good(site):
-    ann = site.browser()
-    ann_id = ann.register(NAME, PASSWORD)["id"]
-    room = new_room(site, **SHORT)
-    code = room["code"]
-    host = Sitter(site, code, host_token=room["host_token"])
-    me = Sitter(site, code, ann)
-    me.join("S", NAME)
-    for seat in "NEW":
-        host.send({"type": "fill", "seat": seat, "bot": "basic"})
-    host.send({"type": "start"})
+    ann, ann_id, code, host, me = ann_at_a_match(site)
     host.until(lambda m: m["type"] == "state" and m["room"]["status"] == "playing")
     eventually(lambda: site.players.store.player_games(ann_id))
     assert NAME in site.rows()

@@ -25,7 +25,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -40,13 +40,13 @@ from cinch.server.daily import DailyOptions, add_daily_routes
 from cinch.server.events import add_event_routes
 from cinch.server.games import OVER, WAITING
 from cinch.server.hints import hint_now
-from cinch.server.pages import EXCEPTION_HANDLERS, BadBody, read_json
+from cinch.server.pages import EXCEPTION_HANDLERS, BadBody, read_json, site_page
 from cinch.server.players import Player, add_player_routes, player_of
 from cinch.server.protocol import Refusal
 from cinch.server.puzzles import add_puzzle_routes
 from cinch.server.ratings import Ledger, Ratings, add_rating_routes
 from cinch.server.replays import add_replay_routes
-from cinch.server.rooms import Room, Settings, new_code, new_token, rules_from
+from cinch.server.rooms import Room, Settings, new_code, new_token, rules_of, set_paces
 from cinch.server.scoresheet import add_scoresheet_routes
 from cinch.server.seats import Place, seat_info, table_json, token_hash
 from cinch.server.security import CsrfGuard
@@ -272,22 +272,8 @@ class Server:
         if live >= MAX_ROOMS:
             raise Refusal("full", f"the server holds {live} rooms already; try later")
         spec = {**self.room_defaults, **body}
-        target = spec.get("target")
-        if target is not None and (not isinstance(target, int) or isinstance(target, bool)):
-            raise Refusal("bad-request", "target must be a whole number of points")
-        options = spec.get("options", {})
-        if not isinstance(options, dict) or not all(isinstance(v, str | int | bool) for v in options.values()):
-            raise Refusal("bad-request", "options must be an object of option names and values, "
-                                         "as in {\"sancho\": \"true\", \"follow\": \"strict\"}")
-        rules = rules_from(spec.get("rules", "pagat"), target, options)
-        settings = Settings(rules)
-        for key, low, high in (("grace", 0, 3600), ("between_deals", 0, 600), ("bot_delay", 0, 10),
-                               ("trick_pause", 0, 10)):
-            if key in spec:
-                value = spec[key]
-                if not isinstance(value, int | float) or isinstance(value, bool) or not low <= value <= high:
-                    raise Refusal("bad-request", f"{key} must be a number of seconds from {low} to {high}")
-                setattr(settings, key, float(value))
+        settings = Settings(rules_of(spec, "pagat"))
+        set_paces(settings, spec)
         for key in ("hints", "listed"):
             if key in spec:
                 if not isinstance(spec[key], bool):
@@ -636,8 +622,9 @@ def create_app(db: str | os.PathLike[str] | None = None, *, base_url: str = "", 
         return Response(dumps(record), media_type="application/json")
 
     async def page(request: Request) -> Response:
-        # The lobby and every room are one page: its script reads the address.
-        return FileResponse(STATIC / "index.html", media_type="text/html")
+        # The lobby and every room are one page: its script reads the address (a room's marks no link of the bar).
+        here = None if request.url.path == "/" else ""
+        return await site_page(request, STATIC / "index.html", here=here, headers={"Cache-Control": "no-cache"})
 
     async def schema(request: Request) -> Response:
         return JSONResponse(protocol.json_schema())

@@ -6,8 +6,9 @@ shuffle (:class:`BoardsTable`); when a board's deal ends, its result goes into t
 then (:meth:`BoardsTable.tell_board`).  The pieces of a result as the field keeps and shows it are here too: its
 summary and record (:func:`split_result`), its contract in words, a traveller line's common fields
 (:func:`result_line`), the robot table's board worked out in a worker process (:func:`robot_board`), a record shown
-under the names its players have now (:func:`named_record`), and a field's ranking as
-:meth:`cinch.server.fields.FieldStore.finalize` keeps it (:func:`rank_rows`).
+under the names its players have now (:func:`named_record`), a field's ranking as
+:meth:`cinch.server.fields.FieldStore.finalize` keeps it (:func:`rank_rows`), and how their routes answer
+(:func:`answering`, :func:`fresh`).
 
 - the daily deals (:mod:`cinch.server.daily`): one person in South and three bots, one set a day;
 - a private event (:mod:`cinch.server.events`): several tables of four, people or bots, the host's set.
@@ -20,16 +21,22 @@ import contextlib
 import hashlib
 import logging
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 from urllib.parse import quote
 
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
 from cinch.cards import Seat
-from cinch.duplicate import BoardResult, DealSet, Matchpoints, bot_seed, ranking, robot_result
+from cinch.duplicate import BoardResult, DealSet, DuplicateError, Matchpoints, bot_seed, ranking, robot_result
 from cinch.errors import CinchError
+from cinch.library import LibraryError
 from cinch.match import Match
 from cinch.server.audience import Client
 from cinch.server.games import BETWEEN, OVER, PLAYING, WAITING
+from cinch.server.pages import BadBody, error_json
+from cinch.server.protocol import Refusal
 from cinch.server.store import Store
 from cinch.server.tables import ServerTable, Settings
 from cinch.server.turns import Thinker
@@ -76,6 +83,37 @@ def result_line(data: Mapping[str, Any], result: int, mp: Matchpoints, record: s
 def line_key(entrant: str, kind: str = "daily") -> str:
     """What names a result on a traveller in a link: not the entrant (a player's id is never shown)."""
     return hashlib.sha256(f"cinch/1 {kind} line\n{entrant}".encode()).hexdigest()[:16]
+
+
+# ---- how their routes answer -----------------------------------------------------------------------------------
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def answering(what: str, statuses: Mapping[str, int], *,
+              before: Callable[[], Awaitable[Any]] | None = None) -> Callable[[Handler], Handler]:
+    """How a route of the daily deals or the events answers: its handler's answer; a refusal as the pages' one-line
+    error (its status from ``statuses``, else 400), a body refused as it was read; or, when the store fails, 503
+    saying that ``what`` could not be read just now.  ``before``: what every request waits for first."""
+    def answer(handler: Handler) -> Handler:
+        async def run(request: Request) -> Response:
+            try:
+                if before is not None:
+                    await before()
+                return await handler(request)
+            except BadBody as e:
+                return e.response()
+            except Refusal as e:
+                return error_json(e.code, e.message, statuses.get(e.code, 400))
+            except (LibraryError, DuplicateError) as e:
+                log.warning("%s: %s", what, e)
+                return error_json("storage", f"{what} could not be read just now ({e}); try again", 503)
+        return run
+    return answer
+
+
+def fresh(data: Any, status: int = 200) -> JSONResponse:
+    """A JSON answer that no cache keeps (what it shows depends on who asks, and changes as boards are played)."""
+    return JSONResponse(data, status_code=status, headers={"Cache-Control": "no-store"})
 
 
 def robot_board(set_json: dict[str, Any], board: int) -> dict[str, Any]:
@@ -269,5 +307,5 @@ class BoardsTable(ServerTable):
             client.send(message)
 
 
-__all__ = ["BoardsTable", "SUITS", "contract_words", "in_pool", "line_key", "named_record", "rank_rows",
-           "result_line", "robot_board", "split_result"]
+__all__ = ["BoardsTable", "SUITS", "answering", "contract_words", "fresh", "in_pool", "line_key", "named_record",
+           "rank_rows", "result_line", "robot_board", "split_result"]

@@ -29,14 +29,14 @@ import hmac
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from cinch.cards import Seat
@@ -54,14 +54,15 @@ from cinch.duplicate import (
     ranking,
 )
 from cinch.errors import CinchError
-from cinch.library import LibraryError
 from cinch.match import Match
 from cinch.record import dumps, loads
 from cinch.rules import PRESET_NAMES, Rules
 from cinch.server.audience import Client
 from cinch.server.boards import (
     BoardsTable,
+    answering,
     contract_words,
+    fresh,
     in_pool,
     line_key,
     named_record,
@@ -72,7 +73,7 @@ from cinch.server.boards import (
 )
 from cinch.server.fields import PERSON_KIND, ROBOTS_KIND, FieldStore, StoredEntry
 from cinch.server.games import BETWEEN, OVER
-from cinch.server.pages import HEADERS, error_json
+from cinch.server.pages import page
 from cinch.server.protocol import Refusal
 from cinch.server.seats import table_json, token_hash
 from cinch.server.store import Store
@@ -451,20 +452,10 @@ class DailyService:
         viewer = None if player is None else player.id
         sets = []
         for preset in self.options.presets:
+            line = self.set_line(today, preset, viewer)
             fid = field_id(today, preset)
-            entries = self.fields.entries(fid)
-            mine = next((e for e in entries if e.entrant == viewer), None)
-            finished = mine is not None and mine.status == "finished"
-            people = [e for e in entries if e.kind == PERSON_KIND]
-            sets.append({
-                "preset": preset, "rules": Rules.preset(preset).name, "day": today,
-                "set": self.shown_set(today, preset), "bots": self.options.bots,
-                "status": "new" if mine is None else mine.status, "played": 0 if mine is None else mine.boards,
-                "finished": sum(1 for e in people if e.status == "finished"),
-                "playing": sum(1 for e in people if e.status != "finished"),
-                "ranking": self.ranking_json(fid, viewer) if finished else None,
-                "you": self.session(fid, viewer) if finished and viewer is not None else None,
-                "play": f"/daily/play/{preset}"})
+            sets.append({**line, "set": self.shown_set(today, preset), "bots": self.options.bots,
+                         "ranking": self.ranking_json(fid, viewer) if line["status"] == "finished" else None})
         yesterday = day_of(day_start(today) - DAY_SECONDS)
         revealed = []
         for preset in self.options.presets:
@@ -477,6 +468,31 @@ class DailyService:
                 "bots": self.options.bots, "deals": self.options.deals,
                 "player": None if player is None else {"name": player.name, "kind": player.kind},
                 "sets": sets, "yesterday": revealed, "past": self.past_days(viewer) if viewer is not None else []}
+
+    def set_line(self, day: str, preset: str, viewer: str | None) -> dict[str, Any]:
+        """(In a worker thread.)  Where a day's set of a preset stands: its boards, how many people have played it
+        (finished, and still playing), where the viewer stands (``new``, ``playing`` with the boards played, or
+        ``finished`` with their score and rank), and where it is played."""
+        fid = field_id(day, preset)
+        entries = self.fields.entries(fid)
+        mine = next((e for e in entries if e.entrant == viewer), None)
+        finished = mine is not None and mine.status == "finished"
+        people = [e for e in entries if e.kind == PERSON_KIND]
+        return {"preset": preset, "rules": Rules.preset(preset).name, "day": day, "boards": self.options.deals,
+                "status": "new" if mine is None else mine.status, "played": 0 if mine is None else mine.boards,
+                "finished": sum(1 for e in people if e.status == "finished"),
+                "playing": sum(1 for e in people if e.status != "finished"),
+                "you": self.session(fid, viewer) if finished and viewer is not None else None,
+                "play": f"/daily/play/{preset}"}
+
+    def today_json(self, player: Any) -> dict[str, Any]:
+        """(In a worker thread.)  What the lobby's card shows of today's sets (:meth:`set_line`), read without
+        opening the day: a visit to the lobby sets no robot table going."""
+        today = self.today()
+        viewer = None if player is None else player.id
+        return {"day": today, "ends": datetime.fromtimestamp(day_start(today) + DAY_SECONDS, UTC).isoformat(),
+                "bots": self.options.bots, "deals": self.options.deals, "page": "/daily",
+                "sets": [self.set_line(today, preset, viewer) for preset in self.options.presets]}
 
     def past_days(self, player_id: str, *, final_only: bool = False) -> list[dict[str, Any]]:
         """(In a worker thread.)  A player's days, the newest first: each set played, with its rank (among those
@@ -652,27 +668,17 @@ def add_daily_routes(routes: list[Any], server: Any, options: DailyOptions | Non
     service = DailyService(server, options, FieldStore(store), owns_fields=owned)
     service.ratings = ratings
 
-    def answer(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
-        async def run(request: Request) -> Response:
-            try:
-                await service.close_days()  # (a day that has just ended is final before anything is shown of it)
-                return await handler(request)
-            except Refusal as e:
-                status = {"unknown-preset": 404, "no-set": 404, "no-board": 404, "not-played": 403, "signed-out": 401,
-                          "played": 409, "bad-day": 400, "storage": 503}.get(e.code, 400)
-                return error_json(e.code, e.message, status)
-            except (LibraryError, DuplicateError) as e:
-                log.warning("daily: %s", e)
-                return error_json("storage", f"the daily deals could not be read just now ({e}); try again", 503)
-        return run
-
-    def fresh(data: Any, status: int = 200) -> JSONResponse:
-        return JSONResponse(data, status_code=status, headers={"Cache-Control": "no-store"})
+    # (a day that has just ended is final before anything is shown of it)
+    answer = answering("the daily deals", {"unknown-preset": 404, "no-set": 404, "no-board": 404, "not-played": 403,
+                                           "signed-out": 401, "played": 409, "storage": 503}, before=service.close_days)
 
     async def overview(request: Request) -> Response:
         player = await player_of(request)
         await service.open_day(service.today())
         return fresh(await asyncio.to_thread(service.overview, player))
+
+    async def today(request: Request) -> Response:
+        return fresh(await asyncio.to_thread(service.today_json, await player_of(request)))
 
     async def day(request: Request) -> Response:
         day_, preset = check_day(request.path_params["day"]), service.check_preset(request.path_params["preset"])
@@ -718,15 +724,11 @@ def add_daily_routes(routes: list[Any], server: Any, options: DailyOptions | Non
         preset = service.check_preset(request.path_params["preset"])
         return fresh(await service.seat(player, preset))
 
-    def page(name: str) -> Callable[[Request], Awaitable[Response]]:
-        async def serve(request: Request) -> Response:
-            return FileResponse(STATIC / name, media_type="text/html; charset=utf-8", headers=HEADERS)
-        return serve
-
     routes.extend([
-        Route("/daily", page("index.html")),
-        Route("/daily/play/{preset}", page("table.html")),
+        Route("/daily", page(STATIC / "index.html")),
+        Route("/daily/play/{preset}", page(STATIC / "table.html")),
         Route("/api/daily", answer(overview), methods=["GET"]),
+        Route("/api/daily/today", answer(today), methods=["GET"]),  # (the lobby's card)
         Route("/api/daily/{preset}/play", answer(play), methods=["POST"]),
         Route("/api/daily/{day}/{preset}", answer(day), methods=["GET"]),
         Route("/api/daily/{day}/{preset}/boards/{board}", answer(traveller), methods=["GET"]),

@@ -38,13 +38,14 @@ import json
 import logging
 import secrets as stdlib_secrets
 import time
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 import cinch.server.rooms as rooms
@@ -57,10 +58,19 @@ from cinch.match import Match
 from cinch.record import dumps, loads
 from cinch.rules import Rules
 from cinch.server.audience import Client
-from cinch.server.boards import BoardsTable, in_pool, named_record, result_line, robot_board, split_result
+from cinch.server.boards import (
+    BoardsTable,
+    answering,
+    fresh,
+    in_pool,
+    named_record,
+    result_line,
+    robot_board,
+    split_result,
+)
 from cinch.server.fields import FINISHED, PAIR_KIND, ROBOTS_KIND, FieldStore, StoredEntry, StoredField
 from cinch.server.games import BETWEEN, OVER, WAITING
-from cinch.server.pages import HEADERS, BadBody, error_json, read_json
+from cinch.server.pages import page, read_json
 from cinch.server.players import profile_path
 from cinch.server.protocol import Refusal
 from cinch.server.ratings import Entrant, family_of
@@ -349,14 +359,7 @@ class EventService:
         return {"id": event_id, "link": event.link, "host_token": host_token, "tables": list(codes)}
 
     def _choices(self, body: dict[str, Any]) -> tuple[Settings, int, int, str | None, str]:
-        target = body.get("target")
-        if target is not None and (not isinstance(target, int) or isinstance(target, bool)):
-            raise Refusal("bad-request", "target must be a whole number of points")
-        options = body.get("options", {})
-        if not isinstance(options, dict) or not all(isinstance(v, str | int | bool) for v in options.values()):
-            raise Refusal("bad-request", 'options must be an object of option names and values, as in '
-                                         '{"sancho": "true"}')
-        rules = rooms.rules_from(body.get("rules", "official"), target, options)
+        rules = rooms.rules_of(body, "official")
         try:
             DealSet.derive("check", rules, 1, secret="0" * 64)  # (a duplicate board's rules: four in partnerships)
         except DuplicateError as e:
@@ -374,16 +377,9 @@ class EventService:
         if not isinstance(name, str) or len(name) > MAX_NAME or any(not c.isprintable() for c in name):
             raise Refusal("bad-request", f"name is a line of at most {MAX_NAME} printable characters")
         settings = Settings(rules, grace=60.0, between_deals=15.0, bot_delay=0.6, hints=False, listed=False)
-        paces = (("grace", 0, 3600), ("between_deals", 0, 600), ("bot_delay", 0, 10), ("trick_pause", 0, 10))
         # (the server's defaults for its tables' pace, as its rooms take them: `cinch serve`, a test's server)
         defaults = getattr(self.server, "room_defaults", {})
-        chosen = {**{key: defaults[key] for key, _, _ in paces if key in defaults}, **body}
-        for key, low, high in paces:
-            if key in chosen:
-                value = chosen[key]
-                if not isinstance(value, int | float) or isinstance(value, bool) or not low <= value <= high:
-                    raise Refusal("bad-request", f"{key} must be a number of seconds from {low} to {high}")
-                setattr(settings, key, float(value))
+        rooms.set_paces(settings, {**{key: defaults[key] for key, _, _ in rooms.PACES if key in defaults}, **body})
         if "substitute" in body:
             if body["substitute"] not in bots:
                 raise Refusal("bad-request", f"substitute must be a bot: {', '.join(bots)}")
@@ -604,7 +600,8 @@ class EventService:
         entries = [e for e in self.fields.entries(event.field_id) if e.kind == PAIR_KIND]
         return min((e.boards for e in entries), default=0)
 
-    def pair_json(self, event: Event, entrant: str, entry: StoredEntry | None, mine: str | None) -> dict[str, Any]:
+    @staticmethod
+    def pair_json(event: Event, entrant: str, entry: StoredEntry | None, mine: str | None) -> dict[str, Any]:
         """A pair as the pages show it: its players by seat (a person's name as the players' table has it now, a
         bot's kind), who they are together, and whether it is the viewer's."""
         number = table_number(entrant)
@@ -817,17 +814,7 @@ class EventTable(BoardsTable):
     def attach(self, client: Client, token: str | None, host_token: str | None) -> None:
         """A connection opens the table: in the seat its token names, as the host, or as a spectator; a player who
         sits at another table of the event watches none until the event is over."""
-        seat = None
-        if token is not None:
-            seat = self.seat_of(token)
-            if seat is None:
-                raise Refusal("bad-token", f"that token is no seat's at table {self.code}: open the table without one "
-                                           "to watch, or take an empty seat")
-        host = False
-        if host_token is not None:
-            host = stdlib_secrets.compare_digest(token_hash(host_token), self.host_hash)
-            if not host:
-                raise Refusal("bad-token", "that is not the event's host token")
+        seat, host = rooms.opener(self, token, host_token, self.host_hash, f"table {self.code}", "the event's")
         self.service.cached(self.event_id)  # (read here, outside any change, if this process never did)
         player = getattr(client, "player", None)
         if seat is None and player is not None and not self.service.is_final(self.event_id):
@@ -869,10 +856,7 @@ class EventTable(BoardsTable):
         token = rooms.new_token()
         self.seats.sit(seat, player.name, token_hash(token), entropy, player.id, player.kind)
         self.save()
-        client.seat = seat
-        self._send(client, {"type": "seated", "room": self.code, "seat": seat.name, "token": token})
-        self._returned(seat)
-        self.broadcast(newcomer=client)
+        rooms.seated(self, client, seat, token)
 
     def leave(self, client: Client) -> None:
         with self._change():
@@ -973,23 +957,9 @@ def add_event_routes(routes: list[Any], server: Any, *, ratings: Any = None, max
     store, owned = open_store(server)
     service = EventService(server, FieldStore(store), owns_fields=owned, ratings=ratings, max_rooms=max_rooms)
 
-    def answer(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
-        async def run(request: Request) -> Response:
-            try:
-                return await handler(request)
-            except BadBody as e:
-                return e.response()
-            except Refusal as e:
-                status = {"unknown-event": 404, "no-board": 404, "not-played": 403, "not-host": 403, "full": 503,
-                          "started": 409, "over": 409, "empty-seats": 409, "lapsed": 410, "storage": 503}
-                return error_json(e.code, e.message, status.get(e.code, 400))
-            except (LibraryError, DuplicateError) as e:
-                log.warning("events: %s", e)
-                return error_json("storage", f"the event could not be read just now ({e}); try again", 503)
-        return run
-
-    def fresh(data: Any, status: int = 200) -> JSONResponse:
-        return JSONResponse(data, status_code=status, headers={"Cache-Control": "no-store"})
+    answer = answering("the event", {"unknown-event": 404, "no-board": 404, "not-played": 403, "not-host": 403,
+                                     "full": 503, "started": 409, "over": 409, "empty-seats": 409, "lapsed": 410,
+                                     "storage": 503})
 
     async def body_of(request: Request) -> Any:
         return await read_json(request, MAX_BODY, '{"rules": "official", "deals": 8, "tables": 2}')
@@ -1042,15 +1012,10 @@ def add_event_routes(routes: list[Any], server: Any, *, ratings: Any = None, max
             raise Refusal("no-board", f"board {board} has no result of that table yet")
         return Response(dumps(found), media_type="application/json", headers={"Cache-Control": "no-store"})
 
-    def page(name: str) -> Callable[[Request], Awaitable[Response]]:
-        async def serve(request: Request) -> Response:
-            return FileResponse(STATIC / name, media_type="text/html; charset=utf-8", headers=HEADERS)
-        return serve
-
     routes.extend([
-        Route("/events", page("index.html")),
-        Route("/events/table/{code}", page("table.html")),
-        Route("/events/{id}", page("event.html")),
+        Route("/events", page(STATIC / "index.html")),
+        Route("/events/table/{code}", page(STATIC / "table.html")),
+        Route("/events/{id}", page(STATIC / "event.html")),
         Route("/api/events", answer(create), methods=["POST"]),
         Route("/api/events/{id}", answer(show), methods=["GET"]),
         Route("/api/events/{id}/fill", answer(fill), methods=["POST"]),
@@ -1062,5 +1027,35 @@ def add_event_routes(routes: list[Any], server: Any, *, ratings: Any = None, max
     return service
 
 
-__all__ = ["Event", "EventService", "EventTable", "KIND", "add_event_routes", "field_id", "overall_places",
-           "pair_of", "rank_pairs", "side_of"]
+def events_section(library: Any, player_id: str) -> dict[str, Any]:
+    """(The profile's ``events`` section.)  The private events a player played that are over, the newest first: the
+    event (its name and page), the pair (its table, its side, its two players), its percentage and total points, and
+    its rank in its own field (the NS pairs, or the EW pairs).  An event under way is not listed: its ranking so far
+    is shown only to those who have played its boards."""
+    fields = FieldStore(library)
+    out = []
+    for stored, entry in fields.player_entries(player_id, KIND):
+        if not stored.is_final or entry.rank is None:
+            continue
+        try:
+            event = Event.of(stored)
+        except LibraryError as e:
+            log.warning("a profile's events: %s", e)
+            continue
+        entries = fields.entries(stored.id)
+        ours = next((e for e in entries if e.entrant == entry.entrant), entry)
+        side = side_of(entry.entrant)
+        out.append({"id": event.id, "name": event.name, "link": event.link, "rules": event.rules.name,
+                    "date": day_of(stored.final or stored.created), "boards": event.deals,
+                    "pair": EventService.pair_json(event, entry.entrant, ours, entry.entrant),
+                    "percentage": entry.percentage, "total": entry.total, "rank": entry.rank,
+                    "of": sum(1 for e in entries if e.rank is not None and side_of(e.entrant) == side)})
+    return {"events": out}
+
+
+def day_of(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, UTC).date().isoformat()
+
+
+__all__ = ["Event", "EventService", "EventTable", "KIND", "add_event_routes", "events_section", "field_id",
+           "overall_places", "pair_of", "rank_pairs", "side_of"]

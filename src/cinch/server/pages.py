@@ -1,16 +1,34 @@
-"""The server's stand-alone pages (the replay viewer, puzzles, the score sheet): each an
-``index.html`` with its script and style, served with one strict content policy; and what every
-route that takes a JSON body shares (:func:`read_json`)."""
+"""The server's pages: every page's HTML served with the site's one top bar put in (:func:`site_page`), the
+stand-alone pages (the replay viewer, puzzles, the score sheet) each an ``index.html`` with its script and style,
+served with one strict content policy; and what every route that takes a JSON body shares (:func:`read_json`).
+
+**The top bar.**  A page's HTML holds only where its bar goes, which link of the site it is, and what it adds
+there (the lobby and the card pages: the four-colour deck)::
+
+    <header class="top" data-here="/daily"></header>
+
+and the server writes the bar in as it serves the page (:func:`site_header`): the same links on every page in the
+same order (:data:`SITE_LINKS`), the page's own marked ``aria-current="page"``, and the player bar (*Sign in*, or
+the player's name and *Sign out*) for the session the request carries.  Nothing moves once the page's scripts run,
+and it reads the same without them; ``static/players/bar.js`` then follows the player as it changes.  A room's
+page hides the bar during play: its menu takes the same links from it (``static/table.js``).
+"""
 
 from __future__ import annotations
 
+import html
 import json
+import logging
+import re
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
+
+log = logging.getLogger("cinch.server")
 
 # The pages load only their own files: no inline script, no other origin, no framing.
 HEADERS = {
@@ -22,18 +40,106 @@ HEADERS = {
 _TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}
 
 
+# ---- the site's top bar, one for every page ----------------------------------------------------------------------
+SITE_LINKS = (("/", "Lobby"), ("/daily", "Daily deals"), ("/events", "Events"), ("/replay", "Replays"),
+              ("/puzzles", "Puzzles"), ("/score", "Score sheet"), ("/ratings", "Ratings"), ("/players", "Players"))
+"""The site's pages, as the top bar of every page links them, in this order."""
+ACCOUNT_PAGE = "/account"  # (the player bar's Sign in, and a guest's own page)
+HEADER_ASSETS = ('  <link rel="stylesheet" href="/static/header.css">\n'
+                 '  <script type="module" src="/static/players/bar.js"></script>\n')
+"""What the bar needs in a page's head: its look and the script that follows the player."""
+_SLOT = re.compile(r'<header class="top" data-here="([^"]*)">(.*?)</header>', re.S)
+
+
+def _current(href: str, here: str) -> str:
+    return ' aria-current="page"' if href == here else ""
+
+
+def player_bar(player: Any, here: str = "") -> str:
+    """The player bar's HTML: *Sign in* for nobody; the player's name (a guest marked so), linking its profile (a
+    guest's: the account page), and an account's *Sign out* (``bar.js`` makes it work)."""
+    if player is None:
+        inner, kind = f'<a href="{ACCOUNT_PAGE}"{_current(ACCOUNT_PAGE, here)}>Sign in</a>', ""
+    else:
+        kind = str(player.kind)
+        shown = f"{player.name} (guest)" if kind == "guest" else str(player.name)
+        href = player.profile or ACCOUNT_PAGE
+        what = "profile" if player.profile else "guest page"
+        inner = (f'<a href="{html.escape(href)}" data-testid="player-name"{_current(href, here)} '
+                 f'aria-label="{html.escape(shown)}: your {what}">{html.escape(shown)}</a>')
+        if kind == "account":
+            inner += '<button type="button" class="sign-out" data-testid="sign-out">Sign out</button>'
+    return (f'<div class="player-bar" data-testid="player-bar" role="group" aria-label="You" '
+            f'data-player="{html.escape(kind)}">{inner}</div>')
+
+
+def site_header(here: str, extras: str = "", player: Any = None) -> str:
+    """The top bar of every page: the site's name, its links (``here``'s marked as the current page), what the page
+    adds (``extras``: its own HTML) and the player bar."""
+    links = "".join(f'\n      <a href="{href}"{_current(href, here)}>{text}</a>' for href, text in SITE_LINKS)
+    return (f'<header class="top">\n    <a class="brand" href="/">Cinch</a>\n    <nav aria-label="Site">{links}\n'
+            f'    </nav>{extras.rstrip()}\n    {player_bar(player, here)}\n  </header>')
+
+
+def with_site_header(text: str, player: Any = None, here: str | None = None) -> str:
+    """A page's HTML with the top bar written into its slot (``here``, if given, instead of the link the slot
+    names: a room's page marks none) and the bar's assets into its head.  A page without a slot is left alone."""
+    slot = _SLOT.search(text)
+    if slot is None:
+        return text
+    bar = site_header(slot.group(1) if here is None else here, slot.group(2), player)
+    text = text[:slot.start()] + bar + text[slot.end():]
+    return text.replace("</head>", HEADER_ASSETS + "</head>", 1)
+
+
+_PAGES: dict[Path, tuple[int, str]] = {}
+
+
+def _page_text(file: Path) -> str:
+    """A page's HTML, read again only when the file changes."""
+    mtime = file.stat().st_mtime_ns
+    kept = _PAGES.get(file)
+    if kept is None or kept[0] != mtime:
+        kept = _PAGES[file] = (mtime, file.read_text(encoding="utf-8"))
+    return kept[1]
+
+
+async def viewer(request: Request) -> Any:
+    """The player a page's request comes from (its session cookie), or None: nobody, or a server without players,
+    or a players' store that cannot be reached just now (the page then says *Sign in*, and ``bar.js`` asks again)."""
+    service = getattr(request.app.state, "players", None)
+    if service is None:
+        return None
+    try:
+        return await service.identify(request)
+    except Exception as e:
+        log.warning("the player of a page could not be found: %s", e)
+        return None
+
+
+async def site_page(request: Request, file: Path, *, here: str | None = None,
+                    headers: dict[str, str] | None = None) -> Response:
+    """Serve a page's HTML with the site's top bar in it, for the request's player (:func:`with_site_header`)."""
+    text = with_site_header(_page_text(file), await viewer(request), here)
+    return HTMLResponse(text, headers=HEADERS if headers is None else headers)
+
+
+def page(file: Path, *, here: str | None = None) -> Callable[[Request], Awaitable[Response]]:
+    """A route's endpoint serving the page ``file`` (:func:`site_page`)."""
+    async def serve(request: Request) -> Response:
+        return await site_page(request, file, here=here)
+    return serve
+
+
 def page_routes(path: str, folder: Path, *assets: str) -> list[Route]:
     """``path`` serving ``folder/index.html``, and ``path/NAME`` each asset of ``folder`` (a .js or .css)."""
-    async def page(request: Request) -> Response:
-        return FileResponse(folder / "index.html", media_type="text/html; charset=utf-8", headers=HEADERS)
-
     def asset(name: str) -> Route:
         async def serve(request: Request) -> Response:
             return FileResponse(folder / name, media_type=_TYPES[Path(name).suffix],
                                 headers={"Cache-Control": "no-cache"})
         return Route(f"{path}/{name}", serve)
 
-    return [Route(path, page), *(asset(name) for name in assets)]
+    return [Route(path, page(folder / "index.html")), *(asset(name) for name in assets)]
 
 
 def error_json(code: str, message: str, status: int) -> JSONResponse:

@@ -46,11 +46,11 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from pydantic import TypeAdapter, ValidationError
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from cinch.library import ACCOUNT, DELETED, LibraryError, NameTaken, StoredMatch, StoredPlayer
-from cinch.server.pages import HEADERS, BadBody, read_json
+from cinch.server.pages import BadBody, page, read_json
 from cinch.server.protocol import Name
 from cinch.server.security import (
     CSRF_COOKIE,
@@ -256,7 +256,8 @@ ProfileSection = Callable[[PlayerStore, StoredPlayer], Any]
 PROFILE_SECTIONS: dict[str, ProfileSection] = {}
 """The parts of a profile after its name, each a key of the profile's JSON: ``games`` here; ``ratings`` from
 :mod:`cinch.server.ratings`; ``daily`` the player's days of the daily deals that are over, with their ranks
-(:func:`cinch.server.daily.daily_section`)."""
+(:func:`cinch.server.daily.daily_section`); ``events`` the private events they played that are over, with their
+pairs and ranks (:func:`cinch.server.events.events_section`)."""
 
 
 def profile_section(key: str) -> Callable[[ProfileSection], ProfileSection]:
@@ -297,6 +298,15 @@ def daily_days(store: PlayerStore, player: StoredPlayer) -> dict[str, Any]:
     from cinch.server.daily import daily_section
 
     return daily_section(store, player.id)
+
+
+@profile_section("events")
+def events_played(store: PlayerStore, player: StoredPlayer) -> dict[str, Any]:
+    """The private events the player played that are over, each with its pair, percentage and rank
+    (cinch.server.events)."""
+    from cinch.server.events import events_section
+
+    return events_section(store, player.id)
 
 
 def profile_json(store: PlayerStore, player: StoredPlayer) -> dict[str, Any]:
@@ -689,15 +699,10 @@ def add_player_routes(routes: list[Any], server: Any, public_url: str = "",
     async def directory(request: Request) -> Response:
         return JSONResponse({"players": await service.directory()}, headers={"Cache-Control": "no-cache"})
 
-    def page(name: str) -> Callable[[Request], Awaitable[Response]]:
-        async def serve(request: Request) -> Response:
-            return FileResponse(STATIC / name, media_type="text/html; charset=utf-8", headers=HEADERS)
-        return serve
-
     routes.extend([
-        Route("/account", page("account.html")),
-        Route("/players", page("players.html")),
-        Route("/players/{name}", page("profile.html")),
+        Route("/account", page(STATIC / "account.html")),
+        Route("/players", page(STATIC / "players.html")),
+        Route("/players/{name}", page(STATIC / "profile.html")),
         Route("/api/players", answer(directory), methods=["GET"]),
         Route("/api/players/me", answer(me), methods=["GET"]),
         Route("/api/players/me", answer(delete), methods=["DELETE"]),

@@ -42,13 +42,13 @@ from typing import Any, Protocol
 
 from openskill.models import PlackettLuce
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from cinch.library import ACCOUNT, LibraryError, Run
 from cinch.match import Match
 from cinch.rules import PRESET_NAMES, Rules
-from cinch.server.pages import HEADERS
+from cinch.server.pages import page
 from cinch.server.players import STATIC, PlayerStore, StoredPlayer, profile_path, profile_section
 from cinch.server.players import day as date_of
 
@@ -419,10 +419,7 @@ def add_rating_routes(routes: list[Any], ratings: Ratings) -> None:
                                  "just now; try again."}, status_code=503)
         return JSONResponse(data, headers={"Cache-Control": "no-cache"})
 
-    async def page(request: Request) -> Response:
-        return FileResponse(STATIC / "ratings.html", media_type="text/html; charset=utf-8", headers=HEADERS)
-
-    routes.extend([Route("/ratings", page), Route("/api/ratings", api, methods=["GET"])])
+    routes.extend([Route("/ratings", page(STATIC / "ratings.html")), Route("/api/ratings", api, methods=["GET"])])
 
 
 __all__ = ["ANCHORS", "FAMILIES", "MINIMUM_GAMES", "MODEL", "Change", "Entrant", "Ledger", "Ratings",

@@ -132,17 +132,7 @@ class Room(ServerTable):
     # ---- the messages --------------------------------------------------------------------------------------
     def attach(self, client: Client, token: str | None, host_token: str | None) -> None:
         """A connection opens the room: as a spectator, or in the seat its token names, or as the host."""
-        seat = None
-        if token is not None:
-            seat = self.seat_of(token)
-            if seat is None:
-                raise Refusal("bad-token", f"that token is no seat's in room {self.code}: open the room without one "
-                                           "to watch, or join an empty seat")
-        host = False
-        if host_token is not None:
-            host = secrets.compare_digest(token_hash(host_token), self.host_hash)
-            if not host:
-                raise Refusal("bad-token", f"that is not room {self.code}'s host token")
+        seat, host = opener(self, token, host_token, self.host_hash, f"room {self.code}", f"room {self.code}'s")
         self.open(client, seat, token, host)
 
     def join(self, client: Client, seat_name: str, name: str, entropy: str, *, take: bool = False) -> None:
@@ -179,10 +169,7 @@ class Room(ServerTable):
         self.save()
         if self.match_id is not None:  # (its record names the player from now on, even a match just over)
             self._report_games([seat])
-        client.seat = seat
-        self._send(client, {"type": "seated", "room": self.code, "seat": seat.name, "token": token})
-        self._returned(seat)
-        self.broadcast(newcomer=client)
+        seated(self, client, seat, token)
 
     def leave(self, client: Client) -> None:
         """Give up the seat: it is empty again before the start; afterwards the room's substitute bot keeps it."""
@@ -344,6 +331,61 @@ class Room(ServerTable):
             raise Refusal("not-host", "only the room's host may do that (open the room with the host token)")
 
 
+def opener(table: ServerTable, token: str | None, host_token: str | None, host_hash: str, where: str,
+           whose: str) -> tuple[Seat | None, bool]:
+    """Who a connection opening ``table`` (a room, an event's table) is: the seat its token names (None: it watches)
+    and whether its host token is the host's (``host_hash``); refused for a token of no seat there, or a host token
+    that is not the host's (``where``: "room ABC123"; ``whose``: whose host it is, "the event's")."""
+    seat = None
+    if token is not None:
+        seat = table.seat_of(token)
+        if seat is None:
+            raise Refusal("bad-token", f"that token is no seat's in {where}: open it without one to watch, or take "
+                                       "an empty seat")
+    host = False
+    if host_token is not None:
+        host = secrets.compare_digest(token_hash(host_token), host_hash)
+        if not host:
+            raise Refusal("bad-token", f"that is not {whose} host token")
+    return seat, host
+
+
+def seated(table: ServerTable, client: Client, seat: Seat, token: str) -> None:
+    """(Within the change that sat a person down, saved.)  The connection is in the seat: it is told the seat's token
+    (kept by its browser), the seat's grace ends, and everyone is shown the table as it is now."""
+    client.seat = seat
+    table._send(client, {"type": "seated", "room": table.code, "seat": seat.name, "token": token})
+    table._returned(seat)
+    table.broadcast(newcomer=client)
+
+
+def rules_of(spec: dict[str, Any], preset: str) -> Rules:
+    """The rules a new table's body asks for (a room's, an event's): ``rules`` (``preset`` if none), its ``options``
+    and its ``target``, each checked, or a refusal that says what is allowed."""
+    target = spec.get("target")
+    if target is not None and (not isinstance(target, int) or isinstance(target, bool)):
+        raise Refusal("bad-request", "target must be a whole number of points")
+    options = spec.get("options", {})
+    if not isinstance(options, dict) or not all(isinstance(v, str | int | bool) for v in options.values()):
+        raise Refusal("bad-request", "options must be an object of option names and values, "
+                                     "as in {\"sancho\": \"true\", \"follow\": \"strict\"}")
+    return rules_from(spec.get("rules", preset), target, options)
+
+
+PACES = (("grace", 0, 3600), ("between_deals", 0, 600), ("bot_delay", 0, 10), ("trick_pause", 0, 10))
+"""A table's pace a body may set: seconds, from the least to the most."""
+
+
+def set_paces(settings: Settings, spec: dict[str, Any]) -> None:
+    """The paces ``spec`` gives (:data:`PACES`) into ``settings``, each checked, or a refusal saying its range."""
+    for key, low, high in PACES:
+        if key in spec:
+            value = spec[key]
+            if not isinstance(value, int | float) or isinstance(value, bool) or not low <= value <= high:
+                raise Refusal("bad-request", f"{key} must be a number of seconds from {low} to {high}")
+            setattr(settings, key, float(value))
+
+
 def rules_from(spec: Any, target: int | None, options: dict[str, Any] | None = None) -> Rules:
     """A room's rules: a preset name or ``{"preset": ..., options}`` as in a record, then ``options`` given
     as text or JSON values (``{"sancho": "true"}``), and a target."""
@@ -360,4 +402,5 @@ def rules_from(spec: Any, target: int | None, options: dict[str, Any] | None = N
 
 
 # (Settings, token_hash and PLAYING live in their parts; the tests and the score sheet import them from here.)
-__all__ = ["PLAYING", "Room", "Settings", "new_code", "new_token", "rules_from", "token_hash"]
+__all__ = ["PACES", "PLAYING", "Room", "Settings", "new_code", "new_token", "opener", "rules_from", "rules_of",
+           "seated", "set_paces", "token_hash"]

@@ -1,5 +1,6 @@
-// The lobby: create a room, the open rooms, join by code.
+// The lobby: today's daily deals and the private events, create a room, the open rooms, join by code.
 
+import { hosted } from "./events/host.js";
 import { store } from "./net.js";
 
 function el(tag, attrs = {}, ...children) {
@@ -15,7 +16,8 @@ function el(tag, attrs = {}, ...children) {
 
 export { el };
 
-function parseOptions(text) {
+/** "sancho=true follow=strict" as {sancho: "true", follow: "strict"}; an Error for a part that is not KEY=VALUE. */
+export function parseOptions(text) {
   const options = {};
   for (const part of text.split(/[\s,]+/).filter(Boolean)) {
     const [key, ...rest] = part.split("=");
@@ -25,11 +27,58 @@ function parseOptions(text) {
   return options;
 }
 
+/** GET a path's JSON, or null when the server has none to give (a server without the daily deals, or away). */
+async function jsonOrNull(path) {
+  try {
+    const reply = await fetch(path, { headers: { Accept: "application/json" }, credentials: "same-origin" });
+    return reply.ok ? await reply.json() : null;
+  } catch {
+    return null;
+  }
+}
+
+function playedBy(n) {
+  return n === 0 ? "nobody has played it yet" : `${n} ${n === 1 ? "person has" : "people have"} played it today`;
+}
+
+/** One preset's set of today: its boards, how many have played it today, and Play, Resume, or your score once done. */
+function dailySet(s) {
+  const played = `${s.boards} boards · ${playedBy(s.finished + s.playing)}`;
+  let act;
+  if (s.status === "finished") {
+    const you = s.you ? `${s.you.percentage.toFixed(2)}%, rank ${s.you.rank} of ${s.you.of}` : "played";
+    act = el("a", { href: "/daily", class: "button", text: `Done: ${you}` });
+  } else {
+    const words = s.status === "playing" ? `Resume (board ${Math.min(s.played + 1, s.boards)})` : "Play";
+    act = el("a", { href: s.play, class: "button primary", "data-testid": `lobby-play-${s.preset}`,
+      "aria-label": `${words}: today's ${s.rules} set`, text: words });
+  }
+  return el("li", { class: "daily-set", "data-preset": s.preset },
+    el("span", { class: "daily-what" }, el("strong", { text: s.rules }), el("span", { class: "note", text: played })), act);
+}
+
+/** The card of the daily deals (today's sets, when the server offers them) and the line of the private events. */
+function duplicateCard(daily) {
+  const card = el("section", { id: "duplicate", class: "panel duplicate-card", "aria-labelledby": "daily-title" },
+    el("h2", { id: "daily-title" }, el("a", { href: "/daily", text: "Today's daily deals" })));
+  if (daily && daily.sets.length) {
+    card.append(el("p", { class: "note", text: `The same ${daily.deals} boards for everyone today, you South with three ${daily.bots} bots, ranked against the field.` }),
+      el("ul", { class: "daily-sets", "data-testid": "daily-card" }, ...daily.sets.map(dailySet)));
+  } else {
+    card.append(el("p", { class: "note", text: "This server offers no daily deals." }));
+  }
+  const mine = hosted().length;
+  card.append(el("p", { class: "events-line", "data-testid": "events-line" }, el("strong", { text: "Private events: " }),
+    "your own duplicate tournament, every table the same boards. ",
+    el("a", { href: "/events", text: mine ? `Host one, or open yours (${mine})` : "Host one" })));
+  return card;
+}
+
 export async function showLobby(main) {
   main.dataset.view = "lobby";
   main.replaceChildren();
   document.title = "Cinch: lobby";
-  const info = await (await fetch("/api/presets")).json();
+  const [info, daily] = await Promise.all([fetch("/api/presets").then((r) => r.json()), jsonOrNull("/api/daily/today")]);
 
   // ---- create a room
   const preset = el("select", { id: "preset", name: "preset" });
@@ -159,6 +208,6 @@ export async function showLobby(main) {
   await refresh();
   main.append(el("div", { class: "lobby-head" }, el("h1", { text: "Cinch: play online" }),
     el("p", { text: "Make a room, send the link to your table, fill the empty seats with bots, and play." })),
-  el("div", { class: "lobby" }, create, join, rooms));
+  el("div", { class: "lobby" }, duplicateCard(daily), create, join, rooms));
   main.dataset.ready = "true";
 }

@@ -264,9 +264,10 @@ export class TableView {
     this.invite = el("p", { class: "invite" });
     this.links = el("ul", { class: "room-links", "aria-label": "This match" });
     const colour = document.querySelector("header.top .toggle");
-    const nav = el("nav", { class: "site-links", "aria-label": "Site" },
-      ...[["/", "Lobby"], ["/daily", "Daily deals"], ["/events", "Events"], ["/replay", "Replays"], ["/puzzles", "Puzzles"], ["/score", "Score sheet"]].map(
-        ([href, text]) => el("a", { href, text })));
+    // The site's links: the top bar's own (the server writes it into every page; a room's page hides it in play).
+    const siteNav = document.querySelector("header.top nav");
+    const nav = siteNav ? siteNav.cloneNode(true) : "";
+    if (nav) nav.classList.add("site-links");
     this.roomBox = el("details", { class: "room-box", id: "room-box" },
       el("summary", { text: "Room, seats and links" }), this.roomHead, this.invite, this.links, this.seatsBox,
       colour || "", nav);

@@ -2,47 +2,12 @@
 // ranking once you have finished), yesterday's sets revealed (the salts, checked here against the commitments)
 // with their final rankings, and your own days with their ranks. Everything comes from GET /api/daily.
 
-import { commitment, deriveDeck } from "../shuffle.js";
+import { checkDecks, commitmentsBox, getJson, guestForm, rankingTable, sessionWords, signed, travellerSection } from "../duplicate.js";
 import { el } from "../lobby.js";
-import { becomeGuest, onPlayer, whoAmI } from "../players/session.js";
-import { rankingTable, sessionWords, signed, travellerSection } from "./traveller.js";
+import { onPlayer, whoAmI } from "../players/session.js";
 
 const $ = (id) => document.getElementById(id);
-const NO_ENTROPY = { N: "", E: "", S: "", W: "" }; // (every table must get the same deck: no seat adds entropy)
-
-async function getJson(path) {
-  const response = await fetch(path, { headers: { Accept: "application/json" }, credentials: "same-origin" });
-  let data = null;
-  try { data = await response.json(); } catch { data = null; }
-  if (!response.ok) throw new Error((data && data.message) || `The server answered ${response.status}.`);
-  return data;
-}
-
-function commitments(set, salts) {
-  const items = set.commitments.map((c, i) => el("li", {}, el("code", { text: c }),
-    salts ? el("span", {}, " · salt ", el("code", { text: set.salts[i] })) : ""));
-  return el("details", { class: "commitments" },
-    el("summary", { text: salts ? "The commitments and the salts revealed" : "The commitments (published at the day's start)" }),
-    el("ol", {}, ...items));
-}
-
-/** Deal every board again from its revealed salt and check it against the commitment published that morning. */
-async function checkDecks(set, out) {
-  if (!crypto.subtle) {
-    out.textContent = "The decks can be checked only over https or on this machine.";
-    return;
-  }
-  let good = 0;
-  for (let i = 0; i < set.commitments.length; i += 1) {
-    const deck = await deriveDeck(set.salts[i], NO_ENTROPY, 1, set.rules && set.rules.decks === 2 ? 2 : 1);
-    if ((await commitment(deck.join(" "), set.salts[i])) === set.commitments[i]) good += 1;
-  }
-  const all = good === set.commitments.length;
-  out.textContent = all ? `All ${good} decks are the ones promised that morning.`
-    : `Warning: ${set.commitments.length - good} of the decks are not the ones promised.`;
-  out.classList.toggle("bad", !all);
-  out.dataset.verified = String(all);
-}
+const MORNING = "published at the day's start";
 
 function playButton(s) {
   if (s.status === "finished") return el("p", { class: "done", text: `Played: ${s.you ? sessionWords(s.you) : "finished"}.` });
@@ -65,9 +30,9 @@ function setPanel(s, data) {
   const people = `${s.finished} finished, ${s.playing} playing`;
   panel.append(el("h3", { id: `set-${s.preset}`, text: `${s.rules}: ${s.set.deals} boards` }),
     el("p", { class: "note", text: `Your partner and opponents: three ${s.bots} bots. Today so far: ${people}.` }),
-    data.player ? playButton(s) : "", commitments(s.set, false));
+    data.player ? playButton(s) : "", commitmentsBox(s.set, MORNING));
   if (s.played) {
-    const box = el("div", { class: "traveller-box" });
+    const box = el("div", { class: "traveller-box", id: `traveller-${s.preset}` });
     const buttons = Array.from({ length: s.played }, (_, i) => el("button", { type: "button", class: "board-button",
       text: `Board ${i + 1}`, onclick: () => showTraveller(s.day, s.preset, i + 1, box) }));
     panel.append(el("div", { class: "travellers" }, el("span", { text: "Your travellers: " }), ...buttons), box);
@@ -79,9 +44,9 @@ function setPanel(s, data) {
 
 function revealedPanel(y) {
   const out = el("p", { class: "fair", role: "status", text: "" });
-  const check = el("button", { type: "button", text: "Check the decks", onclick: () => checkDecks(y.set, out) });
+  const check = el("button", { type: "button", text: "Check the decks", onclick: () => checkDecks(y.set, out, "that morning") });
   return el("section", { class: "panel set", "data-preset": y.preset },
-    el("h3", { text: `${y.set.rules.preset || y.set.rules}, ${y.day}` }), commitments(y.set, true),
+    el("h3", { text: `${y.set.rules.preset || y.set.rules}, ${y.day}` }), commitmentsBox(y.set, MORNING),
     el("p", {}, check), out,
     el("div", { class: "table-scroll" }, rankingTable(y.ranking, "The final ranking")));
 }
@@ -108,26 +73,25 @@ async function show() {
   $("yesterday").hidden = !data.yesterday.length;
   $("past-box").replaceChildren(pastTable(data.past));
   $("past").hidden = !data.past.length;
-  const wanted = new URLSearchParams(location.search).get("play");
+  const asked = new URLSearchParams(location.search);
+  const wanted = asked.get("play");
   if (data.player && wanted && data.sets.some((s) => s.preset === wanted && s.status !== "finished")) {
     location.assign(`/daily/play/${encodeURIComponent(wanted)}`);
+    return;
+  }
+  // A board's traveller asked for by the link (?preset=official&board=3, from the box that ends a board at the table).
+  const board = Number(asked.get("board"));
+  const set = data.sets.find((s) => s.preset === asked.get("preset"));
+  if (set && board >= 1 && board <= set.played) {
+    const box = $(`traveller-${set.preset}`);
+    await showTraveller(set.day, set.preset, board, box);
+    box.scrollIntoView({ block: "start" });
   }
 }
 
 async function start() {
   const main = $("main");
-  $("guest-form").addEventListener("submit", async (e) => {
-    e.preventDefault();
-    const error = $("guest-error");
-    error.hidden = true;
-    try {
-      await becomeGuest($("guest-name").value.trim());
-      await show();
-    } catch (err) {
-      error.textContent = err.message;
-      error.hidden = false;
-    }
-  });
+  guestForm(show);
   onPlayer(() => show().catch(() => {}));
   try {
     await whoAmI();

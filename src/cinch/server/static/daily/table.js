@@ -3,30 +3,35 @@
 // last your session's score and rank. The seat's token comes from POST /api/daily/PRESET/play (the same for the
 // same player all day), so that a reload, or another device signed in as you, goes on where you left.
 
+import { BoardsView } from "../boards.js";
 import { fourColour } from "../cards.js";
+import { sessionWords, travellerSection } from "../duplicate.js";
 import { el } from "../lobby.js";
 import { store } from "../net.js";
 import { api, whoAmI } from "../players/session.js";
-import { TableView } from "../table.js";
-import { sessionWords, travellerSection } from "./traveller.js";
 
-class DailyView extends TableView {
-  receive(m) {
-    if (m.type === "daily") {
-      this.travellers = { ...(this.travellers || {}), [m.board]: m.traveller };
-      if (m.session) this.session = m.session;
-      if (this.state) this.render();
-      return;
-    }
-    super.receive(m);
-  }
-
-  daily() {
+class DailyView extends BoardsView {
+  boardsInfo() {
     return (this.state && this.state.room.daily) || {};
   }
 
+  get travellerMessage() { return "daily"; }
+
+  took(m) {
+    if (m.session) this.session = m.session;
+  }
+
+  travellerSection(t) { return travellerSection(t); }
+
+  home() { return "/daily"; }
+
+  travellerLink(board) {
+    const d = this.boardsInfo();
+    return `/daily?preset=${encodeURIComponent(d.preset)}&board=${board}#traveller-${encodeURIComponent(d.preset)}`;
+  }
+
   render() {
-    const d = this.daily();
+    const d = this.boardsInfo();
     this.title.replaceChildren(el("span", { class: "room-word", text: "Daily " }), `${d.preset || ""} ${d.day || ""}`);
     document.title = `Cinch: the daily ${d.preset || ""} set, board ${d.board || 1}`;
     super.render();
@@ -36,15 +41,8 @@ class DailyView extends TableView {
     return el("p", { class: "note", text: "A daily table has no chat: you play against the field." });
   }
 
-  renderBar(s) {
-    super.renderBar(s);
-    const d = this.daily();
-    const no = this.scoreBar.querySelector(".deal-no");
-    if (no && d.boards) no.replaceChildren(el("span", { text: `board ${d.board}` }), el("span", { text: `of ${d.boards}` }));
-  }
-
   roomHeadText(s) {
-    const d = this.daily();
+    const d = this.boardsInfo();
     this.roomHead.textContent = `The daily ${s.room.rules_name} set of ${d.day}: board ${d.board} of ${d.boards}. `
       + `You sit S with three ${d.bots} bots.${d.closed ? " The day is over." : ""}`;
     return this.roomHead;
@@ -54,43 +52,8 @@ class DailyView extends TableView {
     this.invite.replaceChildren(el("a", { href: "/daily", text: "The daily deals: rankings and your days" }));
   }
 
-  renderLinks() {
-    const boards = Object.keys(this.travellers || {}).map(Number).sort((a, b) => a - b);
-    const items = boards.map((n) => {
-      const mine = this.travellers[n].results.find((line) => line.mine);
-      return el("li", { class: "deal-links" }, `Board ${n}: `, el("a", { href: mine.replay, text: "replay" }), " · ",
-        el("a", { href: mine.analyse, text: "analyse" }));
-    });
-    this.links.replaceChildren(...items);
-    this.links.hidden = !items.length;
-  }
-
-  mine() {
-    const t = this.travellers && this.travellers[this.daily().board];
-    return t ? t.results.find((line) => line.mine) : null;
-  }
-
-  replayUrl(deal, analyse = false) {
-    const mine = this.mine();
-    return mine ? (analyse ? mine.analyse : mine.replay) : "/daily";
-  }
-
-  dealHeadline(last) {
-    return super.dealHeadline(last).replace(/^Deal \d+/, `Board ${this.daily().board}`);
-  }
-
-  renderDealEnd(s) {
-    super.renderDealEnd(s);
-    if (this.overlay.hidden) return;
-    const t = this.travellers && this.travellers[this.daily().board];
-    const box = t ? travellerSection(t) : el("p", { class: "note traveller-wait", text: "The traveller is on its way…" });
-    const rest = this.overlay.querySelector(".end-rest");
-    (rest || this.overlay).prepend(box);
-    if (!t) for (const a of this.overlay.querySelectorAll("#replay-deal, #analyse-deal")) a.remove();
-  }
-
   nextControls(s) {
-    const d = this.daily();
+    const d = this.boardsInfo();
     if (d.closed) return [el("p", { class: "waiting-for", text: "The day is over: this set can no longer be played." }),
       el("a", { href: "/daily", id: "to-daily", class: "button primary", text: "The daily deals" })];
     if (s.room.status === "over") {

@@ -3,25 +3,15 @@
 // you have played, and the set (its commitments; once the event is over its salts, checked here). Everything comes
 // from GET /api/events/ID, asked again every few seconds until the event is over.
 
-import { commitment, deriveDeck } from "../shuffle.js";
+import { checkDecks, commitmentsBox, eventRanking, eventTraveller, getJson, guestForm } from "../duplicate.js";
 import { el } from "../lobby.js";
-import { api, becomeGuest, onPlayer, whoAmI } from "../players/session.js";
-import { eventRanking, eventTraveller } from "./traveller.js";
+import { api, onPlayer, whoAmI } from "../players/session.js";
 import { hostToken } from "./host.js";
 
 const $ = (id) => document.getElementById(id);
 const ID = decodeURIComponent(location.pathname.split("/")[2] || "").toUpperCase();
 const POLL_MS = 4000;
-const NO_ENTROPY = { N: "", E: "", S: "", W: "" }; // (every table gets the same deck: no seat adds entropy)
 const STATUS = { waiting: "waiting to start", playing: "under way", over: "over" };
-
-async function getJson(path) {
-  const response = await fetch(path, { headers: { Accept: "application/json" }, credentials: "same-origin" });
-  let data = null;
-  try { data = await response.json(); } catch { data = null; }
-  if (!response.ok) throw new Error((data && data.message) || `The server answered ${response.status}.`);
-  return data;
-}
 
 function copyButton(link, label) {
   const url = new URL(link, location.href).href;
@@ -56,33 +46,12 @@ function tablePanel(t, data) {
       t.spectators ? el("span", { class: "note", text: ` · ${t.spectators} watching` }) : ""));
 }
 
-async function checkDecks(set, out) {
-  if (!crypto.subtle) {
-    out.textContent = "The decks can be checked only over https or on this machine.";
-    return;
-  }
-  let good = 0;
-  for (let i = 0; i < set.commitments.length; i += 1) {
-    const deck = await deriveDeck(set.salts[i], NO_ENTROPY, 1, set.rules && set.rules.decks === 2 ? 2 : 1);
-    if ((await commitment(deck.join(" "), set.salts[i])) === set.commitments[i]) good += 1;
-  }
-  const all = good === set.commitments.length;
-  out.textContent = all ? `All ${good} decks are the ones promised before the first board.`
-    : `Warning: ${set.commitments.length - good} of the decks are not the ones promised.`;
-  out.classList.toggle("bad", !all);
-  out.dataset.verified = String(all);
-}
-
 function setPanel(set) {
-  const revealed = !!set.salts;
-  const items = set.commitments.map((c, i) => el("li", {}, el("code", { text: c }),
-    revealed ? el("span", {}, " · salt ", el("code", { text: set.salts[i] })) : ""));
-  const box = [el("details", { class: "commitments" },
-    el("summary", { text: revealed ? "The commitments and the salts revealed" : "The commitments (published at the creation: the decks they promise are dealt at every table)" }),
-    el("ol", {}, ...items))];
-  if (revealed) {
+  const box = [commitmentsBox(set, "published at the creation: the decks they promise are dealt at every table")];
+  if (set.salts) {
     const out = el("p", { class: "fair", id: "fair", role: "status" });
-    box.push(el("p", {}, el("button", { type: "button", id: "check-decks", text: "Check the decks", onclick: () => checkDecks(set, out) })), out);
+    box.push(el("p", {}, el("button", { type: "button", id: "check-decks", text: "Check the decks",
+      onclick: () => checkDecks(set, out, "before the first board") })), out);
   }
   return box;
 }
@@ -147,6 +116,15 @@ async function refresh() {
   $("main").dataset.ready = "true";
 }
 
+/** A board's traveller asked for by the link (?board=3, from the box that ends a board at the table). */
+async function askedTraveller() {
+  const board = Number(new URLSearchParams(location.search).get("board"));
+  const url = data && board >= 1 ? data.travellers[board - 1] : null;
+  if (!url) return;
+  await showTraveller(url);
+  $("travellers-box").scrollIntoView({ block: "start" });
+}
+
 async function hostOrder(path, body) {
   const error = $("host-error");
   error.hidden = true;
@@ -164,22 +142,12 @@ async function start() {
   for (const b of info.bots) $("fill-bot").append(el("option", { value: b, text: `${b} bots`, selected: b === "heuristic" }));
   $("fill-all").addEventListener("click", () => hostOrder("fill", { bot: $("fill-bot").value }));
   $("start-event").addEventListener("click", () => hostOrder("start", {}));
-  $("guest-form").addEventListener("submit", async (e) => {
-    e.preventDefault();
-    const error = $("guest-error");
-    error.hidden = true;
-    try {
-      await becomeGuest($("guest-name").value.trim());
-      await refresh();
-    } catch (err) {
-      error.textContent = err.message;
-      error.hidden = false;
-    }
-  });
+  guestForm(refresh);
   onPlayer(() => refresh().catch(() => {}));
   try {
     await whoAmI().catch(() => null);
     await refresh();
+    await askedTraveller();
   } catch (e) {
     $("status").textContent = `The event cannot be shown: ${e.message}`;
     $("main").dataset.ready = "true";

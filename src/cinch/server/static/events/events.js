@@ -2,21 +2,11 @@
 // robot table's bots), POST /api/events, then the event's page. The host's token is kept in this browser only, under
 // cinch:event:ID (host.js): it is what lets this browser fill seats with bots and start the event.
 
-import { el } from "../lobby.js";
+import { el, parseOptions } from "../lobby.js";
 import { api, whoAmI } from "../players/session.js";
 import { hosted, keepHost } from "./host.js";
 
 const $ = (id) => document.getElementById(id);
-
-function parseOptions(text) {
-  const options = {};
-  for (const part of text.split(/[\s,]+/).filter(Boolean)) {
-    const [key, ...rest] = part.split("=");
-    if (!rest.length) throw new Error(`"${part}" is not KEY=VALUE (for example sancho=true)`);
-    options[key] = rest.join("=");
-  }
-  return options;
-}
 
 async function start() {
   const info = await (await fetch("/api/presets")).json();

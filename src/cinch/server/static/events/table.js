@@ -4,25 +4,43 @@
 // event on its page. Then the event's boards one after another; after each board its traveller in the box that ends
 // it (every table's result so far) and the ranking as far as you have played; after the last, the event's page.
 
+import { BoardsView } from "../boards.js";
 import { fourColour } from "../cards.js";
+import { eventRanking, eventTraveller } from "../duplicate.js";
 import { el } from "../lobby.js";
 import { becomeGuest } from "../players/session.js";
-import { TableView } from "../table.js";
-import { eventRanking, eventTraveller } from "./traveller.js";
 
-class EventView extends TableView {
+class EventView extends BoardsView {
   constructor(main, code, wantedSeat) {
     super(main, code);
     this.wantedSeat = wantedSeat; // (a seat's link: that seat is taken as soon as the page knows its player)
   }
 
+  boardsInfo() {
+    return (this.state && this.state.room.event) || {};
+  }
+
+  get travellerMessage() { return "event"; }
+
+  took(m) {
+    this.ranking = m.ranking;
+  }
+
+  travellerSection(t) { return eventTraveller(t); }
+
+  /** An event's line is the viewer's when one of its pairs is theirs (its `mine` says which side). */
+  mineOf(t) {
+    const side = this.seat ? this.sideOf(this.seat) : null;
+    return t.results.find((line) => line.mine && line.mine === side) || null;
+  }
+
+  matchpointsOf(line) {
+    return line.mine === "EW" ? [line.ew_matchpoints, line.top, line.ew_percent] : [line.matchpoints, line.top, line.percent];
+  }
+
+  home() { return this.boardsInfo().link || "/events"; }
+
   receive(m) {
-    if (m.type === "event") {
-      this.travellers = { ...(this.travellers || {}), [m.board]: m.traveller };
-      this.ranking = m.ranking;
-      if (this.state) this.render();
-      return;
-    }
     super.receive(m);
     if (m.type === "welcome" && this.wantedSeat && !m.seat) this.sitWanted = true;
     if (m.type === "state" && this.sitWanted && this.player && !this.seat) {
@@ -32,26 +50,15 @@ class EventView extends TableView {
     }
   }
 
-  event() {
-    return (this.state && this.state.room.event) || {};
-  }
-
   render() {
-    const e = this.event();
+    const e = this.boardsInfo();
     this.title.replaceChildren(el("span", { class: "room-word", text: "Table " }), `${e.table || ""} · ${e.name || `event ${e.id || ""}`}`);
     document.title = `Cinch: ${e.name || `event ${e.id || ""}`}, table ${e.table || ""}`;
     super.render();
   }
 
-  renderBar(s) {
-    super.renderBar(s);
-    const e = this.event();
-    const no = this.scoreBar.querySelector(".deal-no");
-    if (no && e.boards) no.replaceChildren(el("span", { text: `board ${e.board}` }), el("span", { text: `of ${e.boards}` }));
-  }
-
   roomHeadText(s) {
-    const e = this.event();
+    const e = this.boardsInfo();
     const who = this.seat ? `You sit ${this.seat}.` : "You are watching.";
     const where = s.room.status === "waiting" ? "waiting for the host to start" : `board ${e.board} of ${e.boards}`;
     this.roomHead.textContent = `Table ${e.table} of ${e.tables} · ${s.room.rules_name} · ${where}. ${who}`;
@@ -61,7 +68,7 @@ class EventView extends TableView {
   renderInvite(s) {
     const link = new URL(s.room.link, location.href).href;
     this.invite.replaceChildren(el("span", { text: "This table: " }), el("a", { href: link, id: "invite-link", text: link }), " · ",
-      el("a", { href: this.event().link, id: "event-link", text: "The event: its tables, ranking and travellers" }));
+      el("a", { href: this.boardsInfo().link, id: "event-link", text: "The event: its tables, ranking and travellers" }));
   }
 
   renderWaitingRoom(s) {
@@ -69,7 +76,7 @@ class EventView extends TableView {
     const startRow = this.waiting.querySelector(".start-row");
     if (startRow) {
       startRow.replaceWith(el("p", { class: "note start-row" }, "Every table starts together: ",
-        el("a", { href: this.event().link, text: "start the event on its page" }), "."));
+        el("a", { href: this.boardsInfo().link, text: "start the event on its page" }), "."));
     } else {
       const note = this.waiting.querySelector("p.note");
       if (note) note.textContent = "The host starts every table of the event together, once every seat is taken.";
@@ -98,46 +105,8 @@ class EventView extends TableView {
     return form;
   }
 
-  mine(board) {
-    const t = this.travellers && this.travellers[board];
-    return t ? t.results.find((line) => line.mine) : null;
-  }
-
-  renderLinks() {
-    const boards = Object.keys(this.travellers || {}).map(Number).sort((a, b) => a - b);
-    const items = boards.map((n) => [n, this.mine(n)]).filter(([, mine]) => mine).map(([n, mine]) => el("li",
-      { class: "deal-links" }, `Board ${n}: `, el("a", { href: mine.replay, text: "replay" }), " · ",
-      el("a", { href: mine.analyse, text: "analyse" })));
-    this.links.replaceChildren(...items);
-    this.links.hidden = !items.length;
-  }
-
-  replayUrl(deal, analyse = false) {
-    const mine = this.mine(this.event().board);
-    return mine ? (analyse ? mine.analyse : mine.replay) : this.event().link;
-  }
-
-  dealHeadline(last) {
-    return super.dealHeadline(last).replace(/^Deal \d+/, `Board ${this.event().board}`);
-  }
-
-  renderDealEnd(s) {
-    super.renderDealEnd(s);
-    if (this.overlay.hidden) return;
-    const board = this.event().board;
-    const t = this.travellers && this.travellers[board];
-    const rest = this.overlay.querySelector(".end-rest");
-    if (!this.seat) { // (a spectator has played nothing: no traveller, no record)
-      for (const a of this.overlay.querySelectorAll("#replay-deal, #analyse-deal")) a.remove();
-      return;
-    }
-    const box = t ? eventTraveller(t) : el("p", { class: "note traveller-wait", text: "The traveller is on its way…" });
-    (rest || this.overlay).prepend(box);
-    if (!t) for (const a of this.overlay.querySelectorAll("#replay-deal, #analyse-deal")) a.remove();
-  }
-
   nextControls(s) {
-    const e = this.event();
+    const e = this.boardsInfo();
     if (s.room.status === "over") {
       const r = this.ranking;
       const table = this.seat ? "Your table" : "This table";

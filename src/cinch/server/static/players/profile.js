@@ -1,5 +1,5 @@
 // A player's profile (/players/NAME): the name, since when, the games, the rating in each preset family (its line
-// and latest games, drawn by ratings.js) and the daily results: sections of the same JSON.
+// and latest games, drawn by ratings.js), the daily results and the events played: sections of the same JSON.
 import { showRatings } from "/static/players/ratings.js";
 
 const $ = (id) => document.getElementById(id);
@@ -49,6 +49,47 @@ function showDaily(days) {
   box.replaceWith(Object.assign(list, { id: "daily" }));
 }
 
+/** The private events played that are over: the event (its page), the pair (a partner's name links its profile), its
+ * rank in its own field (the NS pairs, or the EW pairs), its percentage and points. */
+function showEvents(events) {
+  const box = $("events");
+  if (!events.length) {
+    box.textContent = "No event played yet (private events: /events).";
+    return;
+  }
+  const table = document.createElement("table");
+  table.className = "games";
+  table.id = "events";
+  table.dataset.testid = "events-played";
+  const caption = Object.assign(document.createElement("caption"), { className: "sr-only", textContent: "The events played" });
+  const head = document.createElement("tr");
+  for (const h of ["Date", "Event", "Pair", "Rank", "%", "Points"]) {
+    head.append(Object.assign(document.createElement("th"), { scope: "col", textContent: h }));
+  }
+  table.append(caption, Object.assign(document.createElement("thead"), {}));
+  table.tHead.append(head);
+  const body = document.createElement("tbody");
+  for (const e of events) {
+    const row = document.createElement("tr");
+    row.dataset.event = e.id;
+    cell(row, e.date);
+    cell(row, Object.assign(document.createElement("a"), { href: e.link, textContent: e.name || `Event ${e.id}` }));
+    const pair = document.createElement("span");
+    pair.append(e.pair.table ? `Table ${e.pair.table} ${e.pair.side}: ` : `${e.pair.side}: `);
+    e.pair.players.forEach((p, i) => {
+      if (i) pair.append(" & ");
+      pair.append(p.profile ? Object.assign(document.createElement("a"), { href: p.profile, textContent: p.name }) : p.name);
+    });
+    cell(row, pair);
+    cell(row, `${e.rank} of ${e.of}`);
+    cell(row, e.percentage.toFixed(2));
+    cell(row, `${e.total > 0 ? "+" : ""}${e.total}`);
+    body.append(row);
+  }
+  table.append(body);
+  box.replaceWith(table);
+}
+
 async function start() {
   const main = $("main");
   const name = decodeURIComponent(location.pathname.replace(/^\/players\//, "").replace(/\/$/, ""));
@@ -62,6 +103,7 @@ async function start() {
     showGames(data.games);
     showRatings(data.ratings, $("ratings"));
     if (data.daily && !data.daily.coming) showDaily(data.daily.days);
+    if (data.events) showEvents(data.events.events);
     $("status").textContent = "";
     $("status").hidden = true;
     $("profile").hidden = false;
