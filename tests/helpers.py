@@ -183,3 +183,24 @@ def dealt_table(preset: str, deck: str, dealer: Seat, *, seed: int = 1, options:
     t.match.first_dealer = dealer
     t.match.start_deal(deck=deck, dealer=dealer)
     return t
+
+
+def run_cinch(*args: str):
+    """``cinch ARGS`` through Click's runner, asserting that nothing ends in a traceback."""
+    from click.testing import CliRunner
+
+    from cinch.cli import main
+
+    result = CliRunner().invoke(main, list(args))
+    assert "Traceback" not in result.stderr and "Traceback" not in result.stdout
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    return result
+
+
+def one_line_error(result) -> str:
+    """The one line a refused command writes on standard error (exit status 2), starting ``cinch: ``."""
+    assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("cinch: "), lines[0]
+    return lines[0]

@@ -768,6 +768,7 @@ class ArenaResult:
                 "mean": 1000 * sum(data) / len(data) if data else 0.0,
                 "p50": 1000 * _quantile(data, 0.50),
                 "p95": 1000 * _quantile(data, 0.95),
+                "p99": 1000 * _quantile(data, 0.99),
                 "max": 1000 * data[-1] if data else 0.0,
             }
         return out
@@ -945,7 +946,7 @@ class ArenaResult:
 
         def think(side: str) -> str:
             t = tt[side]
-            return f"{_ms(t['p50'])} / {_ms(t['p95'])} / {_ms(t['max'])}"
+            return f"{_ms(t['p50'])} / {_ms(t['p95'])} / {_ms(t['p99'])} / {_ms(t['max'])}"
 
         rows = [
             ("Score change per deal", f"{sum(d.a_change for d in deals) / n:+.2f}",
@@ -955,7 +956,7 @@ class ArenaResult:
             ("Made, of contracts", made_pct("a"), made_pct("b")),
             ("Average winning bid", bid("a"), bid("b")),
             ("Pedros captured", str(ped["captured_by_a"]), str(ped["lost_by_a"])),
-            ("Think time p50 / p95 / max (ms)", think("a"), think("b")),
+            ("Think time p50 / p95 / p99 / max (ms)", think("a"), think("b")),
             ("Illegal / crashed decisions", f"{self.counts['a']['illegal']} / {self.counts['a']['crashed']}",
              f"{self.counts['b']['illegal']} / {self.counts['b']['crashed']}"),
         ]

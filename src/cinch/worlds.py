@@ -62,6 +62,14 @@ A weight that can stop early (``stops_early``: see :data:`BidWeight`) is asked t
 as soon as the world is sure to be rejected.  ``benchmarks/worlds.py`` measures both.
 The default is uniform.
 
+Guided by a model of where the cards are: :func:`sample_weighted` may take ``locations``
+(:data:`Locations`: for each card, a positive preference for each seat holding it now, or
+no hand).  The matching then places each card with chances in proportion to the room left
+times the preference, and its random swaps become Metropolis steps (a swap is kept with the
+ratio of the preferences after and before), so the worlds drawn lean towards the product of
+the preferences among the worlds the view allows; every hard constraint above holds as before.
+The expert's learned guidance (:mod:`cinch.bots.guidance`) passes the card-location model's chances.
+
 >>> from cinch import Deal, Rules, Seat
 >>> import random
 >>> deal = Deal.shuffled(Rules.preset("pagat"), Seat.W, rng=5)
@@ -114,6 +122,13 @@ when the caller then solves it."""
 FALLBACK_TRIES = 64
 """Weighted worlds tried before the sampler gives up on a fair draw and returns the likeliest
 world seen (``Sample.fallback``): a view whose auction the weight finds nearly impossible."""
+
+Locations = Sequence[Sequence[float]]
+"""``locations[card][seat]``: a positive preference for worlds where ``seat`` holds ``card`` now (the
+last column: no hand holds it: the stock, the discards).  Only ratios within a card's row matter; a card
+the seat has seen may have a row of ones."""
+
+NO_HAND = -1  # a slot's holder when its cards are in no hand now (the stock, the discards, the rob's throw)
 
 bid_weight: BidWeight | None = None
 """The default bid weight for every sampler call that does not pass one (None: uniform).
@@ -173,7 +188,8 @@ def sample_world(view: SeatView, rng: random.Random, *, weight: BidWeight | None
 
 
 def sample_weighted(view: SeatView, rng: random.Random, *, weight: BidWeight | None = None,
-                    floor: float = DEFAULT_FLOOR, verify: bool = True, attempts: int = 400) -> Sample:
+                    floor: float = DEFAULT_FLOOR, verify: bool = True, attempts: int = 400,
+                    locations: Locations | None = None) -> Sample:
     """A world consistent with ``view`` and its importance weight, for averages weighted by it.
 
     A drawn world whose bid weight ``w`` is at least ``floor`` is kept, with weight ``w``;
@@ -186,6 +202,7 @@ def sample_weighted(view: SeatView, rng: random.Random, *, weight: BidWeight | N
 
     ``verify``: replay the world through the engine and check its view (``Sample.deal``),
     as :func:`sample_deal` does; without, only the hands, as :func:`sample_hands`.
+    ``locations``: draw the worlds leaning towards these preferences (:data:`Locations`).
 
     >>> from cinch import Deal, Rules, Seat
     >>> view = Deal.shuffled(Rules.preset("pagat"), Seat.W, rng=5).view(Seat.N)
@@ -196,7 +213,7 @@ def sample_weighted(view: SeatView, rng: random.Random, *, weight: BidWeight | N
     """
     if not 0 < floor <= 1:
         raise ValueError(f"floor must be above 0 and at most 1, not {floor}")
-    return _sample(view, rng, weight, attempts, do_replay=verify, floor=floor)
+    return _sample(view, rng, weight, attempts, do_replay=verify, floor=floor, prefer=locations)
 
 
 def sample_hands(view: SeatView, rng: random.Random, *, weight: BidWeight | None = None,
@@ -340,7 +357,7 @@ def replay(rules: Rules, world: World, actions: Iterable[Action], *, stop_at_res
 # ---- the sampling loop -----------------------------------------------------------------
 
 def _sample(view: SeatView, rng: random.Random, weight: BidWeight | None, attempts: int,
-            do_replay: bool, floor: float = 1.0) -> Sample:
+            do_replay: bool, floor: float = 1.0, prefer: Locations | None = None) -> Sample:
     """A world consistent with ``view`` and, with ``do_replay``, the deal it replays to.
 
     Each weighted world draws its threshold ``u * floor`` first and is kept when its weight
@@ -359,7 +376,7 @@ def _sample(view: SeatView, rng: random.Random, weight: BidWeight | None, attemp
     for _ in range(attempts):
         draws += 1
         try:
-            world = _draw_world(view, rng)
+            world = _draw_world(view, rng) if prefer is None else _draw_world(view, rng, prefer)
         except _Inconsistent as e:
             why = str(e)
             continue
@@ -427,15 +444,15 @@ def _likeliest(view: SeatView, seen: list[tuple[float, World]], weight: BidWeigh
     return None if best is None else (best[0], best[2], best[3])
 
 
-def _draw_world(view: SeatView, rng: random.Random) -> World | None:
+def _draw_world(view: SeatView, rng: random.Random, prefer: Locations | None = None) -> World | None:
     phase = view.phase
     if view.trump is None:
-        return _pretrump(view, rng)
+        return _pretrump(view, rng) if prefer is None else _pretrump_guided(view, rng, prefer)
     if view.rules.no_draw:
-        return _no_draw(view, rng)
+        return _no_draw(view, rng, prefer)
     if phase in (Phase.DISCARD, Phase.RESTOCK):
-        return _before_draw(view, rng)
-    return _after_draw(view, rng)
+        return _before_draw(view, rng, prefer)
+    return _after_draw(view, rng, prefer)
 
 
 # ---- the matching ----------------------------------------------------------------------
@@ -443,21 +460,24 @@ def _draw_world(view: SeatView, rng: random.Random) -> World | None:
 class _Model:
     """Slots with capacities and allowed cards; items (cards) with the slots they may take."""
 
-    __slots__ = ("caps", "ok", "names", "cards", "allowed")
+    __slots__ = ("caps", "ok", "names", "cards", "allowed", "holders", "prefer")
 
-    def __init__(self):
+    def __init__(self, prefer: Locations | None = None):
         self.caps: list[int] = []
         self.ok: list[int] = []
         self.names: list[str] = []
         self.cards: list[int] = []
         self.allowed: list[int] = []
+        self.holders: list[int] = []  # the seat whose hand a slot's cards are in now (NO_HAND: none)
+        self.prefer = prefer
 
-    def slot(self, name: str, cap: int, ok: int = ANY) -> int:
+    def slot(self, name: str, cap: int, ok: int = ANY, holder: int = NO_HAND) -> int:
         if cap < 0:
             raise _Inconsistent(f"slot {name} has {cap} places")
         self.caps.append(cap)
         self.ok.append(ok)
         self.names.append(name)
+        self.holders.append(holder)
         return len(self.caps) - 1
 
     def restrict(self, slot: int, ok: int) -> None:
@@ -486,32 +506,50 @@ class _Model:
         order = list(range(n))
         rng.shuffle(order)
         order.sort(key=lambda i: allowed[i].bit_count())
+        score = self._scores() if self.prefer is not None else None
         for i in order:
             a = allowed[i]
             if not a:
                 return None
-            total = 0
+            total: float = 0
             opts = []
             for k in bit_list(a):
                 if free[k]:
                     opts.append(k)
-                    total += free[k]
+                    total += free[k] if score is None else free[k] * score[i][k]
             if opts:
-                r = rng.randrange(total)
-                for k in opts:
-                    r -= free[k]
-                    if r < 0:
-                        break
+                if score is None:
+                    r: float = rng.randrange(int(total))
+                    for k in opts:
+                        r -= free[k]
+                        if r < 0:
+                            break
+                else:
+                    r = rng.random() * total
+                    for k in opts:
+                        r -= free[k] * score[i][k]
+                        if r < 0:
+                            break
                 slot_of[i] = k
                 members[k].append(i)
                 free[k] -= 1
             elif not _augment(i, allowed, free, slot_of, members):
                 return None
-        _mix(slot_of, allowed, rng)
+        _mix(slot_of, allowed, rng, score)
         out = [0] * len(caps)
         cards = self.cards
         for i, k in enumerate(slot_of):
             out[k] |= 1 << cards[i]
+        return out
+
+    def _scores(self) -> list[list[float]]:
+        """Each item's preference for each slot, from ``prefer`` by the seat that holds the slot's cards."""
+        prefer = self.prefer
+        assert prefer is not None
+        holders = self.holders
+        out = []
+        for c in self.cards:  # a card beyond the rows (the second pack's): no preference
+            out.append([float(prefer[c][h]) for h in holders] if c < len(prefer) else [1.0] * len(holders))
         return out
 
 
@@ -552,8 +590,12 @@ def _augment(i: int, allowed: list[int], free: list[int], slot_of: list[int], me
     return False
 
 
-def _mix(slot_of: list[int], allowed: list[int], rng: random.Random) -> None:
-    """Random swaps of two cards between slots that accept both: mixes the assignment."""
+def _mix(slot_of: list[int], allowed: list[int], rng: random.Random,
+         score: list[list[float]] | None = None) -> None:
+    """Random swaps of two cards between slots that accept both: mixes the assignment.
+
+    With ``score`` (each item's preference by slot) a swap is kept with the ratio of the
+    preferences after and before (Metropolis), so the mix leans towards the preferred worlds."""
     mobile = [i for i, a in enumerate(allowed) if a & (a - 1)]
     m = len(mobile)
     if m < 2:
@@ -564,6 +606,8 @@ def _mix(slot_of: list[int], allowed: list[int], rng: random.Random) -> None:
         j = mobile[int(rand() * m)]
         si, sj = slot_of[i], slot_of[j]
         if si != sj and allowed[i] >> sj & 1 and allowed[j] >> si & 1:
+            if score is not None and rand() * score[i][si] * score[j][sj] >= score[i][sj] * score[j][si]:
+                continue
             slot_of[i], slot_of[j] = sj, si
 
 
@@ -624,19 +668,36 @@ def _pretrump(view: SeatView, rng: random.Random) -> World:
     return World(d, dealt, stock, None, {}, None, list(dealt), deck)
 
 
+def _pretrump_guided(view: SeatView, rng: random.Random, prefer: Locations) -> World | None:
+    """:func:`_pretrump` leaning towards ``prefer``: the unseen cards matched to the others' hands and the stock."""
+    s, d = int(view.seat), int(view.dealer)
+    table = view.rules.seating
+    m = _Model(prefer)
+    held = {p: m.slot(f"H{p}", table.dealt, holder=p) for p in range(table.players) if p != s}
+    stock = m.slot("stock", table.stock)
+    m.items(deck_mask(view.rules.decks) & ~int(view.hand), list(held.values()) + [stock])
+    groups = m.solve(rng)
+    if groups is None:
+        return None
+    dealt = [groups[held[p]] if p != s else int(view.hand) for p in range(table.players)]
+    stock_cards = _shuffled(groups[stock], rng)
+    deck = _deck(table, d, dealt, stock_cards, rng)
+    return World(d, dealt, stock_cards, None, {}, None, list(dealt), deck)
+
+
 # ---- no draw: nine tricks with the dealt hands ------------------------------------------
 
-def _no_draw(view: SeatView, rng: random.Random) -> World | None:
+def _no_draw(view: SeatView, rng: random.Random, prefer: Locations | None = None) -> World | None:
     s, d = int(view.seat), int(view.dealer)
     table = view.rules.seating
     n = table.players
     played = view.played_by()
     void = voids(view)
-    m = _Model()
+    m = _Model(prefer)
     held = [-1] * n
     for p in range(n):
         if p != s:
-            held[p] = m.slot(f"H{p}", view.hand_sizes[p] + played[p].bit_count())
+            held[p] = m.slot(f"H{p}", view.hand_sizes[p] + played[p].bit_count(), holder=p)
     stock = m.slot("stock", table.stock)
     known = int(view.hand)
     for p in range(n):
@@ -677,7 +738,7 @@ def _hidden_items(m: _Model, hidden: int, hand_slots: list[list[int]], void: lis
 
 # ---- the discard: trumps named, nobody has drawn yet ----------------------------------------
 
-def _before_draw(view: SeatView, rng: random.Random) -> World | None:
+def _before_draw(view: SeatView, rng: random.Random, prefer: Locations | None = None) -> World | None:
     rules = view.rules
     s, d = int(view.seat), int(view.dealer)
     t = view.rules.trump_tables[view.trump]  # type: ignore[index]
@@ -701,7 +762,7 @@ def _before_draw(view: SeatView, rng: random.Random) -> World | None:
     n_trumps = (hidden & trumps).bit_count()
     n_plain = hidden.bit_count() - n_trumps
 
-    m = _Model()
+    m = _Model(prefer)
     kept_slot = [-1] * n_seats
     thrown_slot = [-1] * n_seats
     held_slots: list[list[int]] = [[] for _ in range(n_seats)]
@@ -710,12 +771,12 @@ def _before_draw(view: SeatView, rng: random.Random) -> World | None:
             continue
         size = view.hand_sizes[p]
         if p not in order:  # the dealer under hand-and-stock keeps his nine until he robs
-            held_slots[p] = [m.slot(f"H{p}", size)]
+            held_slots[p] = [m.slot(f"H{p}", size, holder=p)]
             continue
         i = order.index(p)
         if size < dealt_size or i < ai:  # has discarded
             only_trumps = free or shown[p] or i > ai or size > hand
-            kept_slot[p] = m.slot(f"K{p}", size, trumps if only_trumps else ANY)
+            kept_slot[p] = m.slot(f"K{p}", size, trumps if only_trumps else ANY, holder=p)
             thrown_slot[p] = m.slot(f"Z{p}", dealt_size - size - shown[p].bit_count() - face_up[p].bit_count(), plain)
             held_slots[p] = [kept_slot[p]]
         else:  # still to discard: a hand that leaves a choice
@@ -726,7 +787,7 @@ def _before_draw(view: SeatView, rng: random.Random) -> World | None:
             if not counts:
                 return None
             n = _weighted(counts, [comb(n_trumps, k) * comb(n_plain, dealt_size - k) for k in counts], rng)
-            held_slots[p] = [m.slot(f"T{p}", n, trumps), m.slot(f"N{p}", dealt_size - n, plain)]
+            held_slots[p] = [m.slot(f"T{p}", n, trumps, holder=p), m.slot(f"N{p}", dealt_size - n, plain, holder=p)]
     stock = m.slot("stock", table.stock)
     slots = [k for p in range(n_seats) for k in held_slots[p]] + [k for k in thrown_slot if k >= 0] + [stock]
     m.items(hidden, slots)
@@ -786,7 +847,7 @@ def _draw_plan(rules: Rules, dealer: int, kept: list[int], pool: int) -> tuple[l
     return owners, restocked, length
 
 
-def _after_draw(view: SeatView, rng: random.Random) -> World | None:
+def _after_draw(view: SeatView, rng: random.Random, prefer: Locations | None = None) -> World | None:
     rules = view.rules
     s, d = int(view.seat), int(view.dealer)
     t = view.rules.trump_tables[view.trump]  # type: ignore[index]
@@ -873,7 +934,7 @@ def _after_draw(view: SeatView, rng: random.Random) -> World | None:
         stock_trumps_max = hand - 1 - a[d]
     fixed = _Fixed(view, s, d, trumps, plain, free, dd, robbing, played, void, shown, face_up, own, own_drawn,
                    a, s0, rs, taken, q_s0, q_pool, shown_at_discard, thrown, discarders, restocked,
-                   stock_trumps_max, robs, hand=hand)
+                   stock_trumps_max, robs, hand=hand, prefer=prefer)
     built = None
     for dealer_all_trumps, stock_no_trumps in cases:
         for j_pool in j_order:
@@ -1006,6 +1067,7 @@ class _Fixed:
     robs: bool = True  # the dealer robs (four to six players)
     hand: int = 6  # cards held after the draw (twelve with two decks)
     hidden: int = 0
+    prefer: Locations | None = None  # where the cards are likely to be (:data:`Locations`)
 
     def __post_init__(self):
         seen = int(self.view.stock_seen) & ~self.own_drawn
@@ -1022,7 +1084,7 @@ def _after_draw_model(f: _Fixed, j_pool: int, dealer_all_trumps: bool, stock_no_
         f.robbing, f.played, f.void, f.shown, f.face_up, f.own_drawn)
     a, s0, rs, taken, q_s0, q_pool = f.a, f.s0, f.rs, f.taken, f.q_s0, f.q_pool
     shown_at_discard, thrown, discarders, restocked = f.shown_at_discard, f.thrown, f.discarders, f.restocked
-    m = _Model()
+    m = _Model(f.prefer)
     n_seats = len(played)
     hand_slots: list[list[int]] = [[] for _ in range(n_seats)]
     a_slot = [-1] * n_seats
@@ -1034,12 +1096,12 @@ def _after_draw_model(f: _Fixed, j_pool: int, dealer_all_trumps: bool, stock_no_
             forced_kept = dd and (free or shown_at_discard[d] > 0)
         else:
             forced_kept = free or shown[p] or a[p] > f.hand
-        a_slot[p] = m.slot(f"A{p}", a[p], trumps if forced_kept else ANY)
-        s0_slot[p] = m.slot(f"S{p}", s0[p])
-        rs_slot[p] = m.slot(f"R{p}", rs[p], plain)
+        a_slot[p] = m.slot(f"A{p}", a[p], trumps if forced_kept else ANY, holder=p)
+        s0_slot[p] = m.slot(f"S{p}", s0[p], holder=p)
+        rs_slot[p] = m.slot(f"R{p}", rs[p], plain, holder=p)
         hand_slots[p] = [a_slot[p], s0_slot[p], rs_slot[p]]
-    tk0 = m.slot("TK0", taken - j_pool)
-    tkp = m.slot("TKP", j_pool, plain)
+    tk0 = m.slot("TK0", taken - j_pool, holder=d)
+    tkp = m.slot("TKP", j_pool, plain, holder=d)
     hand_slots[d] += [tk0, tkp]
     sln = -1
     if f.stock_trumps_max is None:

@@ -388,6 +388,8 @@ def test_the_waiting_room_fits_a_phone_and_one_tap_fills_the_seats_and_starts(sr
     page.locator("select[data-fill='N']").select_option("basic")  # one control changes who plays a seat
     expect(page.locator("#seating li[data-seat=N]")).to_contain_text("bot")
     expect(page.locator("select[data-fill='N']")).to_have_value("basic")
+    # The bots' level offered first is the server's bot (the strongest its --bot-time allows: the expert by default).
+    expect(page.locator("#fill-level")).to_have_value(srv.http.get("/api/presets").json()["default_bot"])
     assert page.evaluate("() => document.documentElement.scrollHeight <= innerHeight"), "the waiting room scrolls"
     assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
     axe(page, "the waiting room")

@@ -241,7 +241,7 @@ def test_the_leaderboard_lists_accounts_after_the_minimum_of_games(store):
     assert ratings.leaderboard("official") == []
     shown = leaderboard_json(ratings, None)
     assert shown["family"] == "pagat" and shown["minimum"] == MINIMUM_GAMES
-    assert [b["bot"] for b in shown["bots"]][:2] == ["expert", "heuristic"]
+    assert [b["bot"] for b in shown["bots"]][:3] == ["expert", "neural", "heuristic"]
     assert {f["family"]: f["rated"] for f in shown["families"]}["pagat"] is True
     # A profile's section: the rating, the games, the changes oldest first (each with its match's replay).
     [family] = ratings.of_player(ann.id)

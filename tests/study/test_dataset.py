@@ -33,6 +33,8 @@ from cinch.study.dataset import (
     self_play_rows,
     vector_layout,
 )
+from helpers import one_line_error as one_error
+from helpers import run_cinch as cinch
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs" / "datasets.md"
@@ -47,19 +49,6 @@ SPECS = [
 ]
 
 
-def cinch(*args: str):
-    result = CliRunner().invoke(main, list(args))
-    assert "Traceback" not in result.stderr and "Traceback" not in result.stdout
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    return result
-
-
-def one_error(result) -> str:
-    assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("cinch: "), lines[0]
-    return lines[0]
 
 
 def states(deal: Deal):

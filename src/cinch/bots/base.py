@@ -82,6 +82,7 @@ BOT_MODULES = {
     "basic": "cinch.bots.basic",
     "heuristic": "cinch.bots.heuristic",
     "expert": "cinch.bots.expert",
+    "neural": "cinch.bots.neural",
     "openspiel-ismcts": "cinch.adapters.ismcts_bot",
 }
 

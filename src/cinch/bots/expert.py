@@ -83,6 +83,12 @@ default) is a hard cap in every mode.  A decision's worlds come from one generat
 by the bot's seed and the position, so asking again on the same cards searches the same
 worlds, and a time budget only decides how many of them are used.
 
+**Guided** (``guided=1``, or each part alone: ``locations=1``, ``likelihood=1``,
+``rollout=policy``, ``bidding=policy``; :mod:`cinch.bots.guidance`): the learned models
+(:mod:`cinch.neural.models`) draw the worlds from the card-location model, weight them by the
+policy's likelihood of the actions seen, play the playouts, and add the policy's bids to
+the calls compared.  Every part is off unless asked.
+
 ``explain(view)`` returns the action with its estimate (the expected score change for the
 seat's side less the other side's), for the hint key of the table.  ``evaluate(view, actions)``
 returns the search itself (:class:`Evaluation`): every candidate's result in each world, with
@@ -102,6 +108,7 @@ from typing import cast
 from cinch.actions import PLAYS, TRUMPS, Action, Bid, Keep, NameTrump, Play
 from cinch.bots.base import Bot, make_bot, register
 from cinch.bots.equity import MatchEquity
+from cinch.bots.guidance import Guided, PolicyPlayer, guidance, policy_bids
 from cinch.bots.heuristic import best_suit
 from cinch.bots.inference import BidLikelihood, PlayLikelihood
 from cinch.bots.playout import bid_out, play_out
@@ -113,7 +120,7 @@ from cinch.scoring import PointTable, settle
 from cinch.seating import PARTNERSHIP_PLAYERS
 from cinch.solver import Position, solve
 from cinch.view import Phase, SeatView
-from cinch.worlds import sample_weighted
+from cinch.worlds import Sample, sample_weighted
 
 __all__ = ["ExpertBot", "Decision", "Evaluation", "call_caution", "pick_call"]
 
@@ -399,14 +406,18 @@ class ExpertBot(Bot):
     ``max_candidates``: keeps searched; ``max_worlds``: the most worlds a timed decision uses;
     ``max_seconds``: the hard cap of one decision in every mode (default twice ``time_budget``); ``search``: the
     decisions searched, of ``bid,trump,keep,play`` (the others are the heuristic's; for
-    experiments).
+    experiments).  The learned guidance (:mod:`cinch.bots.guidance`): ``guided`` (1: the parts meant
+    to help, :data:`cinch.bots.guidance.GUIDED`), ``locations`` and ``likelihood`` (1 or 0), ``rollout`` and ``bidding``
+    (``policy`` or ``heuristic``), ``weights`` (a folder of other weights than the package's).
     """
 
     def __init__(self, seed: int | None = None, time_budget: float | None = DEFAULT_TIME, worlds: int | None = None,
                  playouts: int | None = None, inference: float = 1.0, max_candidates: int = 16,
                  max_worlds: int = 400, search: str = "bid,trump,keep,play", caution: float = CAUTION,
                  play_inference: float = 0.3, solver_tricks: int = 6, max_seconds: float | None = None,
-                 match_equity: bool = True):
+                 match_equity: bool = True, guided: bool | int = False, locations: bool | int | None = None,
+                 likelihood: bool | int | None = None, rollout: str | None = None, bidding: str | None = None,
+                 weights: str = ""):
         super().__init__(seed)
         if max_seconds is not None and max_seconds <= 0:
             raise ValueError("max_seconds must be positive")
@@ -441,6 +452,10 @@ class ExpertBot(Bot):
         self._include: tuple[Action, ...] = ()  # actions to search among the candidates (evaluate)
         self._evaluating = False  # keep the search in full (evaluate)
         self._searched: Evaluation | None = None  # the last search in full (evaluate)
+        self._guidance = guidance(guided, locations, likelihood, rollout, bidding, weights)
+        g = self._guidance
+        self._policy_player = PolicyPlayer(g.models) if g is not None and g.rollout else None
+        self._now: Guided | None = None  # this decision's guidance (None: unguided, or outside the models' cover)
 
     # ---- the interface -------------------------------------------------------------------------
     def choose(self, view: SeatView) -> Action:
@@ -483,6 +498,7 @@ class ExpertBot(Bot):
         self._deadline = time.perf_counter() + self.max_seconds
         phase = view.phase
         try:
+            self._now = self._guidance.at(view) if self._guidance is not None else None
             search = self.search
             if phase is Phase.PLAY:
                 if "play" in search:
@@ -524,8 +540,30 @@ class ExpertBot(Bot):
         return {"score": view.score, "target": view.target, "bidder_goes_out": view.bidder_goes_out}
 
     def _finish(self, deal: Deal, rng: random.Random, context: dict) -> DealResult:
-        """Play ``deal`` to its end with the heuristic bot in every seat (``deal`` is changed)."""
-        return play_out(deal, rng, self._heuristic, context)
+        """Play ``deal`` to its end with the heuristic bot (or the policy: ``rollout``) in every seat (``deal`` is
+        changed)."""
+        return play_out(deal, rng, self._player(), context)
+
+    def _player(self) -> Bot:
+        """Who plays the playouts: the policy with ``rollout=policy`` where the models cover the rules, else the
+        heuristic."""
+        return self._policy_player if self._policy_player is not None and self._now is not None else self._heuristic
+
+    def _sample(self, view: SeatView, rng: random.Random, verify: bool = True) -> tuple[Sample, float]:
+        """A world consistent with the view and its weight: the bids' likelihood (the sampler's importance
+        weight), or with ``locations`` / ``likelihood`` the model's worlds and the policy's likelihood."""
+        now = self._now
+        if now is None:
+            sample = sample_weighted(view, rng, weight=self._weight, verify=verify)
+            return sample, sample.weight
+        weight = None if now.guidance.replaces_inference else self._weight
+        sample = sample_weighted(view, rng, weight=weight, verify=verify, locations=now.locations)
+        return sample, sample.weight * now.weight(view, sample.world)
+
+    def _play_inference(self) -> PlayLikelihood | None:
+        """The hand-made inference from the cards played (off where the learned guidance replaces it)."""
+        now = self._now
+        return self._play_weight if now is None or not now.guidance.replaces_inference else None
 
     def _decision(self, view: SeatView, candidates: Sequence[Action], means: Sequence[float], best: int,
                   samples: int, what: str, objective: _Objective, values: Sequence[Sequence[float]] = (),
@@ -552,9 +590,9 @@ class ExpertBot(Bot):
 
     def _world(self, view: SeatView, rng: random.Random) -> tuple[Deal, float]:
         """A world consistent with the view, replayed, and its importance weight (the bids' likelihood)."""
-        sample = sample_weighted(view, rng, weight=self._weight)
+        sample, weight = self._sample(view, rng)
         assert sample.deal is not None  # verified worlds are replayed
-        return sample.deal, sample.weight
+        return sample.deal, weight
 
     def _timed(self) -> bool:
         """Whether a decision may end early (a fixed number of worlds is kept exactly)."""
@@ -564,11 +602,13 @@ class ExpertBot(Bot):
     def _bid(self, view: SeatView, rng: random.Random) -> Decision:
         heuristic = self._heuristic.choose(view)
         candidates = self._included(self._bid_candidates(view, heuristic))
+        if self._now is not None and self._now.guidance.bidding:  # the policy's best bids join the calls compared
+            candidates += [a for a in policy_bids(self._now.guidance.models, view) if a not in candidates]
         objective = _Objective(view, self.match_equity)
         if len(candidates) == 1:
             return self._decision(view, candidates, [0.0], 0, 0, "the only sensible call", objective)
         context = self._context(view)
-        choose = self._heuristic.choose
+        choose = self._player().choose
         # The heuristic's call unless beaten, by a wider margin than other decisions: a whole deal's
         # outcome rides on the bid, so its playouts are the noisiest, and a call should not flip with the seed.
         # A call far from the heuristic's needs more: its gains are the most heavy-tailed (a pre-empt that
@@ -646,8 +686,9 @@ class ExpertBot(Bot):
         budget = self._sim_budget(phase)
         while budget.more() and not race.settled:
             world, weight = self._world(view, rng)
-            if in_play and self._play_weight is not None:
-                weight *= self._play_weight(view, world.hands)
+            play_weight = self._play_inference()
+            if in_play and play_weight is not None:
+                weight *= play_weight(view, world.hands)
             seed = rng.getrandbits(32)
             results = {}
             for i in race.alive:
@@ -746,7 +787,7 @@ class ExpertBot(Bot):
         budget = self._play_budget("first trick" if not view.tricks else "play")
         early = _EarlyStop(len(cards), self.caution) if self._timed() else None
         while budget.more():
-            sample = sample_weighted(view, rng, weight=self._weight, verify=verify)
+            sample, weight = self._sample(view, rng, verify)
             hands = sample.hands
             budget.tick()
             try:
@@ -756,7 +797,8 @@ class ExpertBot(Bot):
                 mine = solve(position, alone=seat) if lone_defender else None
             except (ValueError, KeyError, IndexError, AssertionError):  # a world the solver refuses
                 continue
-            w = sample.weight * (self._play_weight(view, hands) if self._play_weight is not None else 1.0)
+            play_weight = self._play_inference()
+            w = weight * (play_weight(view, hands) if play_weight is not None else 1.0)
             weights.append(w)
             own_search = result if mine is None else mine  # the tie-break: the search for this seat's side
             sign = w if own_search.maximisers >> seat & 1 else -w  # its value is NS's (the lone seat's cut-throat)

@@ -24,10 +24,11 @@ from cinch.cli.score import score_command
 from cinch.cli.serve import serve_command
 from cinch.cli.solve import solve_command
 from cinch.cli.study import study_command
+from cinch.cli.train import train_command
 
 COMMANDS = (play_command, resume_command, history_command, export_command, replay_command, rules_command,
             solve_command, arena_command, serve_command, score_command, advise_command, analyze_command,
-            puzzle_command, study_command, dataset_command, duplicate_command)
+            puzzle_command, study_command, dataset_command, duplicate_command, train_command)
 
 
 @click.group(cls=CinchGroup, context_settings={"help_option_names": ["-h", "--help"]})

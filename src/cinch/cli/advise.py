@@ -62,12 +62,17 @@ def _seat(rules: Rules, text: str, option: str) -> Seat:
 @click.option("--time", "seconds", type=click.FloatRange(0.05, 600), default=DEFAULT_SECONDS, show_default=True,
               help="Seconds to think (without --worlds).")
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed of the worlds.")
+@click.option("--prefilter", type=click.IntRange(1, 30), default=None, metavar="K",
+              help="Search only the K calls the learned policy ranks best (and the pass); the others are ranked by "
+                   "the model only (default: every call searched).")
+@click.option("--weights", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="With --prefilter: the learned models' folder (cinch train's weights; default: those shipped).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Write the distribution of your side's points per suit (PNG, SVG or PDF, by the extension).")
 def advise_command(hand: tuple[str, ...], preset: str, options: tuple[str, ...], seat_name: str | None,
                    dealer_name: str, bids: str, score: str | None, worlds: int | None, seconds: float, seed: int,
-                   as_json: bool, plot_file: str | None) -> None:
+                   prefilter: int | None, weights: str | None, as_json: bool, plot_file: str | None) -> None:
     """Advise the seat about to bid: every trump suit and level, every call, the best call.
 
     HAND is the seat's nine cards (six at five or six players; with -o decks=2 eighteen or twelve,
@@ -96,7 +101,7 @@ def advise_command(hand: tuple[str, ...], preset: str, options: tuple[str, ...],
         cards = parse_hand(" ".join(hand), table.dealt, table.decks)
         view = position(rules, cards, seat, dealer, parse_calls(bids),
                         None if score is None else parse_score(score, table))
-        advice = advise(view, worlds=worlds, seconds=seconds, seed=seed)
+        advice = advise(view, worlds=worlds, seconds=seconds, seed=seed, prefilter=prefilter, weights=weights)
         if plot_file is not None:
             _plot(advice, plot_file)
     except CinchError as e:
@@ -221,6 +226,8 @@ def describe(advice: Advice) -> str:
         lines += ["  " + line for line in _table_text(*suit_rows(advice))]
     lines += ["", "Each call, the others answering as the heuristic bot bids (* the advice):"]
     lines += ["  " + line for line in _table_text(*call_rows(advice))]
+    if advice.prefilter_line() is not None:
+        lines.append(str(advice.prefilter_line()))
     lines += ["", verdict(advice)]
     return "\n".join(lines)
 
@@ -249,6 +256,8 @@ def _show_rich(console: Console, advice: Advice) -> None:
     for r in rows:
         calls.add_row(*r, style="bold" if r[0].startswith("*") else None)
     console.print(calls)
+    if advice.prefilter_line() is not None:
+        console.print(advice.prefilter_line(), highlight=False)
     console.print()
     console.print(verdict(advice), highlight=False)
 

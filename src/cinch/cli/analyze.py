@@ -10,6 +10,7 @@ what the marks and the accuracy mean.
 from __future__ import annotations
 
 import json
+import os
 from typing import TYPE_CHECKING, Literal
 
 import click
@@ -69,12 +70,18 @@ class _Bar:
 @click.option("--widening", type=click.IntRange(1, 64), default=MAX_WIDENING, show_default=True, metavar="N",
               help="A decision whose mark is in doubt is searched again with twice the worlds, up to N times "
                    "(1: never).")
+@click.option("--prefilter", type=click.IntRange(1, 30), default=None, metavar="K",
+              help="In the bidding, compare only the K calls the learned policy ranks best (with the pass and the "
+                   "call played); the others are ranked by the model only (default: the expert's own calls).")
+@click.option("--weights", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="With --prefilter: the learned models' folder (cinch train's weights; default: those shipped).")
 @click.option("--deal", "deals", type=click.IntRange(min=1), multiple=True, metavar="N",
               help="Analyse only deal N (repeat for more).")
 @click.option("--all", "show_all", is_flag=True, help="List every decision judged, not only the marked ones.")
 @db_option
 def analyze_command(record: str, as_json: bool, worlds: int | None, seconds: float | None, workers: int | None,
-                    seed: int, widening: int, deals: tuple[int, ...], show_all: bool, db: str | None) -> None:
+                    seed: int, widening: int, prefilter: int | None, weights: str | None, deals: tuple[int, ...],
+                    show_all: bool, db: str | None) -> None:
     """Judge every decision of a game by the expert's search, with the double-dummy par beside it.
 
     RECORD is a cinch/1 record file, - for standard input, or a match id of the game library
@@ -98,7 +105,12 @@ def analyze_command(record: str, as_json: bool, worlds: int | None, seconds: flo
     try:
         match = load_match(loads(text))
         depth = None if seconds is not None else worlds or DEFAULT_WORLDS
-        settings = Settings(worlds=depth, seconds=seconds, seed=seed, widening=widening)
+        settings = Settings(worlds=depth, seconds=seconds, seed=seed, widening=widening, prefilter=prefilter,
+                            weights=None if weights is None else os.path.abspath(weights))
+        if prefilter is not None:
+            from cinch.neural.models import Models
+
+            Models.load(settings.weights)  # (missing weights: one line now, not in every worker)
         analysis = analyze(match, settings, workers=workers or default_workers(), progress=bar,
                            deals=set(deals) if deals else None)
     except CinchError as e:
@@ -140,6 +152,8 @@ def show(console: Console, analysis: Analysis, name: str, show_all: bool = False
                   f"choice judged by the expert ({how}; seed {settings['seed']}; {analysis.seconds:.1f} s).")
     console.print(f"Points lost are points of the deal, {_unit_words(rules)}: an inaccuracy from "
                   f"{INACCURACY:g}, a mistake from {MISTAKE:g}, a blunder from {BLUNDER:g}.")
+    if "prefilter" in settings:
+        console.print(prefilter_words(rules, settings["prefilter"]))
     styles = {Mark.INACCURACY: "yellow", Mark.MISTAKE: "dark_orange", Mark.BLUNDER: "bold red"}
     for deal in analysis.deals:
         console.print()
@@ -164,6 +178,18 @@ def show(console: Console, analysis: Analysis, name: str, show_all: bool = False
     console.print(table)
 
 
+def prefilter_words(rules: Rules, k: int) -> str:
+    """What ``--prefilter K`` did, in a sentence."""
+    from cinch.neural.features import coverage
+
+    uncovered = coverage(rules)
+    if uncovered is not None:
+        return f"Prefilter {k}: the models do not cover {uncovered}: every choice was searched."
+    return (f"Prefilter {k}: in the bidding, the expert compared only the {k} call{'s' * (k != 1)} the learned policy "
+            "ranks best, with the pass and the call played; the others were ranked by the model only (each such "
+            "decision says how many). The other decisions were searched whole.")
+
+
 def _unit_words(rules: Rules) -> str:
     """What a point lost measures: two sides, or a player against the average of the others (cut-throat)."""
     if rules.seating.sides > 2:
@@ -171,4 +197,4 @@ def _unit_words(rules: Rules) -> str:
     return "your side's less the other side's"
 
 
-__all__ = ["analyze_command", "show"]
+__all__ = ["analyze_command", "prefilter_words", "show"]

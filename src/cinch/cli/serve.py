@@ -17,6 +17,8 @@ import click
 
 from cinch.cli.options import db_option, fail
 
+DEFAULT_BOT_TIME = 250  # ms: cinch.server.bots.DEFAULT_BOT_TIME (the server is imported only when it starts)
+
 INSTALL_CLUSTER = "pip install 'cinch[cluster]'"
 CLUSTER_MODULES = ("psycopg", "redis", "alembic", "sqlalchemy")  # the cluster extra, as --database-url uses it
 
@@ -29,6 +31,10 @@ CLUSTER_MODULES = ("psycopg", "redis", "alembic", "sqlalchemy")  # the cluster e
               help="The address invite links start with (default: the address each request came to).")
 @click.option("--bot-workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Processes for slow bots (the expert), so that the server never waits on them.")
+@click.option("--bot-time", default=DEFAULT_BOT_TIME, show_default=True, type=click.IntRange(1, 60000), metavar="MS",
+              help="The CPU a bot's decision may take, in milliseconds, where the server chooses the bot (the daily "
+                   "deals' bots, the bots a room's page offers first): the strongest that fits (250: the expert; "
+                   "a few: the strongest instant bot).")
 @click.option("--log-level", default="info", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]))
 @click.option("--ws-compression/--no-ws-compression", default=False, show_default=True,
@@ -48,15 +54,16 @@ CLUSTER_MODULES = ("psycopg", "redis", "alembic", "sqlalchemy")  # the cluster e
                    "before another process takes them over.")
 @click.option("--daily", "daily_presets", default="official,pagat", show_default=True, metavar="PRESETS",
               help="The daily deals: a set a day for each of these presets (comma-separated; 'none' for none).")
-@click.option("--daily-bots", default="expert", show_default=True, metavar="BOT",
-              help="The bots of the daily deals: a person's partner and opponents, and the robot table's four.")
+@click.option("--daily-bots", default=None, metavar="BOT",
+              help="The bots of the daily deals: a person's partner and opponents, and the robot table's four "
+                   "(default: the strongest --bot-time allows).")
 @click.option("--daily-deals", default=8, show_default=True, type=click.IntRange(1, 64), help="Boards in a day's set.")
 @click.option("--daily-pace", default=0.6, show_default=True, type=click.FloatRange(0.0, 10.0), metavar="SECONDS",
               help="How long a bot waits before it acts at a daily table, so that its player can follow (0: at once).")
-def serve_command(host: str, port: int, public_url: str, bot_workers: int, log_level: str, ws_compression: bool,
-                  share_library: bool | None, db: str | None, database_url: str | None,
-                  redis_url: str | None, cluster_lease: float, daily_presets: str, daily_bots: str, daily_deals: int,
-                  daily_pace: float) -> None:
+def serve_command(host: str, port: int, public_url: str, bot_workers: int, bot_time: int, log_level: str,
+                  ws_compression: bool, share_library: bool | None, db: str | None, database_url: str | None,
+                  redis_url: str | None, cluster_lease: float, daily_presets: str, daily_bots: str | None,
+                  daily_deals: int, daily_pace: float) -> None:
     """Serve online play: create a room, share its link, fill empty seats with bots.
 
     The protocol (JSON over one websocket per client) is in docs/protocol.md; several processes
@@ -72,23 +79,33 @@ def serve_command(host: str, port: int, public_url: str, bot_workers: int, log_l
     cluster = database_url is not None or redis_url is not None
     path = None if cluster else resolve_path(db)
     where = _cluster_settings(db, database_url, redis_url) if cluster else f"game library {os.fspath(path or '')}"
-    daily = _daily_options(daily_presets, daily_bots, daily_deals, daily_pace)
+    daily = _daily_options(daily_presets, daily_bots or chosen_bot(bot_time), daily_deals, daily_pace)
     sock = _listen(host, port)  # (before anything is announced: a port in use is one line)
     if cluster:
         app = create_app(base_url=public_url, thinker=Thinker(bot_workers), share_library=share_library,
                          database_url=database_url, redis_url=redis_url, cluster_options={"lease": cluster_lease},
-                         daily=daily)
+                         daily=daily, bot_time=bot_time)
     else:
         app = create_app(path, base_url=public_url, thinker=Thinker(bot_workers), share_library=share_library,
-                         daily=daily)
+                         daily=daily, bot_time=bot_time)
     port = sock.getsockname()[1]  # (the port the system chose, for --port 0)
     click.echo(f"cinch serve: http://{f'[{host}]' if ':' in host else host}:{port}/ ({where}); Ctrl-C stops it.")
+    click.echo(f"cinch serve: the server's bot at {bot_time} ms a decision: {chosen_bot(bot_time)}"
+               f"{'' if daily is None or not daily.presets else f'; the daily deals: {daily.bots}'}.")
     server = uvicorn.Server(uvicorn.Config(
         app, host=host, port=port, log_level=log_level, ws_max_size=65536, ws_ping_interval=20, ws_ping_timeout=20,
         ws_per_message_deflate=ws_compression, timeout_graceful_shutdown=5))
     server.run(sockets=[sock])
     if not server.started:  # (the app could not start: uvicorn has said why)
         raise SystemExit(3)
+
+
+def chosen_bot(bot_time: int) -> str:
+    """The bot the server chooses where nobody names one, at ``bot_time`` ms a decision."""
+    from cinch.server.bots import strongest_bot
+    from cinch.table.advice import available_bots
+
+    return strongest_bot(bot_time, available_bots())
 
 
 def _daily_options(presets: str, bots: str, deals: int, pace: float) -> Any:

@@ -36,6 +36,7 @@ from cinch.cards import Seat
 from cinch.errors import CinchError
 from cinch.library import Library, LibraryError
 from cinch.record import dumps
+from cinch.server.bots import DEFAULT_BOT_TIME, strongest_bot
 from cinch.server.daily import DailyOptions, add_daily_routes
 from cinch.server.events import add_event_routes
 from cinch.server.games import OVER, WAITING
@@ -208,7 +209,7 @@ class Server:
 
     def __init__(self, library: Library | None, *, base_url: str = "", thinker: Thinker | None = None,
                  room_defaults: dict[str, Any] | None = None, share_library: bool = True,
-                 store: Store | None = None, seed: int | None = None):
+                 store: Store | None = None, seed: int | None = None, bot_time: float = DEFAULT_BOT_TIME):
         if store is None:
             assert library is not None, "a server needs a library or a store"
             store = LocalStore(library)
@@ -223,6 +224,13 @@ class Server:
         self.ledger: Ledger | None = None  # where the rooms report their players' games and finished matches
         self.room_defaults = dict(room_defaults or {})
         self.seed = seed  # (tests) every room deals from this seed instead of fresh secrets: the same deals each run
+        self.bot_time = bot_time  # ms of CPU a bot's decision may take, where the server chooses the bot
+
+    def default_bot(self) -> str:
+        """The bot the server seats where nobody names one: the strongest installed that ``bot_time`` allows."""
+        from cinch.table.advice import available_bots
+
+        return strongest_bot(self.bot_time, available_bots())
 
     def chance(self) -> random.Random | None:
         """A room's source of chance: None (fresh secrets), or with a seed, a generator of its own that starts
@@ -553,11 +561,12 @@ def create_app(db: str | os.PathLike[str] | None = None, *, base_url: str = "", 
                room_defaults: dict[str, Any] | None = None, share_library: bool = True,
                database_url: str | None = None, redis_url: str | None = None,
                cluster_options: dict[str, Any] | None = None, seed: int | None = None,
-               daily: DailyOptions | None = None) -> Starlette:
+               daily: DailyOptions | None = None, bot_time: float = DEFAULT_BOT_TIME) -> Starlette:
     """The ASGI app over the game library at ``db`` (``$CINCH_DB`` or the default library if None), or, with
     ``database_url``, over PostgreSQL, shared with the other processes that ``redis_url`` connects.  ``seed``
     (tests): every room deals from it (:meth:`Server.chance`).  ``daily``: the daily deals' settings (the defaults
-    if None; ``DailyOptions(presets=())`` offers none)."""
+    if None, their bots the server's choice; ``DailyOptions(presets=())`` offers none).  ``bot_time``: the ms of CPU
+    a bot's decision may take where the server chooses the bot (:func:`cinch.server.bots.strongest_bot`)."""
     store: Store
     if database_url is not None:
         from cinch.server.cluster import ClusterStore
@@ -569,7 +578,7 @@ def create_app(db: str | os.PathLike[str] | None = None, *, base_url: str = "", 
                                "--database-url too (SQLite serves one process)")
         store = LocalStore(Library.open(db))
     server = Server(None, base_url=base_url, thinker=thinker, room_defaults=room_defaults,
-                    share_library=share_library, store=store, seed=seed)
+                    share_library=share_library, store=store, seed=seed, bot_time=bot_time)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -630,7 +639,7 @@ def create_app(db: str | os.PathLike[str] | None = None, *, base_url: str = "", 
         return JSONResponse(protocol.json_schema())
 
     async def presets(request: Request) -> Response:
-        return JSONResponse(presets_json())
+        return JSONResponse(presets_json(server.default_bot()))
 
     async def websocket(ws: WebSocket) -> None:
         conn = Connection()
@@ -690,7 +699,7 @@ def create_app(db: str | os.PathLike[str] | None = None, *, base_url: str = "", 
     server.ledger = ledger  # (before the stored rooms are loaded: they report to it)
     players.erasing.append(server.forget_player)
     add_rating_routes(routes, ratings)
-    options = daily if daily is not None else DailyOptions()
+    options = daily if daily is not None else DailyOptions(bots=server.default_bot())
     add_daily_routes(routes, server, options if options.presets else None, ratings=ratings)  # (docs/duplicate.md)
     add_event_routes(routes, server, ratings=ratings, max_rooms=MAX_ROOMS)  # (private events: docs/duplicate.md)
     server.load()
@@ -702,8 +711,9 @@ def create_app(db: str | os.PathLike[str] | None = None, *, base_url: str = "", 
     return app
 
 
-def presets_json() -> dict[str, Any]:
-    """The presets in plain words, every option with its values, and the bots: what the lobby offers."""
+def presets_json(default_bot: str | None = None) -> dict[str, Any]:
+    """The presets in plain words, every option with its values, and the bots: what the lobby offers, with the
+    bot a room's page offers first (the server's choice: :meth:`Server.default_bot`)."""
     from cinch.rules import OPTION_NAMES, PRESET_NAMES, RULE_TEXTS, Rules, option_help, option_values
     from cinch.table.advice import available_bots
 
@@ -714,4 +724,5 @@ def presets_json() -> dict[str, Any]:
         "options": [{"name": key, "values": option_values(key), "help": option_help(key)[0]}
                     for key in OPTION_NAMES],
         "bots": available_bots(),
+        "default_bot": default_bot or strongest_bot(DEFAULT_BOT_TIME, available_bots()),
     }

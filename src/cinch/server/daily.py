@@ -2,11 +2,12 @@
 
 At the day's start the server publishes the set's commitments (one per board, the fair shuffle's); at its end
 it reveals the salts, so that anyone can deal the decks again and check them (docs/duplicate.md).  A person plays
-the set once a day, sitting South with three bots (:attr:`DailyOptions.bots`, the expert unless the server says),
-at their own pace within the day, leaving and resuming at will.  Each board is a duplicate board: its result is
-NS's score change less EW's; once it is played (and only then) the person sees its traveller, every result on it
-so far matchpointed, with the hands and each table's par.  The field always holds the robot table, the same
-boards played by four bots, worked out once per board and day in the server's pool of processes.
+the set once a day, sitting South with three bots (:attr:`DailyOptions.bots`: those named, else the server's
+choice, :meth:`~cinch.server.app.Server.default_bot`), at their own pace within the day, leaving and resuming at
+will.  Each board is a duplicate board: its result is NS's score change less EW's; once it is played (and only
+then) the person sees its traveller, every result on it so far matchpointed, with the hands and each table's par.
+The field always holds the robot table, the same boards played by four bots, worked out once per board and day in
+the server's pool of processes.
 
 - :class:`DailyService`: the days, their sets (derived from a secret the store keeps, never shown before the
   day ends), the robot table, the travellers and rankings, the end of a day (made final once, then rated);

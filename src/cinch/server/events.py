@@ -367,7 +367,7 @@ class EventService:
         deals = _known(body.get("deals", DEFAULT_DEALS), "deals (the boards every table plays)", 1, MAX_DEALS)
         count = _known(body.get("tables", 2), "tables", 1, MAX_TABLES)
         bots = available_bots()
-        robots = body.get("robots", DEFAULT_ROBOTS)
+        robots = body.get("robots") if "robots" in body else self.server.default_bot()  # (unnamed: the server's bot)
         if robots is None or robots == NO_ROBOTS:
             robots = None
         elif robots not in bots:

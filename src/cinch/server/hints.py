@@ -20,8 +20,9 @@ from typing import Any, Protocol
 from cinch.actions import parse_action
 from cinch.cards import Seat
 from cinch.server.audience import Client
+from cinch.server.bots import SLOW_BOTS
 from cinch.server.games import make_bot
-from cinch.server.turns import SLOW_BOTS, Thinker
+from cinch.server.turns import Thinker
 from cinch.table import Table
 from cinch.table.narrate import action_words, view_trump
 

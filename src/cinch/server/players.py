@@ -90,7 +90,7 @@ NAME_LENGTH = (2, 24)
 NAME_MARKS = "-_."
 RESERVED = {"me", "guest", "guests", "login", "logout", "register", "account", "accounts", "players", "player",
             "admin", "administrator", "cinch", "server", "bot", "bots", "nobody", "anonymous", "deleted", "former",
-            "random", "basic", "heuristic", "expert", "ismcts", "you", "host", "system", "spectator"}
+            "random", "basic", "heuristic", "expert", "neural", "ismcts", "you", "host", "system", "spectator"}
 """Names no account takes: words of the server's own routes and pages, and the bots' names."""
 PASSWORD_LENGTH = (8, 200)
 BAD_LOGIN = "That name and password do not match an account."

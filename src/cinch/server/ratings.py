@@ -60,11 +60,13 @@ MINIMUM_GAMES = 5
 """Rated games a player needs in a family before the leaderboard lists it: by then sigma has come down from
 8.3 to about 6, and one lucky win no longer tops the list."""
 ANCHORS: Mapping[str, float] = {"random": 5.0, "basic": 17.0, "openspiel-ismcts": 20.0, "heuristic": 24.0,
-                                "expert": 26.5}
+                                "neural": 25.0, "expert": 26.5}
 """Each bot level's fixed mu, on the model's scale (a newcomer is 25).  The order is the arena's
 (docs/strength.md); the expert's 2.5 above the heuristic is what its 68.8% of duplicate matches against
 a heuristic pair comes to under this model; the wider gaps below stand for per-deal margins (+5.6 for the
-heuristic over basic, +20 over random) too large to leave a match in doubt."""
+heuristic over basic, +20 over random) too large to leave a match in doubt.  The neural bot's 25.0, between
+the heuristic and the expert, is provisional: distilled from the expert, it is meant to play between them,
+and its anchor follows its duplicate matches against them once they are measured."""
 ANCHOR_SIGMA = 1.0
 """A bot's fixed sigma: small, since its strength is known, never zero (the model divides by the sides' spread)."""
 UNKNOWN_BOT = 20.0

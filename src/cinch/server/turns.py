@@ -5,8 +5,9 @@ Parts of a table on the server (:mod:`cinch.server.tables` lists the others):
 - :func:`take_action`: a person's decision for the state numbered ``seq``, refused in words
   (:class:`~cinch.server.protocol.Refusal`) when it is stale, not theirs or against the rules;
 - :class:`BotTurns`: the task that plays the bots' turns while a bot is to act, pausing between
-  them (:func:`pause_before`) so that people can follow; a slow bot (:data:`SLOW_BOTS`) thinks in
-  the server's process pool (a :class:`Thinker`), never on the event loop.
+  them (:func:`pause_before`) so that people can follow; a slow bot (:data:`~cinch.server.bots.SLOW_BOTS`:
+  the expert, not the instant heuristic or neural bots) thinks in the server's process pool (a
+  :class:`Thinker`), never on the event loop.
 
 A table composes them so (:class:`~cinch.server.tables.ServerTable` does, for every kind of table):
 it is a :class:`TurnTaker` (its table, whether its bots may play now, a seed, the pause, and
@@ -23,12 +24,10 @@ from typing import Any, Protocol
 from cinch.actions import Action, Claim, OutOfTurn, parse_action
 from cinch.cards import Seat
 from cinch.errors import IllegalAction, NotationError
+from cinch.server.bots import SLOW_BOTS
 from cinch.server.protocol import Refusal
 from cinch.table import BotTurn, Table
 from cinch.view import Phase, SeatView
-
-SLOW_BOTS = frozenset({"expert", "openspiel-ismcts"})
-"""Bots that think for about a second: they think in the process pool, never on the event loop."""
 
 
 class Thinker(Protocol):

@@ -49,7 +49,7 @@ import random
 import re
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from cinch.actions import PASS, TRUMPS, Action, Bid, Call, Pass, parse_action
@@ -66,6 +66,7 @@ from cinch.match import bidder_goes_out_applies
 from cinch.rules import Rules
 from cinch.scoring import settle
 from cinch.seating import FOUR, Seating
+from cinch.study.prefilter import prefiltered
 from cinch.view import Phase, SeatView
 from cinch.worlds import sample_weighted
 
@@ -361,6 +362,23 @@ class Advice:
     runner_up: Call | None  # the best of the other calls by their means
     margin: Estimate | None  # best less runner-up, in the same worlds, in ``unit`` (below 0: the safe call kept)
     heuristic: Action  # the heuristic bot's call, for comparison
+    prefilter: int | None = None  # the calls searched were the policy's best this many (with the pass), if asked
+    ranked: tuple[tuple[Call, float], ...] = ()  # the calls ranked by the model only, with its probability
+    prefilter_note: str | None = None  # why every call was searched although a prefilter was asked for
+
+    def prefilter_line(self) -> str | None:
+        """What the prefilter left out, in words (None without one)."""
+        if self.prefilter is None:
+            return None
+        if self.prefilter_note is not None:
+            return f"Prefilter: {self.prefilter_note}."
+        head = f"Prefilter: the {self.prefilter} call{'s' * (self.prefilter != 1)} the learned policy ranks best"
+        if any(isinstance(a, Pass) for a in self.view.legal):
+            head += ", with the pass,"
+        if not self.ranked:
+            return f"{head} are every legal call: all were searched."
+        others = ", ".join(f"{call} ({100 * p:.0f}%)" for call, p in self.ranked)
+        return f"{head} were searched; ranked by the model only, not searched: {others}."
 
     @property
     def close(self) -> bool:
@@ -469,6 +487,9 @@ class Advice:
             "words": self.words(), "heuristic": str(self.heuristic),
             "suits": [_suit_json(s) for s in self.suits],
             "calls": [_call_json(c) for c in self.calls],
+            **({} if self.prefilter is None else {"prefilter": {
+                "k": self.prefilter, "note": self.prefilter_note,
+                "ranked_only": [{"call": str(call), "policy": round(p, 4)} for call, p in self.ranked]}}),
         }
 
 
@@ -513,12 +534,15 @@ class _World:
 
 
 def advise(view: SeatView, *, worlds: int | None = None, seconds: float = DEFAULT_SECONDS, seed: int = 0,
-           inference: float = 1.0, max_worlds: int = MAX_WORLDS) -> Advice:
+           inference: float = 1.0, max_worlds: int = MAX_WORLDS, prefilter: int | None = None,
+           weights: str | None = None) -> Advice:
     """Judge every trump suit, every bid level and every call of ``view``'s seat at its turn to bid.
 
     ``worlds``: a fixed number of worlds (repeatable for ``seed``); otherwise as many as fit in
     ``seconds`` (at least :data:`MIN_WORLDS`).  ``inference``: the sharpness of the bid
-    inference (0: every world consistent with the cards counts the same).
+    inference (0: every world consistent with the cards counts the same).  ``prefilter``: search only
+    the calls the learned policy ranks best, this many, with the pass (:mod:`cinch.study.prefilter`;
+    ``weights``: their folder, default the package's); every suit and level is still played out.
     """
     if view.phase is not Phase.BIDDING or view.to_act != view.seat:
         raise AdviceError(f"the advisor answers a seat at its turn to bid; {view.seat} is not to bid now")
@@ -530,7 +554,12 @@ def advise(view: SeatView, *, worlds: int | None = None, seconds: float = DEFAUL
     if view.score is not None:
         context = {"score": view.score, "target": view.target, "bidder_goes_out": view.bidder_goes_out}
     legal: list[Call] = [a for a in view.legal if isinstance(a, Pass | Bid)]
-    bids = [a for a in legal if isinstance(a, Bid)]
+    bids = [a for a in legal if isinstance(a, Bid)]  # (every level: the suits' table settles them all)
+    chosen = None
+    if prefilter is not None:
+        chosen = prefiltered(view, prefilter, weights)
+        if chosen.searched is not None:
+            legal = [a for a in legal if a in chosen.searched]
     rng = random.Random(seed)
     found: list[_World] = []
     while _more(len(found), worlds, seconds, start, max_worlds):
@@ -538,7 +567,11 @@ def advise(view: SeatView, *, worlds: int | None = None, seconds: float = DEFAUL
         assert sample.deal is not None  # verified worlds are replayed
         found.append(_one_world(sample.deal, sample.weight, rng.getrandbits(32), view, legal, bids, heuristic,
                                 judge, context))
-    return _summarise(view, found, legal, bids, judge, heuristic.choose(view), time.perf_counter() - start)
+    advice = _summarise(view, found, legal, bids, judge, heuristic.choose(view), time.perf_counter() - start)
+    if chosen is None:
+        return advice
+    ranked = tuple((a, p) for a, p in chosen.ranked if isinstance(a, Pass | Bid))
+    return replace(advice, prefilter=prefilter, ranked=ranked, prefilter_note=chosen.note)
 
 
 def _more(done: int, worlds: int | None, seconds: float, start: float, maximum: int) -> bool:

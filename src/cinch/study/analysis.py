@@ -72,14 +72,15 @@ from cinch.rules import Rules
 from cinch.scoring import settle
 from cinch.seating import FOUR, Seating
 from cinch.solver import Position, solve
-from cinch.view import Phase
+from cinch.study.prefilter import Prefilter, prefiltered
+from cinch.view import Phase, SeatView
 
 __all__ = [
     "ACCURACY_SCALE", "BLUNDER", "DEFAULT_WORLDS", "INACCURACY", "MAX_WIDENING", "MISTAKE", "NOISE_Z", "Analysis",
-    "AnalysisError", "DealAnalysis", "DealSpec", "Judgement", "Mark", "Par", "SeatSummary", "Settings", "Verdict",
-    "analyze", "analyze_deal", "choice_words", "deal_specs", "deal_value", "decision_accuracy", "decision_steps",
-    "default_workers", "in_doubt", "judge", "load_match", "loss_interval", "mark_of", "noise_factor", "par_tricks",
-    "summarise",
+    "AnalysisError", "DealAnalysis", "DealSpec", "Judgement", "Mark", "Par", "PrefilteredExpert", "SeatSummary",
+    "Settings", "Verdict", "analyze", "analyze_deal", "choice_words", "deal_specs", "deal_value", "decision_accuracy",
+    "decision_steps", "default_workers", "in_doubt", "judge", "load_match", "loss_interval", "mark_of", "noise_factor",
+    "par_tricks", "summarise",
 ]
 
 FORMAT = "cinch-analysis/1"
@@ -188,13 +189,18 @@ class Settings:
     only as far as the machine's speed is); ``seed``: the seed of the worlds; ``widening``: the most
     times a decision whose verdict is in doubt (:func:`in_doubt`) is searched with more worlds (or
     time) than these, doubling each time (1: never).  The same seed searches the same worlds first,
-    so a wider search adds worlds to those of the narrower one.
+    so a wider search adds worlds to those of the narrower one.  ``prefilter``: the bidding's calls compared are
+    only those the learned policy ranks best, this many, with the pass and the call played
+    (:mod:`cinch.study.prefilter`; the others are ranked by the model only); ``weights``: the models'
+    folder, default the package's.
     """
 
     worlds: int | None = DEFAULT_WORLDS
     seconds: float | None = None
     seed: int = 0
     widening: int = MAX_WIDENING
+    prefilter: int | None = None
+    weights: str | None = None
 
     def __post_init__(self) -> None:
         if self.worlds is not None and self.worlds < 1:
@@ -203,6 +209,8 @@ class Settings:
             raise AnalysisError(f"the time per decision must be more than 0 seconds, not {self.seconds}")
         if self.widening < 1:
             raise AnalysisError(f"the widening must be at least 1 (never wider), not {self.widening}")
+        if self.prefilter is not None and self.prefilter < 1:
+            raise AnalysisError(f"the prefilter searches at least 1 choice, not {self.prefilter}")
 
     def searches(self) -> Iterator[Settings]:
         """The settings of each search a decision in doubt may get: these, then twice the worlds (or the
@@ -217,20 +225,34 @@ class Settings:
 
     def bot(self) -> ExpertBot:
         """The expert that judges: by points of the deal, never by the chance to win the match."""
+        kind = ExpertBot if self.prefilter is None else PrefilteredExpert
         if self.seconds is not None:
-            return ExpertBot(seed=self.seed, time_budget=self.seconds, match_equity=False)
+            return kind(seed=self.seed, time_budget=self.seconds, match_equity=False)
         worlds = self.worlds or DEFAULT_WORLDS
         # No time cap: a fixed number of worlds must be searched in full, however busy the machine.
-        return ExpertBot(seed=self.seed, worlds=worlds, playouts=PLAYOUTS_PER_WORLD * worlds, max_seconds=3600.0,
-                         match_equity=False)
+        return kind(seed=self.seed, worlds=worlds, playouts=PLAYOUTS_PER_WORLD * worlds, max_seconds=3600.0,
+                    match_equity=False)
 
     def to_json(self) -> dict[str, Any]:
+        prefilter = {} if self.prefilter is None else {"prefilter": self.prefilter}
         if self.seconds is not None:
             return {"seconds": self.seconds, "worlds": None, "playouts": None, "seed": self.seed,
-                    "widening": self.widening}
+                    "widening": self.widening, **prefilter}
         worlds = self.worlds or DEFAULT_WORLDS
         return {"seconds": None, "worlds": worlds, "playouts": PLAYOUTS_PER_WORLD * worlds, "seed": self.seed,
-                "widening": self.widening}
+                "widening": self.widening, **prefilter}
+
+
+class PrefilteredExpert(ExpertBot):
+    """The expert comparing the calls a prefilter leaves it (:mod:`cinch.study.prefilter`), in place of those its own
+    rule would choose; every other decision, and a bid without a prefilter (``calls`` None), as the expert."""
+
+    calls: tuple[Action, ...] | None = None
+
+    def _bid_candidates(self, view: SeatView, heuristic: Action) -> list[Action]:  # type: ignore[override]
+        if self.calls is None:
+            return ExpertBot._bid_candidates(view, heuristic)
+        return list(self.calls)
 
 
 _LOCAL = threading.local()
@@ -415,6 +437,7 @@ class Judgement(Verdict):
     par: Par | None = None
     seconds: float = 0.0  # CPU time of the judgement, in its process
     bowers: bool = False  # all-hands Pedro (the rules' option): the left bower is the trump, not the other five
+    ranked: tuple[Action, ...] = ()  # the legal choices a prefilter left to the model only, its likeliest first
 
     @property
     def tables(self) -> TrumpTables | None:
@@ -463,6 +486,9 @@ class Judgement(Verdict):
             verdict += f"; double-dummy {_signed(par.played)}" + (
                 ", as good as any" if par.played == par.best else
                 f", the best {_signed(par.best)} with {self._cards(par)}")
+        if self.ranked:
+            count = len(self.ranked)
+            verdict += f"; {count} other choice{'s' * (count != 1)} ranked by the model only, not searched"
         return f"{head}: {verdict}"
 
     def _cards(self, par: Par) -> str:
@@ -479,7 +505,7 @@ class Judgement(Verdict):
             "interval": [round(x, 3) if math.isfinite(x) else None for x in self.interval], "worlds": self.worlds,
             "candidates": self.candidates, "searched": self.searched, "mark": None if mark is None else str(mark),
             "accuracy": round(self.accuracy, 1), "par": None if self.par is None else self.par.to_json(),
-            "text": self.text(),
+            "text": self.text(), **({"ranked_only": [str(a) for a in self.ranked]} if self.ranked else {}),
         }
 
 
@@ -499,15 +525,20 @@ def _judge(spec: DealSpec, step: int, deal: Deal, action: Action, settings: Sett
     seat = deal.to_act
     assert seat is not None  # every action of a record is some seat's
     view = deal.view(seat, **spec.context())
+    chosen = Prefilter() if settings.prefilter is None else prefiltered(view, settings.prefilter, settings.weights,
+                                                                         also=[action])
     for wider in settings.searches():  # more worlds while the verdict is in doubt, up to the widening
-        found = _verdict(_bot(wider).evaluate(view, [action]), action)
+        bot = _bot(wider)
+        if isinstance(bot, PrefilteredExpert):  # the calls the policy ranks best (and the pass and the played)
+            bot.calls = chosen.searched
+        found = _verdict(bot.evaluate(view, [action]), action)
         if not found.doubtful:
             break
     par = _par(deal, action) if deal.phase is Phase.PLAY else None
     return Judgement(
         **vars(found), deal=spec.number, step=step, seat=seat, phase=_PHASES.get(deal.phase, deal.phase.value),
         trick=len(deal.tricks) + 1 if deal.phase is Phase.PLAY else None, trump=deal.trump, played=action, par=par,
-        seconds=time.process_time() - started, bowers=deal.rules.bowers)
+        seconds=time.process_time() - started, bowers=deal.rules.bowers, ranked=tuple(a for a, _ in chosen.ranked))
 
 
 def _verdict(evaluation: Evaluation, action: Action) -> Verdict:

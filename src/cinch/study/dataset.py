@@ -36,21 +36,23 @@ from __future__ import annotations
 import gzip
 import importlib
 import json
+import math
 import os
 import random
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Protocol
+from typing import IO, Any, Protocol, cast
 
 import orjson
 
-from cinch.actions import Action
+from cinch.actions import Action, Call, parse_action
 from cinch.adapters._core import OBS_SIZE, Turn, check_one_pack, encode_view, make_buffers, pieces
 from cinch.arena import MAX_MATCH_DEALS, BotSpec, bot_class, bot_options, check_bot_option, derive_seed, seeded_deck
 from cinch.bots.base import DEFAULT_BOT
-from cinch.cards import CardSet, Seat, Team
+from cinch.bots.expert import Evaluation, ExpertBot
+from cinch.cards import Card, CardSet, Seat, Suit, Team
 from cinch.deal import Deal, DealResult
 from cinch.errors import CinchError, quoted
 from cinch.keep import KeepOptions
@@ -58,13 +60,14 @@ from cinch.library import SCOREKEEPER, Library, LibraryError, parse_match_id
 from cinch.match import Match
 from cinch.record import loads, replay
 from cinch.rules import Rules
-from cinch.view import Phase, PlayedCard, SeatView
+from cinch.view import Phase, PlayedCard, SeatView, Trick
 
 __all__ = [
     "COLUMNS", "FORMATS", "MAX_LISTED_KEEPS", "VECTOR_SIZE", "DatasetError", "ExportSummary", "SelfPlay",
     "arrow_schema", "choice_columns", "decision_rows", "export", "format_of", "library_rows", "match_rows",
-    "parse_bots", "parse_library_ids", "play_self", "read_rows", "record_rows", "result_columns", "self_play_rows",
-    "vector_layout", "view_columns",
+    "labelling_expert", "parse_bots", "parse_library_ids", "play_self", "read_rows", "record_rows",
+    "result_columns", "row_view", "self_play_game_rows", "self_play_rows", "value_columns", "vector_layout",
+    "view_columns",
 ]
 
 FORMATS = ("jsonl", "parquet")
@@ -118,6 +121,13 @@ COLUMNS: dict[str, str] = {
     "choice": "the action taken, in record notation",
     "choice_index": "its index in legal (null when legal is null)",
     "choice_ids": "the adapters' action ids that make it, in order",
+    # labels for learning (cinch train data): null unless the self-play asked for them
+    "expert_choice": "the labelling expert's own choice, in record notation",
+    "candidates": "the actions the labelling expert searched, in record notation",
+    "values": "each candidate's mean value over the expert's worlds, in value_unit",
+    "value_unit": "points (the deal's change, ours less theirs) or % (the chance to win the match)",
+    "value_worlds": "how many worlds the expert searched",
+    "hidden_hands": "every seat's hand at the decision, by seat: hidden from the deciding seat, a label only",
     # how it ended
     "thrown_in": "everyone passed: the deal scored nothing",
     "makers_us": "the deciding side bid the deal (null if thrown in)",
@@ -191,6 +201,58 @@ def view_columns(view: SeatView, *, vector: bool = True) -> dict[str, Any]:
     return out
 
 
+def row_view(row: Mapping[str, Any]) -> SeatView:
+    """The seat's view a row was written from, rebuilt from the row's own columns alone (one pack).
+
+    What a model reads goes through here, so it can hold nothing the row does not: never a card another
+    seat holds unseen.  The match score is rebuilt for two sides when it is not 0 to 0 (a single deal has none;
+    a cut-throat row keeps only the highest of the others' scores, so there it is not rebuilt); a keep's
+    legal hands are its rule (:class:`~cinch.keep.KeepOptions`), as the table gives them.
+    """
+    rules = Rules.from_json(json.loads(row["rules"]) if row["rules"].startswith("{") else row["rules"])
+    table = rules.seating
+    seat = table.parse_seat(row["seat"])
+    cards = _card_set
+
+    def seat_of(name: str | None) -> Seat | None:
+        return None if name is None else table.parse_seat(name)
+
+    def plays(listed: Sequence[Mapping[str, Any]]) -> tuple[PlayedCard, ...]:
+        return tuple(PlayedCard(table.parse_seat(p["seat"]), Card.parse(p["card"]), cards(p["buried"]))
+                     for p in listed)
+
+    trump = None if row["trump"] is None else Suit.parse(row["trump"])
+    legal: Sequence[Action]
+    keep = row["keep"]
+    if keep is not None:  # the rule, as the table gives it (the hands listed or not)
+        assert trump is not None  # a keep comes after the trump
+        legal = KeepOptions(cards(keep["pool"]), cards(keep["must"]), rules.trump_tables[trump].trumps,
+                            keep["size_min"], keep["size_max"], keep["min_trumps"])
+    else:
+        legal = [parse_action(a) for a in row["legal"]]
+    side = table.side_of[seat]
+    score = None
+    if table.sides == 2 and (row["score_us"] or row["score_them"]):  # a row holds two sides' scores, no more
+        score = (row["score_us"], row["score_them"]) if side == 0 else (row["score_them"], row["score_us"])
+    return SeatView(
+        seat=seat, rules=rules, dealer=table.parse_seat(row["dealer"]), phase=Phase(row["phase"]), to_act=seat,
+        hand=CardSet(row["hand_mask"]), hand_sizes=tuple(row["hand_sizes"]),
+        auction=tuple((table.parse_seat(a["seat"]), cast(Call, parse_action(a["call"]))) for a in row["auction"]),
+        maker=seat_of(row["maker"]), bid=row["bid"], trump=trump, own_discards=cards(row["own_discards"]),
+        face_up_discards=tuple(cards(c) for c in row["face_up_discards"]),
+        shown_trumps=tuple(cards(c) for c in row["shown_trumps"]), drawn_counts=tuple(row["drawn_counts"]),
+        own_drawn=cards(row["own_drawn"]), stock_seen=cards(row["stock_seen"]),
+        tricks=tuple(Trick(table.parse_seat(t["leader"]), plays(t["plays"]), table.parse_seat(t["winner"]))
+                     for t in row["tricks"]),
+        trick_leader=seat_of(row["trick_leader"]), current_trick=plays(row["current_trick"]), legal=legal,
+        score=score, target=row["target"], deal_number=row["deal"], bidder_goes_out=row["bidder_goes_out"],
+    )
+
+
+def _card_set(texts: Sequence[str]) -> CardSet:
+    return CardSet.parse(" ".join(texts))
+
+
 def choice_columns(deal: Deal, view: SeatView, choice: Action) -> dict[str, Any]:
     """The legal actions and the choice, from the seat's own legal actions.
 
@@ -260,8 +322,12 @@ def _rules_text(rules: Rules) -> str:
 
 
 def _replay_deal(match: Match, played: Deal, head: dict[str, Any], names: Mapping[Seat, str], vector: bool,
-                 ) -> list[_Decision]:
-    """Deal ``played`` again in ``match`` and take every decision's view before its action."""
+                 labels: Sequence[Mapping[str, Any]] | None = None, hidden: bool = False) -> list[_Decision]:
+    """Deal ``played`` again in ``match`` and take every decision's view before its action.
+
+    ``labels``: the expert's values of each decision (:func:`value_columns`), in order; ``hidden``:
+    write every seat's hand at each decision (``hidden_hands``), a label never read as part of the view.
+    """
     deal = match.start_deal(deck=played.deck, restock=played.restock, dealer=played.dealer)
     out = []
     for index, (seat, action) in enumerate(zip(played.actors, played.history, strict=True)):
@@ -275,18 +341,23 @@ def _replay_deal(match: Match, played: Deal, head: dict[str, Any], names: Mappin
         row["forced"] = choices["legal_count"] == 1
         row.update(view_columns(view, vector=vector))
         row.update(choices)
+        row.update(NO_LABELS if labels is None else labels[index])
+        row["hidden_hands"] = [_cards(h) for h in deal.hands] if hidden else None
         out.append(_Decision(view, row))
         match.apply(action, seat)
     return out
 
 
 def match_rows(match: Match, *, source: str, game: str, whole_match: bool = True, vector: bool = True,
-               skip_forced: bool = False, names: Mapping[Seat, str] | None = None) -> Iterator[dict[str, Any]]:
+               skip_forced: bool = False, names: Mapping[Seat, str] | None = None,
+               labels: Sequence[Sequence[Mapping[str, Any]]] | None = None,
+               hidden: bool = False) -> Iterator[dict[str, Any]]:
     """The rows of every finished deal of ``match`` (an unfinished last deal has no result: it gives none).
 
     ``whole_match``: the game is a whole match, so ``match_winner`` is filled once it is won.  The rows
     of a whole match wait for its end (its winner is in every row); otherwise each deal's rows go as
-    soon as it is replayed.
+    soon as it is replayed.  ``labels[k][i]``: the expert's values of decision ``i`` of deal ``k``
+    (from 0); ``hidden``: every seat's hand at each decision, for learning where the cards lie.
     """
     if match.rules.honour_rule:  # claims and waivers have no action ids in the adapters' numbering
         raise DatasetError(f"{game}: played under the honour rule, whose claims and rulings the dataset's "
@@ -295,11 +366,12 @@ def match_rows(match: Match, *, source: str, game: str, whole_match: bool = True
     head = {"source": source, "game": game, "rules": _rules_text(match.rules)}
     names = names if names is not None else match.players
     again = Match(match.rules, first_dealer=match.first_dealer, players=match.players)
-    finished = [d for d in match.deals if d.is_over]
     winner = match.winner if whole_match else None
     pending: list[tuple[Deal, list[_Decision]]] = []
-    for played in finished:
-        decisions = _replay_deal(again, played, head, names, vector)
+    for k, played in enumerate(match.deals):
+        if not played.is_over:
+            continue
+        decisions = _replay_deal(again, played, head, names, vector, None if labels is None else labels[k], hidden)
         pending.append((played, decisions))
         if not whole_match:
             yield from _finish(pending, winner, skip_forced)
@@ -338,6 +410,9 @@ class SelfPlay:
     seed: int = 0
     matches: bool = False
     options: tuple[tuple[str, Any], ...] = ()  # bot options, each given to the bots that take it
+    values: int = 0  # the labelling expert's worlds per play decision (0: no labels; :func:`value_columns`)
+    value_playouts: int | None = None  # and its playouts for the other decisions (None: its default)
+    hidden: bool = False  # write every seat's hand at each decision (``hidden_hands``): a label for learning
     specs: tuple[BotSpec, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -350,6 +425,8 @@ class SelfPlay:
                                f"{n} seats ({seats}), not {len(self.bots)}")
         if self.count < 1:
             raise DatasetError(f"--self-play must be at least 1 (deals or matches), not {self.count}")
+        if self.values < 0:
+            raise DatasetError(f"the labelling expert's worlds must be 1 or more (0: no labels), not {self.values}")
         _one_pack(self.rules, "self-play")
         object.__setattr__(self, "specs", _bot_specs(self.bots, dict(self.options)))
 
@@ -398,23 +475,91 @@ def _bot_specs(names: Sequence[str], options: Mapping[str, Any]) -> tuple[BotSpe
 
 def play_self(spec: SelfPlay, index: int) -> Match:
     """Game ``index`` of ``spec``, played by its bots from start to end (a deal, or a match to its winner)."""
+    return _play_self(spec, index)[0]
+
+
+def _play_self(spec: SelfPlay, index: int) -> tuple[Match, list[list[dict[str, Any]]]]:
+    """Game ``index`` of ``spec`` and, with ``spec.values``, the expert's values of every decision, by deal.
+
+    A seat whose bot is the labelling expert itself (:func:`labelling_expert`) plays the choice of the
+    search that values it, so that search is made once; any other seat's decisions are valued by an
+    expert of their own, seeded like the bots.
+    """
     seed, kind = spec.seed, spec.kind
     table = spec.rules.seating
     bots = {seat: spec.specs[seat].make(derive_seed(seed, "dataset", kind, "bot", index, int(seat)))
             for seat in table.seats}
+    labellers: dict[Seat, tuple[ExpertBot, bool]] = {}
+    if spec.values:
+        own = labelling_expert(spec.values, spec.value_playouts)
+        for seat in table.seats:
+            bot = bots[seat]
+            mine = spec.specs[seat]
+            if mine.name == own.name and dict(mine.options) == dict(own.options) and isinstance(bot, ExpertBot):
+                labellers[seat] = (bot, True)
+            else:
+                labeller = own.make(derive_seed(seed, "dataset", kind, "labeller", index, int(seat)))
+                assert isinstance(labeller, ExpertBot)
+                labellers[seat] = (labeller, False)
     match = Match(spec.rules, first_dealer=table.seats[index % table.players], rng=0,
                   players={seat: spec.specs[seat].name for seat in table.seats})
+    labels: list[list[dict[str, Any]]] = []
     while not match.is_over and len(match.deals) < (MAX_MATCH_DEALS if spec.matches else 1):
         k = len(match.deals)
         match.rng = random.Random(derive_seed(seed, "dataset", kind, "restock", index, k))
         deal = match.start_deal(deck=seeded_deck(spec.rules.decks, seed, "dataset", kind, "deck", index, k))
+        labels.append([])
         for seat in match.turns():
-            action = bots[seat].choose(match.view(seat))
+            view = match.view(seat)
+            if labellers:
+                labeller, plays = labellers[seat]
+                evaluation = labeller.evaluate(view)
+                labels[-1].append(value_columns(evaluation))
+                action = evaluation.decision.action if plays else bots[seat].choose(view)
+            else:
+                action = bots[seat].choose(view)
             if not _is_legal(deal, action):
                 raise DatasetError(f"bot {spec.specs[seat].name} at {seat} chose {action}, which is not legal "
                                    f"({kind} {index}, deal {k + 1}, action {len(deal.history) + 1})")
             match.apply(action, seat)
-    return match
+    return match, labels
+
+
+# ---------------------------------------------------------------------------
+# Labels for learning: the expert's values of each decision
+# ---------------------------------------------------------------------------
+LABEL_SECONDS = 600.0  # the labelling expert's cap on one decision: far beyond any, so a busy machine changes nothing
+NO_LABELS: dict[str, Any] = dict.fromkeys(("expert_choice", "candidates", "values", "value_unit", "value_worlds"))
+
+
+def labelling_expert(worlds: int, playouts: int | None = None) -> BotSpec:
+    """The expert that values every decision: ``worlds`` worlds per play decision and ``playouts`` elsewhere
+    (by default four times as many, at least 16), so it searches the same worlds on any machine, however busy."""
+    options: dict[str, Any] = {"worlds": worlds, "max_seconds": LABEL_SECONDS}
+    if playouts is not None:
+        options["playouts"] = playouts
+    return BotSpec.of("expert", options)
+
+
+def value_columns(evaluation: Evaluation) -> dict[str, Any]:
+    """One decision as the labelling expert searched it: its choice, the candidates and each one's mean value.
+
+    A decision it did not search (a single sensible choice) has its choice and no candidates.
+
+    >>> from cinch.bots.expert import Decision
+    >>> from cinch.actions import PASS
+    >>> value_columns(Evaluation(Decision(PASS, None, 0, "the only legal action")))["candidates"]
+    []
+    """
+    decision = evaluation.decision
+    values = [round(m, 4) if math.isfinite(m) else None for m in evaluation.means()] if evaluation.candidates else []
+    return {
+        "expert_choice": str(decision.action),
+        "candidates": [str(a) for a in evaluation.candidates],
+        "values": values,
+        "value_unit": decision.unit,
+        "value_worlds": len(evaluation.weights),
+    }
 
 
 def _one_pack(rules: Rules, game: str) -> None:
@@ -435,9 +580,16 @@ def _is_legal(deal: Deal, action: object) -> bool:
 def self_play_rows(spec: SelfPlay, *, vector: bool = True, skip_forced: bool = False) -> Iterator[dict[str, Any]]:
     """The rows of every game of ``spec``, one game at a time."""
     for index in range(spec.count):
-        match = play_self(spec, index)
-        yield from match_rows(match, source="self-play", game=f"self-play/{spec.seed}/{index}",
-                              whole_match=spec.matches, vector=vector, skip_forced=skip_forced)
+        yield from self_play_game_rows(spec, index, vector=vector, skip_forced=skip_forced)
+
+
+def self_play_game_rows(spec: SelfPlay, index: int, *, vector: bool = True,
+                        skip_forced: bool = False) -> Iterator[dict[str, Any]]:
+    """The rows of game ``index`` of ``spec`` alone (a chunk of a run shared among workers)."""
+    match, labels = _play_self(spec, index)
+    yield from match_rows(match, source="self-play", game=f"self-play/{spec.seed}/{index}",
+                          whole_match=spec.matches, vector=vector, skip_forced=skip_forced,
+                          labels=labels if spec.values else None, hidden=spec.hidden)
 
 
 # ---------------------------------------------------------------------------
@@ -573,6 +725,8 @@ def arrow_schema(vector: bool = True) -> Any:
         "keep": pa.struct([("pool", cards), ("must", cards), ("size_min", pa.int8()), ("size_max", pa.int8()),
                            ("min_trumps", pa.int8())]),
         "choice": pa.string(), "choice_index": pa.int32(), "choice_ids": pa.list_(pa.int16()),
+        "expert_choice": pa.string(), "candidates": cards, "values": pa.list_(pa.float32()),
+        "value_unit": pa.string(), "value_worlds": pa.int32(), "hidden_hands": pa.list_(cards),
         "thrown_in": pa.bool_(), "makers_us": pa.bool_(), "made": pa.bool_(), "points_us": pa.int16(),
         "points_them": pa.int16(), "score_change_us": pa.int16(), "score_change_them": pa.int16(),
         "match_winner": pa.string(), "match_won": pa.bool_(),

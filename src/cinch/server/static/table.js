@@ -177,7 +177,8 @@ export class TableView {
     this.onTable = new Set(); // "seat card" of the cards drawn in the trick, so that only new ones slide in
     this.logLines = [];
     this.build();
-    fetch("/api/presets").then((r) => r.json()).then((info) => { this.bots = info.bots; }).catch(() => {});
+    fetch("/api/presets").then((r) => r.json())
+      .then((info) => { this.bots = info.bots; this.defaultBot = info.default_bot; }).catch(() => {});
     this.player = null; // this browser's guest or account (null: nobody), from the player bar's session
     this.link = { send: () => false, close: () => {} }; // (until the websocket opens)
     this.connect();
@@ -667,7 +668,8 @@ export class TableView {
     if (this.host) {
       const level = el("select", { id: "fill-level", "aria-label": "The bots' level" },
         ...(this.bots || ["random", "basic", "heuristic", "expert"]).map((b) =>
-          el("option", { value: b, text: `${b} bots`, selected: b === (stored("me").bots || "heuristic") })));
+          el("option", { value: b, text: `${b} bots`,
+            selected: b === (stored("me").bots || this.defaultBot || "heuristic") })));
       const start = el("button", { type: "button", id: "start", class: "primary", text: "Start the match",
         disabled: empty.length > 0, onclick: () => this.link.send({ type: "start" }) });
       const fill = el("button", { type: "button", id: "fill-start", class: "primary",

@@ -139,7 +139,7 @@ async function hostOrder(path, body) {
 
 async function start() {
   const info = await (await fetch("/api/presets")).json();
-  for (const b of info.bots) $("fill-bot").append(el("option", { value: b, text: `${b} bots`, selected: b === "heuristic" }));
+  for (const b of info.bots) $("fill-bot").append(el("option", { value: b, text: `${b} bots`, selected: b === (info.default_bot || "heuristic") }));
   $("fill-all").addEventListener("click", () => hostOrder("fill", { bot: $("fill-bot").value }));
   $("start-event").addEventListener("click", () => hostOrder("start", {}));
   guestForm(refresh);

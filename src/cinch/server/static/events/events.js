@@ -16,7 +16,7 @@ async function start() {
   const fit = () => { $("target").value = info.presets.find((p) => p.name === preset.value).target; };
   preset.addEventListener("change", fit);
   fit();
-  for (const b of info.bots) $("robots").append(el("option", { value: b, text: `four ${b} bots`, selected: b === "expert" }));
+  for (const b of info.bots) $("robots").append(el("option", { value: b, text: `four ${b} bots`, selected: b === (info.default_bot || "expert") }));
   $("robots").append(el("option", { value: "none", text: "no robot table" }));
   const ids = hosted();
   $("mine-list").replaceChildren(...ids.map((id) => el("li", {}, el("a", { href: `/events/${id}`, text: `Event ${id}` }))));

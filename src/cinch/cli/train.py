@@ -1,0 +1,163 @@
+"""``cinch train OUT``: the learned bots' weights from scratch, the data and the fit, with a report.
+
+The work is done by :mod:`cinch.study.learning`; this module reads the command line, checks it
+before anything is played, shows a progress bar on standard error and says where everything went.
+docs/learning.md has the pipeline and the figures.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+import click
+
+from cinch.cli.options import OneLineCommand, fail
+from cinch.errors import CinchError
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
+
+STAGES = ("all", "data", "fit")
+# The shipped weights' plan: the defaults reproduce them.
+DEALS, SEED, WORLDS = 3200, 26, 8
+
+
+class Bar:
+    """A Rich progress bar on standard error, one task at a time (nothing when it is not a terminal)."""
+
+    def __init__(self) -> None:
+        self.progress: Progress | Literal[False] | None = None
+        self.tasks: dict[str, TaskID] = {}
+
+    def __call__(self, name: str, done: int, total: int, text: str) -> None:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        if self.progress is None:
+            console = Console(stderr=True)
+            if not console.is_terminal:
+                self.progress = False
+            else:
+                self.progress = Progress(TextColumn("{task.description:>8}"), BarColumn(bar_width=24),
+                                         MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("ETA"),
+                                         TimeRemainingColumn(), TextColumn("{task.fields[text]}"), console=console,
+                                         auto_refresh=False)
+                self.progress.start()
+        if self.progress is False:
+            return
+        if name not in self.tasks:
+            self.tasks[name] = self.progress.add_task(name, total=total, text="")
+        self.progress.update(self.tasks[name], completed=done, total=total, text=text)
+        self.progress.refresh()
+
+    def close(self) -> None:
+        if self.progress:
+            self.progress.stop()
+
+
+@click.command("train", cls=OneLineCommand)
+@click.argument("out", metavar="OUT", type=click.Path(file_okay=False))
+@click.option("--deals", type=int, default=DEALS, show_default=True, metavar="N",
+              help="Self-play deals to learn from, shared among the five presets.")
+@click.option("--seed", type=int, default=SEED, show_default=True, metavar="S",
+              help="Seed of the data and the fit; the same seed makes the same weights.")
+@click.option("--worlds", type=int, default=WORLDS, show_default=True, metavar="W",
+              help="The labelling expert's worlds per play decision (four times as many playouts elsewhere).")
+@click.option("--playouts", type=int, default=None, metavar="P",
+              help="The labelling expert's playouts for the bids, trumps and keeps  [default: 4 W, at least 16]")
+@click.option("--workers", type=int, default=None, metavar="K", help="Processes to use  [default: every core]")
+@click.option("--stage", type=click.Choice(STAGES, case_sensitive=False), default="all", show_default=True,
+              help="data: make (or finish) the data only; fit: fit on the data already made; all: both.")
+@click.option("--epochs", type=int, default=None, metavar="E", help="Epochs of the fit  [default: 24]")
+@click.option("--weights", "weights", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="Where to write the weights  [default: OUT/weights; the package's own: src/cinch/neural/weights]")
+@click.option("--force", is_flag=True, help="Overwrite weights already in the weights folder.")
+def train_command(out: str, deals: int, seed: int, worlds: int, playouts: int | None, workers: int | None,
+                  stage: str, epochs: int | None, weights: str | None, force: bool) -> None:
+    """Make the neural bot's weights from scratch: self-play of the five presets valued by the expert
+    (written to OUT/data, one file a chunk; a stopped run goes on from where it was), then the networks
+    fitted in NumPy, the weights (OUT/weights unless --weights) and a report with the training curves
+    (OUT/report).  The defaults reproduce the shipped weights, in under two hours on two cores.
+
+    \b
+    cinch train build/train                                   # OUT/weights, OUT/report
+    cinch train build/train --weights src/cinch/neural/weights --force   # replace the package's weights
+    cinch train build/small --deals 40 --epochs 4             # a quick look
+    """
+    try:
+        _train(out, deals, seed, worlds, playouts, workers, stage.lower(), epochs, weights, force)
+    except CinchError as e:
+        fail(f"cinch: {e}")
+    except KeyboardInterrupt:
+        click.echo("\ncinch: interrupted; the data chunks written so far are kept (run again to go on)", err=True)
+        sys.exit(130)
+
+
+def _train(out: str, deals: int, seed: int, worlds: int, playouts: int | None, workers: int | None, stage: str,
+           epochs: int | None, weights: str | None, force: bool) -> None:
+    from cinch.backends import default_workers
+    from cinch.library import refuse_writing_into
+    from cinch.neural.models import MANIFEST, WEIGHTS
+    from cinch.study.learning import DATA_DIR, REPORT_DIR, REPORT_FILES, DataPlan, FitConfig, fit, make_data
+
+    if workers is not None and workers < 1:
+        raise CinchError(f"--workers must be at least 1, not {workers}")
+    if epochs is not None and epochs < 1:
+        raise CinchError(f"--epochs must be at least 1, not {epochs}")
+    workers = workers or default_workers()
+    plan = DataPlan(deals=deals, seed=seed, worlds=worlds, playouts=playouts)
+    config = FitConfig(seed=seed) if epochs is None else FitConfig(seed=seed, epochs=epochs)
+    target = Path(weights) if weights is not None else Path(out) / "weights"
+    refuse_writing_into(out, (DATA_DIR, REPORT_DIR), what="the training data and report")
+    refuse_writing_into(Path(out) / REPORT_DIR, REPORT_FILES, what="the training report")
+    if stage != "data":
+        refuse_writing_into(target, (WEIGHTS, MANIFEST), what="the weights")
+        present = [name for name in (WEIGHTS, MANIFEST) if (target / name).exists()]
+        if present and not force:
+            raise CinchError(f"{target} already holds weights ({', '.join(present)}); add --force to overwrite "
+                             "them, or give another --weights folder")
+    bar = Bar()
+    began = time.perf_counter()
+    try:
+        if stage in ("all", "data"):
+            summary = make_data(out, plan, workers,
+                                lambda done, total, rows: bar("data", done, total, f"deals, {rows:,} decisions"))
+            bar("data", plan.deals, plan.deals, "deals")
+            click.echo(f"cinch: data: {plan.deals} deals in {Path(out) / DATA_DIR} ({summary.reused} of "
+                       f"{summary.chunks} chunks already made; {summary.seconds / 60:.1f} min)", err=True)
+        if stage in ("all", "fit"):
+            report = fit(out, target, config, workers=workers, command=_command(),
+                         progress=lambda kind, done, total, text: bar(kind, done, total, text))
+    finally:
+        bar.close()
+    if stage in ("all", "fit"):
+        click.echo(f"cinch: weights in {report.weights} ({report.weights_bytes / 1e6:.2f} MB); report in "
+                   f"{Path(out) / REPORT_DIR} (summary.md, curves.png); {(time.perf_counter() - began) / 60:.1f} min",
+                   err=True)
+        for line in _figures(report.to_json()):
+            click.echo(line)
+
+
+def _figures(report: dict[str, Any]) -> list[str]:
+    out = []
+    for kind, curve in report["curves"].items():
+        f = curve["figures"]
+        out.append(f"{kind}: picks the expert's choice {f.get('agreement', 0):.1%} (the heuristic "
+                   f"{f.get('heuristic_agreement', 0):.1%}), value error {f.get('value_rmse', 0):.2f} points, "
+                   f"locations {f.get('location', 0):.3f} nats a card")
+    return out
+
+
+def _command() -> str:
+    return "cinch " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else "cinch train"

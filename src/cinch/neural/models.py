@@ -1,0 +1,303 @@
+"""The learned networks, run in plain NumPy from the weights shipped in the package.
+
+One network per kind of decision (:data:`~cinch.neural.features.KINDS`: bid, trump, keep,
+play), each a small multilayer perceptron over the view's features
+(:func:`~cinch.neural.features.encode`) with three heads:
+
+- **policy**: a score for every action slot; the legal ones are compared by softmax (a keep
+  scores each card: above zero, the network would keep it);
+- **value**: the deal's expected score change for the deciding side and for the other, in
+  fourteenths (the points of a deal): :meth:`Models.value` gives ours less theirs, in points,
+  and :meth:`Models.equity` the chance to win the match from the view's score through
+  :func:`cinch.bots.equity.race`;
+- **card locations**: for every card the seat has not seen, the chance that it lies with the
+  left-hand opponent, the partner, the right-hand opponent, or nowhere in a hand (the stock,
+  the discards) (:meth:`Models.card_locations`).  A place the view rules out (a shown void, a
+  hand with no cards, more hands than unseen cards) gets none.
+
+The weights file (``weights/models.npz``, float16) and its manifest (``weights/manifest.json``:
+the data's seed and size, the commit, the command, the validation figures) are made by
+``cinch train`` (:mod:`cinch.study.learning`); the manifest also holds the signature of the
+features they were trained on, and weights of other features are refused in one line.
+
+>>> from cinch import Deal, Rules, Seat
+>>> models = Models.load()
+>>> view = Deal.shuffled(Rules.preset("pagat"), Seat.W, rng=3).view(Seat.N)
+>>> models.choose(view) in view.legal
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from cinch.actions import Action, Keep
+from cinch.bots.equity import race
+from cinch.cards import CardSet
+from cinch.errors import CinchError
+from cinch.keep import KeepOptions
+from cinch.neural.features import (
+    ACTION_SLOTS,
+    CHANNELS,
+    FEATURES,
+    GLOBALS,
+    KINDS,
+    LOCATIONS,
+    PRESETS,
+    SLOT_INPUTS,
+    Encoded,
+    encode,
+    heuristic_slot,
+    keep_from_scores,
+    slot_action,
+    slot_inputs,
+)
+from cinch.view import SeatView
+
+__all__ = ["FORMAT", "MANIFEST", "WEIGHTS", "WEIGHTS_DIR", "Models", "Network", "WeightsError", "signature"]
+
+FORMAT = "cinch-neural/1"
+WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
+WEIGHTS = "models.npz"
+MANIFEST = "manifest.json"
+VALUE_SCALE = 14.0  # the value head's unit: a deal's points
+MASKED = -1e9
+
+
+class WeightsError(CinchError):
+    """Weights that cannot be used: missing, damaged, or trained on other features."""
+
+
+def signature() -> str:
+    """A digest of the feature layout and the action slots: weights trained on another layout are refused."""
+    layout = json.dumps([CHANNELS, GLOBALS, FEATURES, ACTION_SLOTS, LOCATIONS, PRESETS, KINDS, SLOT_INPUTS])
+    return hashlib.sha256(layout.encode()).hexdigest()[:16]
+
+
+@dataclass
+class Network:
+    """One kind's network: the trunk's layers (ReLU after each), then the three heads; the policy's scores
+    also add each slot's own inputs, weighted by ``skip`` (:func:`~cinch.neural.features.slot_inputs`)."""
+
+    kind: str
+    trunk: list[tuple[np.ndarray, np.ndarray]]
+    policy: tuple[np.ndarray, np.ndarray]
+    value: tuple[np.ndarray, np.ndarray]
+    location: tuple[np.ndarray, np.ndarray]
+    skip: np.ndarray
+
+    def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Policy scores (B, slots), values (B, 2) and location scores (B, 52, 4) for features ``x`` (B, FEATURES)."""
+        h = x
+        for w, b in self.trunk:
+            h = np.maximum(h @ w + b, 0)
+        policy = h @ self.policy[0] + self.policy[1] + slot_inputs(self.kind, x) @ self.skip
+        value = h @ self.value[0] + self.value[1]
+        location = (h @ self.location[0] + self.location[1]).reshape(len(x), 52, len(LOCATIONS))
+        return policy, value, location
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The parameters by name, as the weights file holds them."""
+        out = {}
+        for i, (w, b) in enumerate(self.trunk):
+            out[f"{self.kind}/trunk{i}/w"], out[f"{self.kind}/trunk{i}/b"] = w, b
+        for head in ("policy", "value", "location"):
+            w, b = getattr(self, head)
+            out[f"{self.kind}/{head}/w"], out[f"{self.kind}/{head}/b"] = w, b
+        out[f"{self.kind}/skip"] = self.skip
+        return out
+
+    @classmethod
+    def from_arrays(cls, kind: str, arrays: Any) -> Network:
+        def pair(name: str) -> tuple[np.ndarray, np.ndarray]:
+            return (np.asarray(arrays[f"{kind}/{name}/w"], dtype=np.float32),
+                    np.asarray(arrays[f"{kind}/{name}/b"], dtype=np.float32))
+
+        layers: list[tuple[np.ndarray, np.ndarray]] = []
+        while f"{kind}/trunk{len(layers)}/w" in arrays:
+            layers.append(pair(f"trunk{len(layers)}"))
+        skip = np.asarray(arrays[f"{kind}/skip"], dtype=np.float32)
+        return cls(kind, layers, pair("policy"), pair("value"), pair("location"), skip)
+
+    @property
+    def size(self) -> int:
+        return sum(a.size for a in self.arrays().values())
+
+
+def softmax(z: np.ndarray, axis: int = -1) -> np.ndarray:
+    z = z - z.max(axis=axis, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+class Models:
+    """The four networks and their manifest; every question takes a seat's view, never the full state."""
+
+    def __init__(self, networks: dict[str, Network], manifest: dict[str, Any]):
+        self.networks = networks
+        self.manifest = manifest
+
+    @classmethod
+    def load(cls, folder: str | os.PathLike[str] | None = None) -> Models:
+        """The weights in ``folder`` (default: those shipped in the package), read once per folder."""
+        return _load(str(Path(folder).resolve()) if folder is not None else str(WEIGHTS_DIR))
+
+    # ---- the policy ---------------------------------------------------------------------------
+    def evaluate(self, view: SeatView, encoded: Encoded | None = None) -> tuple[Encoded, np.ndarray, np.ndarray,
+                                                                                   np.ndarray]:
+        """The view encoded, and its network's policy scores, values and location scores (one row each)."""
+        e = encoded if encoded is not None else encode(view)
+        policy, value, location = self.networks[e.kind].forward(e.x[None, :])
+        return e, policy[0], value[0], location[0]
+
+    def policy(self, view: SeatView) -> list[tuple[Action, float]]:
+        """Each legal action with the policy's probability (a keep: each card of the pool with the chance
+        that the network keeps it, as a one-card keep), most likely first."""
+        e, scores, _, _ = self.evaluate(view)
+        if e.kind == "keep":
+            return [(slot_action_keep(e, int(i)), float(1 / (1 + np.exp(-scores[i])))) for i in np.flatnonzero(e.legal)]
+        probs = _legal_softmax(scores, e.legal)
+        legal = list(view.legal)
+        out = [(slot_action(e, int(i), legal), float(probs[i])) for i in np.flatnonzero(e.legal)]
+        return sorted(out, key=lambda pair: -pair[1])
+
+    def choose(self, view: SeatView, margin: float = 0.0) -> Action:
+        """The action the policy likes best (a keep: the cards it scores above zero, within the rule); with a
+        ``margin``, the heuristic's bid, trump or card unless another scores that much more."""
+        legal = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        e, scores, _, _ = self.evaluate(view)
+        if e.kind == "keep":
+            assert isinstance(legal, KeepOptions)
+            return keep_from_scores(e, scores, legal)
+        masked = np.where(e.legal, scores, MASKED)
+        best = int(np.argmax(masked))
+        if margin > 0:
+            h = heuristic_slot(e)
+            if h >= 0 and e.legal[h] and masked[best] - masked[h] < margin:
+                best = h
+        return slot_action(e, best, list(legal))
+
+    # ---- the value ----------------------------------------------------------------------------
+    def value(self, view: SeatView) -> float:
+        """The deal's expected score change for the view's side less the other side's, in points."""
+        _, _, v, _ = self.evaluate(view)
+        return float(v[0] - v[1]) * VALUE_SCALE
+
+    def changes(self, view: SeatView) -> tuple[float, float]:
+        """The deal's expected score change for the view's side and for the other, in points."""
+        _, _, v, _ = self.evaluate(view)
+        return float(v[0]) * VALUE_SCALE, float(v[1]) * VALUE_SCALE
+
+    def equity(self, view: SeatView) -> float | None:
+        """The chance that the view's side wins the match, from its score and the deal's expected changes
+        (the race model of :mod:`cinch.bots.equity` at the expected score after the deal); None without a score."""
+        if view.score is None or len(view.score) != 2:
+            return None
+        ours, theirs = self.changes(view)
+        us = int(view.seat.team)
+        target = view.target if view.target is not None else view.rules.target
+        after_us, after_them = view.score[us] + ours, view.score[1 - us] + theirs
+        if max(after_us, after_them) >= target:
+            return 1.0 if after_us > after_them else 0.0 if after_them > after_us else 0.5
+        return race(round(after_us), round(after_them), target, view.rules.total_points)
+
+    # ---- where the cards are -----------------------------------------------------------------
+    def card_locations(self, view: SeatView) -> np.ndarray:
+        """For each card (rows by card index, 0 = AS ... 51 = 2C), the chance that it lies with each seat
+        (columns by seat, N E S W) or in no hand (the last column).  Rows of cards the seat has seen are 0;
+        its own column is 0."""
+        e, _, _, scores = self.evaluate(view)
+        probs = location_probabilities(scores, e.allowed)
+        out = np.zeros((52, 5), dtype=np.float64)
+        me = int(view.seat)
+        for slot in np.flatnonzero(e.unseen):
+            card = e.cards[slot]
+            for r in range(3):
+                out[card, (me + 1 + r) % 4] = probs[slot, r]
+            out[card, 4] = probs[slot, 3]
+        return out
+
+
+def location_probabilities(scores: np.ndarray, allowed: np.ndarray) -> np.ndarray:
+    """The location head's scores (52, 4) as chances over the places ``allowed`` (rows with none: 0)."""
+    masked = np.where(allowed, scores, MASKED)
+    probs = softmax(masked)
+    return np.where(allowed.any(axis=-1, keepdims=True), probs, 0.0)
+
+
+def slot_action_keep(e: Encoded, slot: int) -> Action:
+    """A keep of the one card in ``slot`` (how :meth:`Models.policy` names a card of a keep)."""
+    return Keep(CardSet(1 << e.cards[slot]))
+
+
+def _legal_softmax(scores: np.ndarray, legal: np.ndarray) -> np.ndarray:
+    return softmax(np.where(legal, scores, MASKED))
+
+
+@lru_cache(maxsize=8)
+def _load(folder: str) -> Models:
+    _one_blas_thread()
+    path = Path(folder)
+    weights, manifest_path = path / WEIGHTS, path / MANIFEST
+    if not weights.exists() or not manifest_path.exists():
+        raise WeightsError(f"no trained weights in {path} (it needs {WEIGHTS} and {MANIFEST}); "
+                           "make them with cinch train")
+    try:
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise WeightsError(f"{manifest_path}: not a weights manifest ({e})") from None
+    if manifest.get("format") != FORMAT:
+        raise WeightsError(f"{manifest_path}: format {manifest.get('format')!r}, not {FORMAT}")
+    if manifest.get("signature") != signature():
+        raise WeightsError(f"{path}: the weights were trained on other features (signature "
+                           f"{manifest.get('signature')}, these features are {signature()}); train them again")
+    try:
+        with np.load(weights) as arrays:
+            networks = {kind: Network.from_arrays(kind, arrays) for kind in KINDS}
+    except (OSError, KeyError, ValueError) as e:
+        raise WeightsError(f"{weights}: damaged weights ({e})") from None
+    return Models(networks, manifest)
+
+
+def _one_blas_thread() -> None:
+    """Make this process's matrix products run on one thread.
+
+    The networks answer one position at a time, where BLAS threads buy nothing and cost a tail: on a busy
+    two-core machine the neural bot's p99 was 19 ms a decision with OpenBLAS's threads and 4.4 ms with one.
+    A process that plays (a server's event loop, an arena's worker) gets its parallelism from processes.
+    """
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(limits=1, user_api="blas")
+
+
+def save(folder: str | os.PathLike[str], networks: dict[str, Network], manifest: dict[str, Any]) -> Path:
+    """Write the networks (float16) and the manifest into ``folder``; returns the weights file."""
+    path = Path(folder)
+    path.mkdir(parents=True, exist_ok=True)
+    arrays: dict[str, Any] = {}
+    for net in networks.values():
+        arrays.update({k: v.astype(np.float16) for k, v in net.arrays().items()})
+    partial = path / (WEIGHTS + ".partial.npz")
+    np.savez_compressed(partial, allow_pickle=False, **arrays)
+    manifest = {"format": FORMAT, "signature": signature(), **manifest}
+    (path / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=False) + "\n", encoding="utf-8")
+    os.replace(partial, path / WEIGHTS)
+    _load.cache_clear()
+    return path / WEIGHTS
+
+
+def rounded(net: Network) -> Network:
+    """``net`` as the weights file keeps it (float16), in float32: what :meth:`Models.load` gives back."""
+    arrays = {k: v.astype(np.float16).astype(np.float32) for k, v in net.arrays().items()}
+    return Network.from_arrays(net.kind, arrays)
