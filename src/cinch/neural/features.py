@@ -102,7 +102,7 @@ def coverage(rules: Rules) -> str | None:
     They cover the five presets at four players with one pack, without the honour rule; an option
     changed from the preset is covered only when it is the match's (the target, going out).
 
-    >>> coverage(Rules.preset("pagat").with_options(target=52)) is None
+    >>> coverage(Rules.preset("pagat").with_options(target=121)) is None
     True
     >>> coverage(Rules.preset("official").with_options(players=3))
     'three players (the models know four)'
