@@ -125,12 +125,20 @@ def main() -> None:
         proxy = Proxy(ports)
 
         async def serve() -> None:
+            # Inside the event loop SIGTERM and SIGHUP are the loop's to handle: a KeyboardInterrupt raised by
+            # the signal handler in the middle of the loop's own bookkeeping could leave it hung, never stopping.
+            stopping = asyncio.Event()
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGTERM, signal.SIGHUP):
+                loop.add_signal_handler(sig, stopping.set)
             server = await asyncio.start_server(proxy.handle, "127.0.0.1", args.port)
             async with server:
-                await server.serve_forever()
+                await stopping.wait()
 
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(serve())
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            signal.signal(sig, signal.SIG_IGN)  # (a second signal must not cut the stopping short)
         print("stopping")
 
 

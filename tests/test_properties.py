@@ -45,8 +45,9 @@ from cinch import (
     Team,
     parse_action,
 )
+from cinch.keep import KeepOptions
 from cinch.match import Match
-from cinch.record import dumps, loads, replay, to_record
+from cinch.record import KEEPS_LISTED, dumps, loads, replay, to_record
 from cinch.rules import AboveSix, AllPass, Discard, Follow, High, Low, Rob, Settlement, ThrownPoints
 from cinch.view import Phase
 
@@ -731,9 +732,12 @@ def candidates(deal: Deal, legal, rng: random.Random) -> list:
             kept = int(k.cards)
             inside = list(CardSet(kept))
             spare = list(CardSet(pool & ~kept))
-            out.append(Keep(CardSet(kept & ~(1 << rng.choice(inside)))))  # one card short
             if spare:
                 out.append(Keep(CardSet(kept | 1 << rng.choice(spare))))  # one card over
+            if not inside:
+                continue  # (a legal keep of no card: nothing to take out of it)
+            out.append(Keep(CardSet(kept & ~(1 << rng.choice(inside)))))  # one card short
+            if spare:
                 out.append(Keep(CardSet(kept & ~(1 << rng.choice(inside)) | 1 << rng.choice(spare))))  # a swap
             out.append(Keep(CardSet(kept & ~(1 << rng.choice(inside)) | 1 << rng.choice(outside))))  # not held
         out += [Keep(CardSet()), Keep(CardSet(pool)), Keep(CardSet(pool & trump_mask(trump_of(deal))))]
@@ -961,13 +965,13 @@ def test_replay_of_a_record_stopped_mid_deal_says_what_comes_next(rules, seed, d
     if deal.is_over:
         assert out["next"] is None
     else:
-        assert out["next"] == {
-            "seat": deal.to_act.name,
-            "phase": deal.phase.value,
-            "legal": [str(a) for a in deal.legal_actions()],
-        }
-        view = match.view(deal.to_act)
-        assert [str(a) for a in view.legal] == out["next"]["legal"]
+        legal = deal.legal_actions()
+        if isinstance(legal, KeepOptions) and len(legal) > KEEPS_LISTED:  # a rob from a whole stock
+            listed: dict = {"legal": [], "keep": legal.to_json()}
+        else:
+            listed = {"legal": [str(a) for a in legal]}
+            assert [str(a) for a in match.view(deal.to_act).legal] == listed["legal"]
+        assert out["next"] == {"seat": deal.to_act.name, "phase": deal.phase.value, **listed}
     assert out["deals"] == [s.to_json() for s in match.summaries]
     assert out["score"] == dict(zip(rules.seating.side_names, match.score, strict=True))
     # the replayed match goes on exactly like the live one

@@ -174,8 +174,8 @@ def finished_deals(record: dict[str, Any], match: Match | None = None) -> dict[s
 
 
 KEEPS_LISTED = 100_000
-"""The most keeps ``next`` lists one by one; beyond, it gives the keep as its rule and a count (one pack
-holds at most 27,132 hands, a two-deck rob may hold millions)."""
+"""The most keeps ``next`` lists one by one; beyond, it gives the keep as its rule and a count (a rob of the
+dealer's hand and the whole stock may hold over a hundred thousand hands with one pack, millions with two)."""
 
 
 class Replay:
