@@ -27,6 +27,7 @@ from cinch.cli.options import (
     make_rules,
     rules_options,
 )
+from cinch.cli.progress import terminal_progress
 from cinch.errors import CinchError, quoted
 
 if TYPE_CHECKING:
@@ -61,29 +62,16 @@ class RichProgress:
         self.task: TaskID | None = None
 
     def __call__(self, done: int, total: int, deals: int, net: float) -> None:
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
+        from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
         if self.progress is None:
-            console = Console(stderr=True)
-            if not console.is_terminal:
-                self.progress = False  # nothing to animate in a log file
-                return
-            self.progress = Progress(
+            self.progress = terminal_progress(
                 BarColumn(bar_width=24), MofNCompleteColumn(), TextColumn(f"{self.unit} pairs,"),
                 TextColumn("{task.fields[deals]} deals"), TimeElapsedColumn(), TextColumn("ETA"),
-                TimeRemainingColumn(), TextColumn("net A {task.fields[net]}"),
-                console=console, auto_refresh=False, transient=True,
-            )
-            self.progress.start()
-            self.task = self.progress.add_task("arena", total=total, deals=0, net="-")
+                TimeRemainingColumn(), TextColumn("net A {task.fields[net]}"), transient=True,
+            ) or False
+            if self.progress:
+                self.task = self.progress.add_task("arena", total=total, deals=0, net="-")
         if self.progress is False:
             return
         assert self.task is not None

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import click
 
 from cinch.cli.options import OneLineCommand, fail
+from cinch.cli.progress import terminal_progress
 from cinch.errors import CinchError
 
 if TYPE_CHECKING:
@@ -34,26 +35,13 @@ class Bar:
         self.tasks: dict[str, TaskID] = {}
 
     def __call__(self, name: str, done: int, total: int, text: str) -> None:
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
+        from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
         if self.progress is None:
-            console = Console(stderr=True)
-            if not console.is_terminal:
-                self.progress = False
-            else:
-                self.progress = Progress(TextColumn("{task.description:>8}"), BarColumn(bar_width=24),
-                                         MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("ETA"),
-                                         TimeRemainingColumn(), TextColumn("{task.fields[text]}"), console=console,
-                                         auto_refresh=False)
-                self.progress.start()
+            self.progress = terminal_progress(
+                TextColumn("{task.description:>8}"), BarColumn(bar_width=24), MofNCompleteColumn(),
+                TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), TextColumn("{task.fields[text]}"),
+            ) or False
         if self.progress is False:
             return
         if name not in self.tasks:
