@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play serve serve-cluster test lint bench clean compile
+.PHONY: play serve serve-cluster test explore lint bench clean compile
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,11 @@ serve-cluster: compile
 
 test: $(STAMP) lint compile
 	$(BIN)/python -m pytest -q -n auto --dist loadfile src tests
+
+# The property tests on fresh examples (make test runs a fixed draw); a failure prints how to replay it.
+explore: $(STAMP) compile
+	HYPOTHESIS_PROFILE=explore $(BIN)/python -m pytest -q -n auto --dist loadfile tests/test_properties.py \
+		tests/test_irregularities.py tests/server/test_protocol.py tests/test_cli.py
 
 bench: $(STAMP) compile
 	$(BIN)/python benchmarks/engine.py
