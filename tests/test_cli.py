@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -406,6 +407,15 @@ def test_unreadable_files(tmp_path):
     assert "cannot read the file" in one_error(cinch("replay", str(folder)), str(folder))
     binary = write(tmp_path, "binary.json", b"\xff\xfe\x00\x81")
     assert "not a text file" in one_error(cinch("replay", binary), binary)
+
+
+def test_replaying_the_game_library_itself_says_what_to_give_instead(tmp_path):
+    library = tmp_path / "games.sqlite3"
+    sqlite3.connect(library).execute("create table t (x)").connection.commit()
+    before = library.read_bytes()
+    line = one_error(cinch("replay", str(library)), str(library))
+    assert "game library" in line and "match id" in line
+    assert library.read_bytes() == before
 
 
 def test_an_engine_bug_is_one_line_too(tmp_path, good, monkeypatch):

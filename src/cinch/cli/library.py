@@ -18,6 +18,7 @@ from cinch.errors import CinchError, quoted
 from cinch.library import (
     FINISHED,
     SCOREKEEPER,
+    SQLITE_HEADER,
     STATUS_WORDS,
     Library,
     LibraryError,
@@ -63,6 +64,10 @@ def read_record(name: str, db: str | None) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
+        if data.startswith(SQLITE_HEADER):
+            raise CinchError("this is a game library (SQLite), not a record; give a match id (as 12) to replay a "
+                             "match it keeps, with --db naming the library if it is not the default "
+                             "(cinch history lists them)") from None
         raise CinchError("not a text file (a record is UTF-8 JSON)") from None
 
 
