@@ -197,10 +197,10 @@ def run_cinch(*args: str):
     return result
 
 
-def one_line_error(result) -> str:
-    """The one line a refused command writes on standard error (exit status 2), starting ``cinch: ``."""
+def one_line_error(result, prefix: str = "cinch: ") -> str:
+    """The one line a refused command writes on standard error (exit status 2), starting ``prefix``."""
     assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("cinch: "), lines[0]
+    assert lines[0].startswith(prefix), lines[0]
     return lines[0]

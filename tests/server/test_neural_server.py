@@ -32,6 +32,7 @@ from cinch.server.players import account_name
 from cinch.server.ratings import ANCHORS
 from cinch.server.security import Refused
 from cinch.table.advice import available_bots
+from helpers import one_line_error
 from tinyweights import tiny_weights, use_weights
 
 
@@ -92,11 +93,7 @@ def test_a_bot_that_is_not_one_is_refused_in_one_line_naming_neural(tmp_path, ne
 
 # ---- the daily deals -------------------------------------------------------------------------------------------------
 def one_error(result: Any) -> str:
-    assert result.exit_code == 2, (result.exit_code, result.output)
-    assert "Traceback" not in result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    return lines[0]
+    return one_line_error(result, prefix="cinch serve: ")
 
 
 def test_serve_takes_daily_bots_neural_and_refuses_a_bad_name_listing_neural(neural):
