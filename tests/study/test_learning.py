@@ -100,6 +100,34 @@ def test_the_same_plan_writes_the_same_bytes_and_a_stopped_run_goes_on(tmp_path)
         make_data(tmp_path / "a", DataPlan(deals=2, seed=5, worlds=1, playouts=2, chunk=1), workers=1)
 
 
+def test_the_first_rounds_decks_are_those_the_shipped_weights_learned_from():
+    plan = DataPlan(deals=5, seed=26)
+    assert plan.spec("official", "expert", 1).seed == 8135625113873475076
+    assert plan.spec("official", "heuristic", 1).seed == 6212074673662253115
+    assert DataPlan.from_json({"deals": 5, "seed": 26}) == plan  # a plan written before rounds reads the same
+
+
+def test_a_later_round_is_the_neural_bots_own_play_labelled_by_the_expert(trained, tmp_path):
+    out, _, _ = trained
+    later = DataPlan(deals=5, seed=1, worlds=1, playouts=2, round=2, weights=str(out / "weights"))
+    assert later.folder == "data-2" and {bots for _, bots, _ in later.counts()} == {"neural"}
+    assert later.spec("pagat", "neural", 1).seed != PLAN.spec("pagat", "expert", 1).seed
+    for name in ("data", "weights"):  # the first round's data, and its fit as the players
+        (tmp_path / name).symlink_to(out / name)
+    summary = make_data(tmp_path, later, workers=1)
+    assert summary.deals == 5
+    rows = [r for f in sorted((tmp_path / "data-2").glob("*.jsonl.gz")) for r in read_rows(str(f))]
+    assert rows and {r["player"] for r in rows} == {"neural"}
+    assert all(parse_action(r["expert_choice"]) in row_view(r).legal for r in rows)
+    assert any(r["choice"] != r["expert_choice"] for r in rows)  # the labels are the expert's, not the player's
+    report = fit(tmp_path, tmp_path / "both", TINY, rounds=2, workers=1, report=False)
+    alone = fit(tmp_path, tmp_path / "first", TINY, rounds=1, workers=1, report=False)
+    assert sum(report.samples.values()) > sum(alone.samples.values())
+    manifest = json.loads((tmp_path / "both" / models.MANIFEST).read_text(encoding="utf-8"))
+    assert [r["round"] for r in manifest["data"]["rounds"]] == [2]
+    assert not (tmp_path / "report").exists()
+
+
 def test_a_rebuilt_view_is_the_view_the_row_was_written_from():
     for path in sorted(RECORDS.glob("*.json")):
         if path.name.endswith(".expected.json"):
@@ -219,15 +247,17 @@ def test_the_fallback_is_said_once(trained, capsys, monkeypatch):
 def test_cinch_train_makes_weights_and_refuses_to_overwrite_them(tmp_path):
     out = tmp_path / "out"
     result = cinch("train", str(out), "--deals", "5", "--seed", "2", "--worlds", "1", "--playouts", "2",
-                   "--epochs", "1", "--workers", "1")
+                   "--rounds", "2", "--round-deals", "5", "--epochs", "1", "--workers", "1")
     assert result.exit_code == 0, result.stderr
     weights = out / "weights" / models.WEIGHTS
     before = weights.read_bytes()
     assert "picks the expert's choice" in result.stdout and "weights in" in result.stderr
+    assert (out / "weights-1" / models.WEIGHTS).exists() and len(list((out / "data-2").glob("*.jsonl.gz"))) == 5
+    assert "data 2: 5 deals" in result.stderr
     line = one_error(cinch("train", str(out), "--stage", "fit", "--epochs", "1", "--workers", "1"))
     assert "already holds weights" in line and "--force" in line
     assert weights.read_bytes() == before
-    again = cinch("train", str(out), "--stage", "fit", "--epochs", "1", "--workers", "1", "--force")
+    again = cinch("train", str(out), "--stage", "fit", "--rounds", "1", "--epochs", "1", "--workers", "1", "--force")
     assert again.exit_code == 0, again.stderr
 
 
@@ -254,6 +284,8 @@ def test_cinch_train_never_writes_over_the_game_library(tmp_path, monkeypatch):
     (["--epochs", "0"], "--epochs must be at least 1"),
     (["--worlds", "0"], "--worlds must be at least 1"),
     (["--stage", "fit"], "holds no training data"),
+    (["--rounds", "0"], "--rounds must be at least 1"),
+    (["--round-deals", "0"], "--round-deals must be at least 1"),
 ])
 def test_bad_arguments_are_one_line(tmp_path, args, words):
     assert words in one_error(cinch("train", str(tmp_path / "out"), *args))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import shlex
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -22,9 +23,12 @@ from cinch.errors import CinchError
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
 
+    from cinch.study.learning import DataPlan
+
 STAGES = ("all", "data", "fit")
 # The shipped weights' plan: the defaults reproduce them.
-DEALS, SEED, WORLDS = 3200, 26, 8
+DEALS, SEED, WORLDS, ROUNDS, ROUND_DEALS = 3200, 26, 8, 2, 2400
+ROUND_WEIGHTS = "weights-{}"  # under OUT: the weights of a round the next round's neural bots play with
 
 
 class Bar:
@@ -64,6 +68,11 @@ class Bar:
               help="The labelling expert's worlds per play decision (four times as many playouts elsewhere).")
 @click.option("--playouts", type=int, default=None, metavar="P",
               help="The labelling expert's playouts for the bids, trumps and keeps  [default: 4 W, at least 16]")
+@click.option("--rounds", type=int, default=ROUNDS, show_default=True, metavar="R",
+              help="Rounds of data: the first of the expert's self-play, each later one of the neural bot fitted "
+                   "on the rounds before, every decision labelled by the expert.")
+@click.option("--round-deals", type=int, default=ROUND_DEALS, show_default=True, metavar="N",
+              help="Deals of each round after the first.")
 @click.option("--workers", type=int, default=None, metavar="K", help="Processes to use  [default: every core]")
 @click.option("--stage", type=click.Choice(STAGES, case_sensitive=False), default="all", show_default=True,
               help="data: make (or finish) the data only; fit: fit on the data already made; all: both.")
@@ -71,12 +80,15 @@ class Bar:
 @click.option("--weights", "weights", type=click.Path(file_okay=False), default=None, metavar="DIR",
               help="Where to write the weights  [default: OUT/weights; the package's own: src/cinch/neural/weights]")
 @click.option("--force", is_flag=True, help="Overwrite weights already in the weights folder.")
-def train_command(out: str, deals: int, seed: int, worlds: int, playouts: int | None, workers: int | None,
-                  stage: str, epochs: int | None, weights: str | None, force: bool) -> None:
+def train_command(out: str, deals: int, seed: int, worlds: int, playouts: int | None, rounds: int,
+                  round_deals: int, workers: int | None, stage: str, epochs: int | None, weights: str | None,
+                  force: bool) -> None:
     """Make the neural bot's weights from scratch: self-play of the five presets valued by the expert
     (written to OUT/data, one file a chunk; a stopped run goes on from where it was), then the networks
     fitted in NumPy, the weights (OUT/weights unless --weights) and a report with the training curves
-    (OUT/report).  The defaults reproduce the shipped weights, in under two hours on two cores.
+    (OUT/report).  With --rounds 2 or more, each later round is the neural bot of the round before
+    (OUT/weights-1, ...) playing itself, its decisions labelled by the expert (OUT/data-2, ...), and the
+    last fit reads every round.  The defaults reproduce the shipped weights, in under two hours on two cores.
 
     \b
     cinch train build/train                                   # OUT/weights, OUT/report
@@ -84,7 +96,10 @@ def train_command(out: str, deals: int, seed: int, worlds: int, playouts: int | 
     cinch train build/small --deals 40 --epochs 4             # a quick look
     """
     try:
-        _train(out, deals, seed, worlds, playouts, workers, stage.lower(), epochs, weights, force)
+        from cinch.study.learning import DataPlan
+
+        _train(out, DataPlan(deals=deals, seed=seed, worlds=worlds, playouts=playouts), rounds, round_deals,
+               workers, stage.lower(), epochs, weights, force)
     except CinchError as e:
         fail(f"cinch: {e}")
     except KeyboardInterrupt:
@@ -92,22 +107,28 @@ def train_command(out: str, deals: int, seed: int, worlds: int, playouts: int | 
         sys.exit(130)
 
 
-def _train(out: str, deals: int, seed: int, worlds: int, playouts: int | None, workers: int | None, stage: str,
+def _train(out: str, plan: DataPlan, rounds: int, round_deals: int, workers: int | None, stage: str,
            epochs: int | None, weights: str | None, force: bool) -> None:
     from cinch.backends import default_workers
     from cinch.library import refuse_writing_into
     from cinch.neural.models import MANIFEST, WEIGHTS
-    from cinch.study.learning import DATA_DIR, REPORT_DIR, REPORT_FILES, DataPlan, FitConfig, fit, make_data
+    from cinch.study.learning import DATA_DIR, REPORT_DIR, REPORT_FILES, FitConfig, fit
 
     if workers is not None and workers < 1:
         raise CinchError(f"--workers must be at least 1, not {workers}")
     if epochs is not None and epochs < 1:
         raise CinchError(f"--epochs must be at least 1, not {epochs}")
+    if rounds < 1:
+        raise CinchError(f"--rounds must be at least 1, not {rounds}")
+    if rounds > 1 and round_deals < 1:
+        raise CinchError(f"--round-deals must be at least 1, not {round_deals}")
     workers = workers or default_workers()
-    plan = DataPlan(deals=deals, seed=seed, worlds=worlds, playouts=playouts)
-    config = FitConfig(seed=seed) if epochs is None else FitConfig(seed=seed, epochs=epochs)
+    config = FitConfig(seed=plan.seed) if epochs is None else FitConfig(seed=plan.seed, epochs=epochs)
     target = Path(weights) if weights is not None else Path(out) / "weights"
-    refuse_writing_into(out, (DATA_DIR, REPORT_DIR), what="the training data and report")
+    later = [replace(plan, deals=round_deals, round=r, weights=str(Path(out) / ROUND_WEIGHTS.format(r - 1)))
+             for r in range(2, rounds + 1)]
+    folders = (DATA_DIR, REPORT_DIR, *(p.folder for p in later), *(ROUND_WEIGHTS.format(r) for r in range(1, rounds)))
+    refuse_writing_into(out, folders, what="the training data and report")
     refuse_writing_into(Path(out) / REPORT_DIR, REPORT_FILES, what="the training report")
     if stage != "data":
         refuse_writing_into(target, (WEIGHTS, MANIFEST), what="the weights")
@@ -119,13 +140,12 @@ def _train(out: str, deals: int, seed: int, worlds: int, playouts: int | None, w
     began = time.perf_counter()
     try:
         if stage in ("all", "data"):
-            summary = make_data(out, plan, workers,
-                                lambda done, total, rows: bar("data", done, total, f"deals, {rows:,} decisions"))
-            bar("data", plan.deals, plan.deals, "deals")
-            click.echo(f"cinch: data: {plan.deals} deals in {Path(out) / DATA_DIR} ({summary.reused} of "
-                       f"{summary.chunks} chunks already made; {summary.seconds / 60:.1f} min)", err=True)
+            for r, round_plan in enumerate([plan, *later], start=1):
+                if r > 1:  # the players of this round: the fit of the rounds before, unless already made
+                    _round_weights(out, r - 1, config, workers, bar)
+                _data(out, round_plan, workers, bar)
         if stage in ("all", "fit"):
-            report = fit(out, target, config, workers=workers, command=_command(),
+            report = fit(out, target, config, rounds=rounds, workers=workers, command=_command(),
                          progress=lambda kind, done, total, text: bar(kind, done, total, text))
     finally:
         bar.close()
@@ -135,6 +155,31 @@ def _train(out: str, deals: int, seed: int, worlds: int, playouts: int | None, w
                    err=True)
         for line in _figures(report.to_json()):
             click.echo(line)
+
+
+def _data(out: str, plan: DataPlan, workers: int, bar: Bar) -> None:
+    from cinch.study.learning import make_data
+
+    name = "data" if plan.round == 1 else f"data {plan.round}"
+    summary = make_data(out, plan, workers,
+                        lambda done, total, rows: bar(name, done, total, f"deals, {rows:,} decisions"))
+    bar(name, plan.deals, plan.deals, "deals")
+    click.echo(f"cinch: {name}: {plan.deals} deals in {Path(out) / plan.folder} ({summary.reused} of "
+               f"{summary.chunks} chunks already made; {summary.seconds / 60:.1f} min)", err=True)
+
+
+def _round_weights(out: str, rounds: int, config: Any, workers: int, bar: Bar) -> None:
+    """The weights fitted on the first ``rounds`` rounds, in OUT/weights-N: made once (a stopped run keeps them,
+    like the data, so a round's players never change under it)."""
+    from cinch.neural.models import WEIGHTS
+    from cinch.study.learning import fit
+
+    folder = Path(out) / ROUND_WEIGHTS.format(rounds)
+    if (folder / WEIGHTS).exists():
+        return
+    fit(out, folder, config, rounds=rounds, workers=workers, command=_command(), report=False,
+        progress=lambda kind, done, total, text: bar(f"{kind} {rounds}", done, total, text))
+    click.echo(f"cinch: round {rounds}'s weights in {folder}", err=True)
 
 
 def _figures(report: dict[str, Any]) -> list[str]:

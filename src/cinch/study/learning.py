@@ -86,8 +86,11 @@ class LearningError(CinchError):
 # ---------------------------------------------------------------------------
 @dataclass(frozen=True)
 class DataPlan:
-    """What ``cinch train`` plays: ``deals`` deals shared among the presets, a quarter of each preset's
-    between heuristic bots (``heuristic_share``), the rest between labelling experts of ``worlds``."""
+    """What ``cinch train`` plays: ``deals`` deals shared among the presets.  In the first round a quarter
+    of each preset's are between heuristic bots (``heuristic_share``), the rest between labelling experts
+    of ``worlds``; in a later round (``round`` 2 or more) every seat is the neural bot of the previous
+    round's ``weights``, so that the expert labels the positions the network's own play reaches (DAgger:
+    a policy trained only on the expert's positions drifts where its own mistakes lead)."""
 
     deals: int
     seed: int
@@ -95,6 +98,10 @@ class DataPlan:
     heuristic_share: float = 0.25
     chunk: int = 4  # deals per chunk (a file, a job of the pool)
     playouts: int | None = None  # the labelling expert's playouts outside the play (None: its default, 4 worlds)
+    round: int = 1
+    # A later round's players: the folder of the previous round's weights (where, not what: a moved
+    # training folder keeps its plan).
+    weights: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
         if self.deals < 1:
@@ -105,12 +112,22 @@ class DataPlan:
             raise LearningError(f"the labelling expert's playouts must be at least 1, not {self.playouts}")
         if not 0 <= self.heuristic_share <= 1:
             raise LearningError(f"the heuristic's share must be from 0 to 1, not {self.heuristic_share}")
+        if self.round < 1:
+            raise LearningError(f"a training round is 1 or more, not {self.round}")
+
+    @property
+    def folder(self) -> str:
+        """The data folder of the plan's round, under the training folder."""
+        return DATA_DIR if self.round == 1 else f"{DATA_DIR}-{self.round}"
 
     def counts(self) -> list[tuple[str, str, int]]:
         """(preset, bots, deals) for every part of the plan, in order."""
         out = []
         for i, preset in enumerate(PRESETS):
             n = self.deals // len(PRESETS) + (i < self.deals % len(PRESETS))
+            if self.round > 1:
+                out.append((preset, "neural", n))
+                continue
             heuristic = round(n * self.heuristic_share)
             out += [(preset, "expert", n - heuristic), (preset, "heuristic", heuristic)]
         return [(p, b, n) for p, b, n in out if n]
@@ -120,9 +137,15 @@ class DataPlan:
         options: tuple[tuple[str, Any], ...] = ()
         if bots == "expert":
             options = tuple(labelling_expert(self.worlds, self.playouts).options)
+        elif bots == "neural":
+            options = (("weights", self.weights),)
         return SelfPlay(rules=Rules.preset(preset), bots=(bots,) * 4, count=count,
-                        seed=derive_seed(self.seed, "train", preset, bots), options=options, values=self.worlds,
+                        seed=derive_seed(self.seed, "train", preset, bots, *self._later()), options=options,
+                        values=self.worlds,
                         value_playouts=self.playouts, hidden=True)
+
+    def _later(self) -> tuple[int, ...]:
+        return (self.round,) if self.round > 1 else ()  # the first round's seeds are those of before rounds
 
     def chunks(self) -> list[tuple[SelfPlay, int, int, str]]:
         """Every chunk: its self-play, its first and last game (exclusive) and its file name.  The parts'
@@ -173,7 +196,7 @@ def make_data(out: str | os.PathLike[str], plan: DataPlan, workers: int = 2,
     ``progress(deals done, deals in all, rows)`` is called as chunks finish.  A folder made by another
     plan is refused: its chunks would mix two seeds.
     """
-    folder = Path(out) / DATA_DIR
+    folder = Path(out) / plan.folder
     folder.mkdir(parents=True, exist_ok=True)
     plan_path = folder / PLAN_FILE
     if plan_path.exists():
@@ -227,9 +250,9 @@ def _plan_words(plan: dict[str, Any]) -> str:
     return ", ".join(f"{k} {v}" for k, v in plan.items())
 
 
-def data_files(out: str | os.PathLike[str]) -> tuple[DataPlan, list[Path]]:
-    """The plan of the data in ``out``/data and its chunk files in order (refused if any is missing)."""
-    folder = Path(out) / DATA_DIR
+def data_files(out: str | os.PathLike[str], round: int = 1) -> tuple[DataPlan, list[Path]]:
+    """The plan of round ``round``'s data in ``out`` and its chunk files in order (refused if any is missing)."""
+    folder = Path(out) / DataPlan(deals=1, seed=0, round=round).folder
     plan_path = folder / PLAN_FILE
     if not plan_path.exists():
         raise LearningError(f"{folder} holds no training data; make it first (cinch train {out} --stage data)")
@@ -409,7 +432,7 @@ class FitConfig:
     batch: int = 256
     lr: float = 1e-3
     lr_end: float = 0.05  # the learning rate at the last step, as a share of ``lr`` (cosine decay)
-    weight_decay: float = 1e-2  # 1e-3 let the play's network overfit after 7 of 24 epochs (docs/learning.md)
+    weight_decay: float = 3e-3  # measured from 0 to 1e-1 in docs/learning.md: 3e-3 played best
     soft: float = 0.0  # the share of the policy target given to the softmax of the expert's values
     temperature: float = 1.0  # of that softmax, in points (or percents of the match)
     value_weight: float = 0.5
@@ -734,19 +757,28 @@ def commit_of(where: Path | None = None) -> str:
     return head + ("+changes" if dirty else "")
 
 
-def data_seconds(out: str | os.PathLike[str]) -> float:
-    """The wall time the data of ``out`` took to make, over every run that made some of it."""
-    path = Path(out) / DATA_DIR / TIMING_FILE
-    if not path.exists():
-        return 0.0
-    return sum(json.loads(line)["seconds"] for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
+def data_seconds(out: str | os.PathLike[str], rounds: int = 1) -> float:
+    """The wall time the data of ``out``'s first ``rounds`` rounds took to make, over every run that made some."""
+    total = 0.0
+    for r in range(1, rounds + 1):
+        path = Path(out) / DataPlan(deals=1, seed=0, round=r).folder / TIMING_FILE
+        if path.exists():
+            total += sum(json.loads(line)["seconds"] for line in path.read_text(encoding="utf-8").splitlines()
+                         if line.strip())
+    return total
 
 
-def fit(out: str | os.PathLike[str], weights: str | os.PathLike[str], cfg: FitConfig, *, workers: int = 2,
-        command: str = "", progress: Callable[[str, int, int, str], None] | None = None) -> TrainReport:
-    """Fit the four networks on the data in ``out``, write the weights into ``weights`` and the report into
-    ``out``/report; returns the report."""
-    plan, files = data_files(out)
+def fit(out: str | os.PathLike[str], weights: str | os.PathLike[str], cfg: FitConfig, *, rounds: int = 1,
+        workers: int = 2, command: str = "", progress: Callable[[str, int, int, str], None] | None = None,
+        report: bool = True) -> TrainReport:
+    """Fit the four networks on the data of ``out``'s first ``rounds`` rounds, write the weights into
+    ``weights`` and (``report``) the report into ``out``/report; returns the report."""
+    plans, files = [], []
+    for r in range(1, rounds + 1):
+        plan_r, files_r = data_files(out, r)
+        plans.append(plan_r)
+        files += files_r
+    plan = plans[0]
     began = time.perf_counter()
 
     def encoding(done: int, total: int) -> None:
@@ -766,7 +798,8 @@ def fit(out: str | os.PathLike[str], weights: str | os.PathLike[str], cfg: FitCo
     counts = {k: len(v) for k, v in samples.items()}
     settings = {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(cfg).items()}
     manifest: dict[str, Any] = {
-        "data": {**plan.to_json(), "decisions": counts, "held_out": HELD_OUT},
+        "data": {**plan.to_json(), "decisions": counts, "held_out": HELD_OUT,
+                 "rounds": [p.to_json() for p in plans[1:]]},
         "commit": commit,
         "command": command,
         "trained": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
@@ -777,10 +810,12 @@ def fit(out: str | os.PathLike[str], weights: str | os.PathLike[str], cfg: FitCo
                    f"NumPy {np.__version__}",
     }
     path = models.save(weights, networks, manifest)
-    report = TrainReport(plan.to_json(), settings, curves, counts, data_seconds(out), encoded - began,
-                         fitted - encoded, str(path), path.stat().st_size, command, commit)
-    write_report(Path(out) / REPORT_DIR, report)
-    return report
+    made = TrainReport({**plan.to_json(), "rounds": [p.to_json() for p in plans[1:]]}, settings, curves, counts,
+                       data_seconds(out, rounds), encoded - began, fitted - encoded, str(path), path.stat().st_size,
+                       command, commit)
+    if report:
+        write_report(Path(out) / REPORT_DIR, made)
+    return made
 
 
 def write_report(folder: str | os.PathLike[str], report: TrainReport) -> None:
@@ -826,8 +861,9 @@ def summary_markdown(report: TrainReport) -> str:
         "",
         f"`{report.command}`" if report.command else "",
         "",
-        f"Data: {plan['deals']:,} deals, seed {plan['seed']}, the expert at {plan['worlds']} worlds "
-        f"({report.data_seconds / 60:.1f} min); encoding {report.encode_seconds / 60:.1f} min; "
+        f"Data: {plan['deals']:,} deals, seed {plan['seed']}, the expert at {plan['worlds']} worlds"
+        + "".join(f", then {r['deals']:,} deals of round {r['round']}'s neural bot" for r in plan.get("rounds", []))
+        + f" ({report.data_seconds / 60:.1f} min); encoding {report.encode_seconds / 60:.1f} min; "
         f"fit {report.fit_seconds / 60:.1f} min; commit {report.commit}.",
         f"Weights: {report.weights} ({report.weights_bytes / 1e6:.2f} MB).",
         "",
