@@ -28,6 +28,7 @@ from cinch.rules import Rules
 from cinch.server.app import Connection, Server
 from cinch.server.store import NotDriver, catch_up
 from cinch.shuffle import Shuffle
+from cinch.view import Phase
 
 ROOM = {"rules": {"preset": "pagat", "bidder_goes_out": None}, "target": 11, "grace": 3600, "between_deals": 0,
         "bot_delay": 0}
@@ -328,7 +329,8 @@ def play_random(match: Match, rng: random.Random, steps: int) -> None:
             return
         deal = match.current
         if deal is None:
-            deal = match.start_deal(shuffle=Shuffle.new(("", "ab", "", "cd"), len(match.deals) + 1))
+            salt = f"{rng.getrandbits(128):032x}"  # (seeded: Shuffle.new's salt is a fresh secret)
+            deal = match.start_deal(shuffle=Shuffle(salt, ("", "ab", "", "cd"), len(match.deals) + 1))
         if deal.to_act is None:
             match.resolve_chance()
             continue
@@ -354,6 +356,33 @@ def test_a_match_is_caught_up_action_by_action_to_what_a_replay_gives(preset):
     other = Match(Rules.preset(preset), rng=2)
     play_random(other, random.Random(5), 10)
     assert not catch_up(replay(loads(texts[-1])).match, loads(record_text(other)))  # another match: replayed whole
+
+
+def test_a_match_caught_up_to_a_record_stored_before_its_new_stock_matches_that_record():
+    """A room stores its record after an action that asks for a new stock (chance) and again once the stock is
+    formed: a process catching up must hold what each record holds, inventing no stock the first does not."""
+    rng = random.Random("restock")
+    for _ in range(200):
+        match = Match(Rules.preset("pagat").with_options(target="21", bidder_goes_out="none"), rng=1)
+        deal = match.start_deal(shuffle=Shuffle(f"{rng.getrandbits(128):032x}", ("", "ab", "", "cd"), 1))
+        before = record_text(match)
+        while deal.phase is not Phase.RESTOCK and not deal.is_over:
+            before = record_text(match)
+            legal = deal.legal_actions()
+            match.apply(legal[rng.randrange(len(legal))])
+        if deal.phase is Phase.RESTOCK:
+            break
+    else:
+        pytest.fail("no deal of 200 needed a new stock")
+    waiting = record_text(match)
+    match.resolve_chance()
+    formed = record_text(match)
+    assert '"restock"' in formed and '"restock"' not in waiting
+    for start in ("", before):  # the match from nothing (a process that never held it), or one action behind
+        for target in (waiting, formed):
+            behind = replay(loads(start)).match if start else Match(match.rules, rng=5)
+            assert catch_up(behind, loads(target))
+            assert record_text(behind) == target
 
 
 @pytest.mark.parametrize(("args", "words"), [

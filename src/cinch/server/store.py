@@ -243,9 +243,11 @@ def _same_deal(match: Match, index: int, entry: Any) -> bool:
 def _apply(match: Match, index: int, entry: dict[str, Any]) -> None:
     deal = match.deals[index]
     for text in entry["actions"][len(deal.history):]:
-        match.apply(parse_action(text))
         if index in match.shuffles and deal.phase is Phase.RESTOCK:
             match.resolve_chance()  # the shuffle forms the new stock, as in a replay
+        match.apply(parse_action(text))
+    if index in match.shuffles and deal.phase is Phase.RESTOCK and "restock" in entry:
+        match.resolve_chance()  # a stock formed after the last action the record holds (the room formed it then)
 
 
 __all__ = ["LocalStore", "NotDriver", "Presence", "Store", "StorageFailed", "catch_up", "match_from_record"]
