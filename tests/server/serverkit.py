@@ -193,6 +193,18 @@ class Served:
     def player(self, code: str, **hello: Any) -> Player:
         return Player(self.url.replace("http", "ws") + "/ws", code, **hello)
 
+    def started_with_bots(self, bot: str, **room: Any) -> tuple[dict[str, Any], Player, Player]:
+        """A room made with ``room``'s settings, Ann sitting South and ``bot`` in the other three seats, started:
+        (the room, its host, Ann)."""
+        made = self.create(**room)
+        host = self.player(made["code"], host_token=made["host_token"])
+        me = self.player(made["code"])
+        me.join("S", "Ann")
+        for seat in "NEW":
+            host.send({"type": "fill", "seat": seat, "bot": bot})
+        host.send({"type": "start"})
+        return made, host, me
+
 
 class Player:
     """One websocket client in one room: every message it got, checked against the protocol's models."""

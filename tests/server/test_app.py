@@ -148,13 +148,7 @@ def test_a_dropped_seat_is_played_by_a_bot_after_the_grace_and_taken_back(srv):
 
 
 def test_bots_fill_empty_seats_and_a_person_takes_one_between_deals(srv):
-    room = srv.create(bot_delay=0, between_deals=30)
-    host = srv.player(room["code"], host_token=room["host_token"])
-    me = srv.player(room["code"])
-    me.join("S", "Ann")
-    for seat in "NEW":
-        host.send({"type": "fill", "seat": seat, "bot": "basic"})
-    host.send({"type": "start"})
+    room, host, me = srv.started_with_bots("basic", bot_delay=0, between_deals=30)
     play_until([me], lambda: me.state["room"]["status"] == "between-deals", timeout=120)
     newcomer = srv.player(room["code"])
     assert newcomer.error({"type": "join", "seat": "N", "name": "Bo"})["code"] == "seat-taken"

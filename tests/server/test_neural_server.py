@@ -66,13 +66,7 @@ class InProcess:
 def test_a_room_seats_neural_bots_that_play_a_legal_deal(tmp_path, neural):
     with served(tmp_path / "games.sqlite3", seed=26) as srv:
         assert "neural" in srv.http.get("/api/presets").json()["bots"]  # (what the room page offers)
-        room = srv.create(bot_delay=0, between_deals=30)
-        host = srv.player(room["code"], host_token=room["host_token"])
-        me = srv.player(room["code"])
-        me.join("S", "Ann")
-        for seat in "NEW":
-            host.send({"type": "fill", "seat": seat, "bot": "neural"})
-        host.send({"type": "start"})
+        room, host, me = srv.started_with_bots("neural", bot_delay=0, between_deals=30)
         play_until([me], lambda: me.state["room"]["status"] == "between-deals", timeout=60)
         seats = {s["seat"]: s for s in me.state["room"]["seats"]}
         assert all(seats[s]["kind"] == "bot" and seats[s]["bot"] == "neural" for s in "NEW")

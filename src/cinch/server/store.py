@@ -243,11 +243,16 @@ def _same_deal(match: Match, index: int, entry: Any) -> bool:
 def _apply(match: Match, index: int, entry: dict[str, Any]) -> None:
     deal = match.deals[index]
     for text in entry["actions"][len(deal.history):]:
-        if index in match.shuffles and deal.phase is Phase.RESTOCK:
-            match.resolve_chance()  # the shuffle forms the new stock, as in a replay
+        _form_stock(match, index)  # an action after a new stock's chance: the stock was formed first
         match.apply(parse_action(text))
-    if index in match.shuffles and deal.phase is Phase.RESTOCK and "restock" in entry:
-        match.resolve_chance()  # a stock formed after the last action the record holds (the room formed it then)
+    if "restock" in entry:  # a stock formed after the last action the record holds (the room formed it then)
+        _form_stock(match, index)
+
+
+def _form_stock(match: Match, index: int) -> None:
+    """The new stock the deal's shuffle forms, if the deal waits for one (as in a replay)."""
+    if index in match.shuffles and match.deals[index].phase is Phase.RESTOCK:
+        match.resolve_chance()
 
 
 __all__ = ["LocalStore", "NotDriver", "Presence", "Store", "StorageFailed", "catch_up", "match_from_record"]

@@ -118,7 +118,7 @@ class DataPlan:
     @property
     def folder(self) -> str:
         """The data folder of the plan's round, under the training folder."""
-        return DATA_DIR if self.round == 1 else f"{DATA_DIR}-{self.round}"
+        return round_folder(self.round)
 
     def counts(self) -> list[tuple[str, str, int]]:
         """(preset, bots, deals) for every part of the plan, in order."""
@@ -169,6 +169,11 @@ class DataPlan:
             return cls(**data)
         except TypeError as e:
             raise LearningError(f"not a training plan ({e})") from None
+
+
+def round_folder(round: int) -> str:
+    """The data folder of training round ``round`` under the training folder: ``data``, ``data-2``, ..."""
+    return DATA_DIR if round == 1 else f"{DATA_DIR}-{round}"
 
 
 @dataclass
@@ -252,7 +257,7 @@ def _plan_words(plan: dict[str, Any]) -> str:
 
 def data_files(out: str | os.PathLike[str], round: int = 1) -> tuple[DataPlan, list[Path]]:
     """The plan of round ``round``'s data in ``out`` and its chunk files in order (refused if any is missing)."""
-    folder = Path(out) / DataPlan(deals=1, seed=0, round=round).folder
+    folder = Path(out) / round_folder(round)
     plan_path = folder / PLAN_FILE
     if not plan_path.exists():
         raise LearningError(f"{folder} holds no training data; make it first (cinch train {out} --stage data)")
@@ -761,7 +766,7 @@ def data_seconds(out: str | os.PathLike[str], rounds: int = 1) -> float:
     """The wall time the data of ``out``'s first ``rounds`` rounds took to make, over every run that made some."""
     total = 0.0
     for r in range(1, rounds + 1):
-        path = Path(out) / DataPlan(deals=1, seed=0, round=r).folder / TIMING_FILE
+        path = Path(out) / round_folder(r) / TIMING_FILE
         if path.exists():
             total += sum(json.loads(line)["seconds"] for line in path.read_text(encoding="utf-8").splitlines()
                          if line.strip())
@@ -778,7 +783,7 @@ def fit(out: str | os.PathLike[str], weights: str | os.PathLike[str], cfg: FitCo
         plan_r, files_r = data_files(out, r)
         plans.append(plan_r)
         files += files_r
-    plan = plans[0]
+    data = {**plans[0].to_json(), "rounds": [p.to_json() for p in plans[1:]]}
     began = time.perf_counter()
 
     def encoding(done: int, total: int) -> None:
@@ -798,8 +803,7 @@ def fit(out: str | os.PathLike[str], weights: str | os.PathLike[str], cfg: FitCo
     counts = {k: len(v) for k, v in samples.items()}
     settings = {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(cfg).items()}
     manifest: dict[str, Any] = {
-        "data": {**plan.to_json(), "decisions": counts, "held_out": HELD_OUT,
-                 "rounds": [p.to_json() for p in plans[1:]]},
+        "data": {**data, "decisions": counts, "held_out": HELD_OUT},
         "commit": commit,
         "command": command,
         "trained": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
@@ -810,9 +814,8 @@ def fit(out: str | os.PathLike[str], weights: str | os.PathLike[str], cfg: FitCo
                    f"NumPy {np.__version__}",
     }
     path = models.save(weights, networks, manifest)
-    made = TrainReport({**plan.to_json(), "rounds": [p.to_json() for p in plans[1:]]}, settings, curves, counts,
-                       data_seconds(out, rounds), encoded - began, fitted - encoded, str(path), path.stat().st_size,
-                       command, commit)
+    made = TrainReport(data, settings, curves, counts, data_seconds(out, rounds), encoded - began, fitted - encoded,
+                       str(path), path.stat().st_size, command, commit)
     if report:
         write_report(Path(out) / REPORT_DIR, made)
     return made
@@ -862,7 +865,8 @@ def summary_markdown(report: TrainReport) -> str:
         f"`{report.command}`" if report.command else "",
         "",
         f"Data: {plan['deals']:,} deals, seed {plan['seed']}, the expert at {plan['worlds']} worlds"
-        + "".join(f", then {r['deals']:,} deals of round {r['round']}'s neural bot" for r in plan.get("rounds", []))
+        + "".join(f", then {r['deals']:,} deals of the neural bot's own play (round {r['round']})"
+                  for r in plan.get("rounds", []))
         + f" ({report.data_seconds / 60:.1f} min); encoding {report.encode_seconds / 60:.1f} min; "
         f"fit {report.fit_seconds / 60:.1f} min; commit {report.commit}.",
         f"Weights: {report.weights} ({report.weights_bytes / 1e6:.2f} MB).",
