@@ -11,7 +11,7 @@ from cinch import Deal, Rules
 from cinch.actions import Bid, Keep, NameTrump, Pass, Play
 from cinch.bots import make_bot
 from cinch.cards import ALL_CARDS, CardSet, Suit, bit_list
-from cinch.neural.features import ACTION_SLOTS, FEATURES, LOCATIONS, PRESETS, coverage, encode
+from cinch.neural.features import ACTION_SLOTS, CHANNELS, FEATURES, LOCATIONS, PRESETS, coverage, encode
 from cinch.view import Phase
 
 # Colour-keeping suit maps (S and C are black, H and D red): swap within a colour, swap the colours.
@@ -139,3 +139,45 @@ def test_features_come_from_the_view_alone_the_other_hands_change_nothing():
                 assert other.hands != again.hands or not any(view.hand_sizes[s] for s in range(4) if s != seat)
                 assert np.array_equal(encode(view).x, encode(other.view(seat)).x)
             again.apply(action)
+
+
+@pytest.mark.parametrize("preset", ["official", "pagat"])
+def test_the_tactics_channels_say_what_a_card_would_do(preset):
+    """Played to the last place of a trick, a card marked to take it takes it; a card marked master has no
+    stronger card of its suit in another hand; and the count of stronger cards out is never below the
+    count the other hands truly hold."""
+    channels = {name: i for i, name in enumerate(CHANNELS)}
+    checked = {"takes": 0, "master": 0}
+    for seed in range(6):
+        deal = played_deal(preset, seed)
+        again = Deal(deal.rules, deal.dealer, list(deal.deck), restock=deal.restock)
+        for action in deal.history:
+            seat = again.to_act
+            view = again.view(seat)
+            if view.phase is Phase.PLAY:
+                e = encode(view)
+                grid = e.x[:52 * len(CHANNELS)].reshape(52, len(CHANNELS))
+                t = view.rules.trump_tables[view.trump]
+                others = 0
+                for s in range(4):
+                    if s != seat:
+                        others |= int(again.hand(s))
+                for c in bit_list(int(view.hand)):
+                    row = grid[e.slot_of(c)]
+                    suit = t.effective_suit[c]
+                    truly = sum(1 for o in bit_list(others)
+                                if t.effective_suit[o] == suit and t.strength[suit][o] > t.strength[suit][c])
+                    assert round(float(row[channels["stronger out / 13"]]) * 13) >= truly
+                    assert bool(row[channels["master"]]) == (row[channels["stronger out / 13"]] == 0)
+                    if row[channels["master"]]:
+                        assert truly == 0
+                        checked["master"] += 1
+                if len(view.current_trick) == 3:
+                    for a in view.legal:
+                        trial = again.copy()
+                        trial.apply(a)
+                        took = trial.tricks[-1].winner == seat
+                        assert took == bool(grid[e.slot_of(a.card), channels["takes the trick"]])
+                        checked["takes"] += 1
+            again.apply(action)
+    assert checked["takes"] > 20 and checked["master"] > 20

@@ -41,7 +41,7 @@ from helpers import run_cinch as cinch
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORDS = ROOT / "tests" / "records"
-TINY = FitConfig(hidden=tuple((kind, (16,)) for kind in KINDS), epochs=2, seed=1)
+TINY = FitConfig(hidden=tuple((kind, (16,)) for kind in KINDS), epochs=2, seed=1, slot_head=(("play", 4), ("keep", 4)))
 PLAN = DataPlan(deals=5, seed=1, worlds=1, playouts=2)  # one deal a preset, valued by a cheap expert
 
 
@@ -299,19 +299,25 @@ def test_data_files_read_back_gzipped(trained):
 
 
 def test_the_fits_gradients_are_those_of_its_loss(trained):
-    """The hand-written backward pass against finite differences of the loss, in float64, for every kind."""
+    """The hand-written backward pass against finite differences of the loss, in float64, for every kind,
+    with and without the shared slot head."""
     from cinch.study.learning import _batch, _params, new_network
 
     out, _, _ = trained
     samples = load_samples(sorted((out / "data").glob("*.jsonl.gz")), workers=1)
     rng = np.random.default_rng(0)
-    for kind in KINDS:
+    for kind, units in [(kind, units) for kind in KINDS for units in (0, 5)]:
         s = samples[kind].take(np.arange(min(6, len(samples[kind]))))
-        net = new_network(kind, (8, 6), rng)
+        net = new_network(kind, (8, 6), rng, units)
         net.trunk = [(w.astype(np.float64), b.astype(np.float64)) for w, b in net.trunk]
         for head in ("policy", "value", "location"):
             setattr(net, head, tuple(a.astype(np.float64) for a in getattr(net, head)))
         net.skip = net.skip.astype(np.float64)
+        if net.slot_head is not None:  # its output starts small and its places at zero: give both some weight
+            arrays = {k: a.astype(np.float64) for k, a in net.slot_head.arrays().items()}
+            arrays["out"] = rng.standard_normal(units)
+            arrays["place"] = rng.standard_normal(arrays["place"].shape) * 0.3
+            net.slot_head = models.SlotHead(**arrays)
         grads = _batch(net, s, TINY, grads=True).grads
         assert grads is not None
         for p, g in zip(_params(net), grads):

@@ -27,7 +27,11 @@ if TYPE_CHECKING:
 
 STAGES = ("all", "data", "fit")
 # The shipped weights' plan: the defaults reproduce them.
-DEALS, SEED, WORLDS, ROUNDS, ROUND_DEALS = 3200, 26, 8, 2, 2400
+DEALS, SEED, WORLDS, ROUNDS, ROUND_DEALS = 6400, 26, 8, 2, 3200
+# The labelling expert's playouts for a bid, a trump or a keep.  At 32 it kept the heuristic's choice there in
+# 95 to 99.5 decisions in a hundred, and those playouts took most of the data's time: at 8 the same two hours
+# make about twice the deals (docs/learning.md).
+PLAYOUTS = 8
 ROUND_WEIGHTS = "weights-{}"  # under OUT: the weights of a round the next round's neural bots play with
 
 
@@ -65,9 +69,9 @@ class Bar:
 @click.option("--seed", type=int, default=SEED, show_default=True, metavar="S",
               help="Seed of the data and the fit; the same seed makes the same weights.")
 @click.option("--worlds", type=int, default=WORLDS, show_default=True, metavar="W",
-              help="The labelling expert's worlds per play decision (four times as many playouts elsewhere).")
-@click.option("--playouts", type=int, default=None, metavar="P",
-              help="The labelling expert's playouts for the bids, trumps and keeps  [default: 4 W, at least 16]")
+              help="The labelling expert's worlds per play decision.")
+@click.option("--playouts", type=int, default=PLAYOUTS, show_default=True, metavar="P",
+              help="The labelling expert's playouts for each bid, trump and keep.")
 @click.option("--rounds", type=int, default=ROUNDS, show_default=True, metavar="R",
               help="Rounds of data: the first of the expert's self-play, each later one of the neural bot fitted "
                    "on the rounds before, every decision labelled by the expert.")

@@ -38,7 +38,7 @@ import numpy as np
 from cinch.actions import BIDS, PASS, PLAYS, TRUMPS, Action, Bid, Keep, NameTrump, Pass, Play
 from cinch.bots.base import make_bot
 from cinch.bots.heuristic import expected_points
-from cinch.cards import PARTNER_SUIT, CardSet, bit_list
+from cinch.cards import PARTNER_SUIT, CardSet, TrumpTables, bit_list
 from cinch.keep import KeepOptions
 from cinch.rules import PRESET_NAMES, Rules
 from cinch.scoring import PointTable
@@ -65,6 +65,7 @@ CHANNELS = (
     "face up by right", "shown by me", "shown by left", "shown by partner", "shown by right",
     "captured by us", "captured by them", "legal", "must keep", "unseen", "points / 5",
     "left cannot hold", "partner cannot hold", "right cannot hold", "heuristic's choice",
+    "takes the trick", "master", "stronger out / 13",
 )
 CH = {name: i for i, name in enumerate(CHANNELS)}
 
@@ -241,6 +242,8 @@ def encode(view: SeatView, heuristic: Action | None = None) -> Encoded:
         if isinstance(heuristic, Play):
             grid[heuristic.card, CH["heuristic's choice"]] = 1
 
+    if view.trump is not None:
+        _tactics(view, view.rules.trump_tables[view.trump], grid, unseen)
     cards, suits = _order(view, grid)
     x = np.zeros(FEATURES, dtype=np.float32)
     x[: 52 * len(CHANNELS)] = grid[cards].reshape(-1)
@@ -306,6 +309,34 @@ def encode(view: SeatView, heuristic: Action | None = None) -> Encoded:
     unseen_slots = grid[cards, CH["unseen"]] > 0
     allowed = _allowed(view, grid[cards], unseen_slots, rel)
     return Encoded(kind, x, tuple(cards), tuple(suits), legal_slots, must_slots, unseen_slots, allowed)
+
+
+def _tactics(view: SeatView, t: TrumpTables, grid: np.ndarray, unseen: int) -> None:
+    """What a card would do in the play, which a network reads poorly from card places alone: whether it
+    would take the trick as it stands, whether no card another seat may hold beats it in its suit (a
+    master), and how many such cards there are."""
+    hand = int(view.hand)
+    out = unseen
+    for s in range(PARTNERSHIP_PLAYERS):
+        if s != view.seat:
+            out |= int(view.shown_trumps[s])
+    out &= ~int(view.played)
+    by_suit: list[list[int]] = [[], [], [], []]  # the strengths of the cards out, by effective suit
+    for c in bit_list(out):
+        suit = t.effective_suit[c]
+        by_suit[suit].append(t.strength[suit][c])
+    column_master, column_out = CH["master"], CH["stronger out / 13"]
+    for c in bit_list(hand | out):
+        suit = t.effective_suit[c]
+        mine = t.strength[suit][c]
+        stronger = sum(1 for v in by_suit[suit] if v > mine)
+        grid[c, column_master] = stronger == 0
+        grid[c, column_out] = stronger / SUIT_CARDS
+    if view.phase is Phase.PLAY and view.current_trick:
+        strength = t.strength[t.effective_suit[view.current_trick[0].card]]
+        best = max(strength[p.card] for p in view.current_trick)
+        for c in bit_list(hand):
+            grid[c, CH["takes the trick"]] = strength[c] > best
 
 
 def _allowed(view: SeatView, grid: np.ndarray, unseen: np.ndarray, rel: list[int]) -> np.ndarray:

@@ -62,7 +62,8 @@ from cinch.neural.features import (
 )
 from cinch.view import SeatView
 
-__all__ = ["FORMAT", "MANIFEST", "WEIGHTS", "WEIGHTS_DIR", "Models", "Network", "WeightsError", "signature"]
+__all__ = ["FORMAT", "MANIFEST", "WEIGHTS", "WEIGHTS_DIR", "Models", "Network", "SlotHead", "WeightsError",
+           "signature"]
 
 FORMAT = "cinch-neural/1"
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
@@ -85,7 +86,10 @@ def signature() -> str:
 @dataclass
 class Network:
     """One kind's network: the trunk's layers (ReLU after each), then the three heads; the policy's scores
-    also add each slot's own inputs, weighted by ``skip`` (:func:`~cinch.neural.features.slot_inputs`)."""
+    also add each slot's own inputs, weighted by ``skip`` (:func:`~cinch.neural.features.slot_inputs`), and
+    where it has one, a *slot head*: one small layer shared by every slot, reading the slot's own inputs, its
+    place and the trunk's last layer, so that what makes a card good to play is learnt once for every card.
+    """
 
     kind: str
     trunk: list[tuple[np.ndarray, np.ndarray]]
@@ -93,13 +97,17 @@ class Network:
     value: tuple[np.ndarray, np.ndarray]
     location: tuple[np.ndarray, np.ndarray]
     skip: np.ndarray
+    slot_head: SlotHead | None = None
 
     def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Policy scores (B, slots), values (B, 2) and location scores (B, 52, 4) for features ``x`` (B, FEATURES)."""
         h = x
         for w, b in self.trunk:
             h = np.maximum(h @ w + b, 0)
-        policy = h @ self.policy[0] + self.policy[1] + slot_inputs(self.kind, x) @ self.skip
+        own = slot_inputs(self.kind, x)
+        policy = h @ self.policy[0] + self.policy[1] + own @ self.skip
+        if self.slot_head is not None:
+            policy = policy + self.slot_head.hidden(own, h) @ self.slot_head.out
         value = h @ self.value[0] + self.value[1]
         location = (h @ self.location[0] + self.location[1]).reshape(len(x), 52, len(LOCATIONS))
         return policy, value, location
@@ -113,6 +121,8 @@ class Network:
             w, b = getattr(self, head)
             out[f"{self.kind}/{head}/w"], out[f"{self.kind}/{head}/b"] = w, b
         out[f"{self.kind}/skip"] = self.skip
+        if self.slot_head is not None:
+            out.update({f"{self.kind}/slot/{k}": v for k, v in self.slot_head.arrays().items()})
         return out
 
     @classmethod
@@ -125,11 +135,37 @@ class Network:
         while f"{kind}/trunk{len(layers)}/w" in arrays:
             layers.append(pair(f"trunk{len(layers)}"))
         skip = np.asarray(arrays[f"{kind}/skip"], dtype=np.float32)
-        return cls(kind, layers, pair("policy"), pair("value"), pair("location"), skip)
+        head = None
+        if f"{kind}/slot/own" in arrays:
+            head = SlotHead(*(np.asarray(arrays[f"{kind}/slot/{k}"], dtype=np.float32) for k in SlotHead.NAMES))
+        return cls(kind, layers, pair("policy"), pair("value"), pair("location"), skip, head)
 
     @property
     def size(self) -> int:
         return sum(a.size for a in self.arrays().values())
+
+
+@dataclass
+class SlotHead:
+    """The policy's shared slot layer: each slot's hidden units are ReLU(its own inputs @ ``own`` + its
+    place's row of ``place`` + the trunk's last layer @ ``trunk`` + ``bias``), and its score adds those
+    units @ ``out``."""
+
+    own: np.ndarray  # (SLOT_INPUTS, K)
+    place: np.ndarray  # (slots, K)
+    trunk: np.ndarray  # (last trunk width, K)
+    bias: np.ndarray  # (K,)
+    out: np.ndarray  # (K,)
+
+    NAMES = ("own", "place", "trunk", "bias", "out")
+
+    def hidden(self, own: np.ndarray, h: np.ndarray) -> np.ndarray:
+        """(B, slots, K): the slots' hidden units from their inputs ``own`` (B, slots, SLOT_INPUTS) and the
+        trunk's last layer ``h`` (B, width)."""
+        return np.maximum(own @ self.own + self.place + (h @ self.trunk + self.bias)[:, None, :], 0)
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {k: getattr(self, k) for k in self.NAMES}
 
 
 def softmax(z: np.ndarray, axis: int = -1) -> np.ndarray:

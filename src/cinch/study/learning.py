@@ -150,11 +150,17 @@ class DataPlan:
     def chunks(self) -> list[tuple[SelfPlay, int, int, str]]:
         """Every chunk: its self-play, its first and last game (exclusive) and its file name.  The parts'
         chunks are interleaved, so that a run's early chunks hold every preset."""
-        parts = []
-        for preset, bots, n in self.counts():
-            spec = self.spec(preset, bots, n)
-            parts.append([(spec, s, min(s + self.chunk, n), f"{preset}-{bots}-{s:05d}.jsonl.gz")
-                          for s in range(0, n, self.chunk)])
+        specs = {(preset, bots): self.spec(preset, bots, n) for preset, bots, n in self.counts()}
+        return [(specs[preset, bots], start, stop, name) for preset, bots, start, stop, name in self._chunks()]
+
+    def chunk_files(self) -> list[str]:
+        """The chunks' file names, in the order of :meth:`chunks` (without making their players: a later
+        round's weights need not be loadable to read the data they made)."""
+        return [name for *_, name in self._chunks()]
+
+    def _chunks(self) -> list[tuple[str, str, int, int, str]]:
+        parts = [[(preset, bots, s, min(s + self.chunk, n), f"{preset}-{bots}-{s:05d}.jsonl.gz")
+                  for s in range(0, n, self.chunk)] for preset, bots, n in self.counts()]
         out = []
         for i in range(max(len(p) for p in parts)):
             out += [p[i] for p in parts if i < len(p)]
@@ -262,7 +268,7 @@ def data_files(out: str | os.PathLike[str], round: int = 1) -> tuple[DataPlan, l
     if not plan_path.exists():
         raise LearningError(f"{folder} holds no training data; make it first (cinch train {out} --stage data)")
     plan = DataPlan.from_json(json.loads(plan_path.read_text(encoding="utf-8")))
-    files = [folder / name for *_, name in plan.chunks()]
+    files = [folder / name for name in plan.chunk_files()]
     missing = [f for f in files if not f.exists()]
     if missing:
         raise LearningError(f"{folder} is missing {len(missing)} of its {len(files)} chunk files (the data was "
@@ -424,7 +430,8 @@ def load_samples(files: Sequence[str | os.PathLike[str]], soft: float = 0.0, tem
 # ---------------------------------------------------------------------------
 # The fit: plain NumPy, Adam, minibatches
 # ---------------------------------------------------------------------------
-HIDDEN = {"bid": (256, 128), "trump": (128, 64), "keep": (256, 128), "play": (384, 192)}
+HIDDEN = {"bid": (256, 128), "trump": (128, 64), "keep": (256, 128), "play": (128, 64)}
+SLOT_HEAD = {"keep": 32, "play": 64}
 HEURISTIC_START = 3.0  # the policy's first weight on the heuristic's choice: it starts by playing as the heuristic
 
 
@@ -449,6 +456,7 @@ class FitConfig:
     imitation: tuple[tuple[str, float], ...] = (("bid", 1.0), ("trump", 1.0), ("keep", 1.0), ("play", 1.0))
     advantage: tuple[tuple[str, float], ...] = (("play", 1.0),)
     advantage_scale: float = 1.0  # points (or percents) per unit of score
+    slot_head: tuple[tuple[str, int], ...] = tuple(SLOT_HEAD.items())  # by kind: the units of the shared slot layer
     seed: int = 0
 
     def sizes(self, kind: str) -> tuple[int, ...]:
@@ -459,6 +467,9 @@ class FitConfig:
 
     def advantage_weight(self, kind: str) -> float:
         return dict(self.advantage).get(kind, 0.0)
+
+    def slot_units(self, kind: str) -> int:
+        return dict(self.slot_head).get(kind, 0)
 
 
 @dataclass
@@ -477,8 +488,9 @@ class Curve:
     figures: dict[str, Any] = field(default_factory=dict)  # the validation figures at the best epoch
 
 
-def new_network(kind: str, sizes: Sequence[int], rng: np.random.Generator) -> models.Network:
-    """A network of ``sizes`` hidden units, He-initialised; the heads start small."""
+def new_network(kind: str, sizes: Sequence[int], rng: np.random.Generator, slot_units: int = 0) -> models.Network:
+    """A network of ``sizes`` hidden units, He-initialised, with a slot head of ``slot_units`` (0: none); the
+    heads start small."""
     def layer(n_in: int, n_out: int, scale: float) -> tuple[np.ndarray, np.ndarray]:
         w = rng.standard_normal((n_in, n_out)).astype(np.float32) * np.float32(scale * np.sqrt(2.0 / n_in))
         return w, np.zeros(n_out, dtype=np.float32)
@@ -490,15 +502,23 @@ def new_network(kind: str, sizes: Sequence[int], rng: np.random.Generator) -> mo
         n = m
     skip = np.zeros(SLOT_INPUTS[kind], dtype=np.float32)
     skip[HEURISTIC_INPUT[kind]] = HEURISTIC_START  # start from the heuristic's choice
+    head = None
+    if slot_units:
+        own, bias = layer(SLOT_INPUTS[kind], slot_units, 1.0)
+        head = models.SlotHead(own, np.zeros((ACTION_SLOTS[kind], slot_units), dtype=np.float32),
+                               layer(n, slot_units, 1.0)[0], bias, layer(slot_units, 1, 0.1)[0][:, 0].copy())
     return models.Network(kind, trunk, layer(n, ACTION_SLOTS[kind], 0.1), layer(n, 2, 0.1),
-                          layer(n, 52 * len(LOCATIONS), 0.1), skip)
+                          layer(n, 52 * len(LOCATIONS), 0.1), skip, head)
 
 
 def _params(net: models.Network) -> list[np.ndarray]:
     out = []
     for w, b in [*net.trunk, net.policy, net.value, net.location]:
         out += [w, b]
-    return [*out, net.skip]
+    out.append(net.skip)
+    if net.slot_head is not None:
+        out += list(net.slot_head.arrays().values())
+    return out
 
 
 @dataclass
@@ -512,13 +532,19 @@ class _Batch:
 
 def forward_train(net: models.Network, x: np.ndarray) -> tuple[list[np.ndarray], np.ndarray, np.ndarray,
                                                                     np.ndarray]:
-    """The trainer's forward pass: every layer's output (for the backward pass) and the three heads."""
+    """The trainer's forward pass: every layer's output (for the backward pass; the slot head's units last,
+    where there is one) and the three heads."""
     hs = [x]
     h = x
     for w, b in net.trunk:
         h = np.maximum(h @ w + b, 0)
         hs.append(h)
-    policy = h @ net.policy[0] + net.policy[1] + slot_inputs(net.kind, x) @ net.skip
+    own = slot_inputs(net.kind, x)
+    policy = h @ net.policy[0] + net.policy[1] + own @ net.skip
+    if net.slot_head is not None:
+        units = net.slot_head.hidden(own, h)
+        policy = policy + units @ net.slot_head.out
+        hs.append(units)
     value = h @ net.value[0] + net.value[1]
     location = (h @ net.location[0] + net.location[1]).reshape(len(x), 52, len(LOCATIONS))
     return hs, policy, value, location
@@ -559,11 +585,20 @@ def _batch(net: models.Network, s: Samples, cfg: FitConfig, grads: bool) -> _Bat
     loss = policy + cfg.value_weight * value + cfg.location_weight * location
     if not grads:
         return _Batch(loss, policy, value, location, None)
-    h = hs[-1]
+    h = hs[len(net.trunk)]
     dzl2 = dzl.reshape(n, -1)
-    dskip = np.einsum("bsk,bs->k", slot_inputs(net.kind, x), dzp)
+    own = slot_inputs(net.kind, x)
+    dskip = np.einsum("bsk,bs->k", own, dzp)
     out = [h.T @ dzp, dzp.sum(0), h.T @ dzv, dzv.sum(0), h.T @ dzl2, dzl2.sum(0), dskip]
     dh = dzp @ net.policy[0].T + dzv @ net.value[0].T + dzl2 @ net.location[0].T
+    head = net.slot_head
+    if head is not None:
+        units = hs[-1]
+        du = dzp[:, :, None] * head.out * (units > 0)
+        per_row = du.sum(axis=1)
+        out += [own.reshape(-1, own.shape[2]).T @ du.reshape(-1, du.shape[2]), du.sum(axis=0), h.T @ per_row,
+                per_row.sum(axis=0), np.einsum("bsk,bs->k", units, dzp)]
+        dh = dh + per_row @ head.trunk.T
     trunk_grads: list[np.ndarray] = []
     for i in range(len(net.trunk) - 1, -1, -1):
         dh = dh * (hs[i + 1] > 0)
@@ -673,7 +708,7 @@ def fit_kind(s: Samples, cfg: FitConfig, progress: Callable[[str, int, int, str]
     """Fit one kind's network on its training samples, keeping the epoch best on the held-out ones."""
     rng = np.random.default_rng(derive_seed(cfg.seed, "fit", s.kind))
     train, valid = s.take(np.flatnonzero(~s.held_out)), s.take(np.flatnonzero(s.held_out))
-    net = new_network(s.kind, cfg.sizes(s.kind), rng)
+    net = new_network(s.kind, cfg.sizes(s.kind), rng, cfg.slot_units(s.kind))
     params = _params(net)
     adam = _Adam(params, cfg)
     curve = Curve(s.kind)
