@@ -331,3 +331,20 @@ def test_the_fits_gradients_are_those_of_its_loss(trained):
                 p[i] = old
                 numeric = (up - down) / 2e-6
                 assert abs(numeric - g[i]) <= 1e-4 * max(1.0, abs(numeric)), (kind, p.shape, i, numeric, g[i])
+
+
+def test_a_later_rounds_data_is_read_without_loading_its_players(trained, tmp_path):
+    """The weights a later round was played with may be gone or of older features: its data still reads."""
+    from cinch.study.learning import PLAN_FILE, data_files
+
+    out, _, _ = trained
+    playable = DataPlan(deals=5, seed=1, worlds=1, playouts=2, round=2, weights=str(out / "weights"))
+    assert playable.chunk_files() == [name for *_, name in playable.chunks()]
+    gone = DataPlan(deals=5, seed=1, worlds=1, playouts=2, round=2, weights=str(tmp_path / "gone"))
+    folder = tmp_path / "data-2"
+    folder.mkdir()
+    (folder / PLAN_FILE).write_text(json.dumps(gone.to_json()), encoding="utf-8")
+    for name in gone.chunk_files():
+        (folder / name).write_bytes(b"")
+    plan, files = data_files(tmp_path, 2)
+    assert plan == gone and [f.name for f in files] == playable.chunk_files()
