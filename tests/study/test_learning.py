@@ -32,7 +32,6 @@ from cinch.study.learning import (
     FitConfig,
     LearningError,
     fit,
-    forward_train,
     load_samples,
     make_data,
 )
@@ -172,13 +171,13 @@ def test_inference_matches_the_trainers_forward_pass(trained):
     for kind in KINDS:
         net = loaded.networks[kind]
         x = samples[kind].x[:20].astype(np.float32)
-        _, policy, value, location = forward_train(net, x)
+        _, policy, value, location = net.layers(x)
         p, v, loc = net.forward(x)
         assert np.allclose(policy, p, atol=1e-5) and np.allclose(value, v, atol=1e-5)
         assert np.allclose(location, loc, atol=1e-5)
     view = row_view(read_rows(str(sorted((out / "data").glob("*.jsonl.gz"))[0]))[0])
     e, scores, _, _ = loaded.evaluate(view)
-    assert np.allclose(scores, forward_train(loaded.networks[e.kind], e.x[None, :])[1][0], atol=1e-5)
+    assert np.allclose(scores, loaded.networks[e.kind].layers(e.x[None, :])[1][0], atol=1e-5)
     where = loaded.card_locations(view)
     unseen = [c for c in range(52) if where[c].sum() > 0]
     assert np.allclose(where[unseen].sum(axis=1), 1) and not where[:, int(view.seat)].any()

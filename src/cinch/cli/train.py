@@ -23,7 +23,7 @@ from cinch.errors import CinchError
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
 
-    from cinch.study.learning import DataPlan
+    from cinch.study.learning import DataPlan, FitConfig
 
 STAGES = ("all", "data", "fit")
 # The shipped weights' plan: the defaults reproduce them.
@@ -172,7 +172,7 @@ def _data(out: str, plan: DataPlan, workers: int, bar: Bar) -> None:
                f"{summary.chunks} chunks already made; {summary.seconds / 60:.1f} min)", err=True)
 
 
-def _round_weights(out: str, rounds: int, config: Any, workers: int, bar: Bar) -> None:
+def _round_weights(out: str, rounds: int, config: FitConfig, workers: int, bar: Bar) -> None:
     """The weights fitted on the first ``rounds`` rounds, in OUT/weights-N: made once (a stopped run keeps them,
     like the data, so a round's players never change under it)."""
     from cinch.neural.models import WEIGHTS

@@ -43,7 +43,7 @@ from cinch.keep import KeepOptions
 from cinch.rules import PRESET_NAMES, Rules
 from cinch.scoring import PointTable
 from cinch.seating import PARTNERSHIP_PLAYERS
-from cinch.view import Phase, SeatView
+from cinch.view import Phase, PlayedCard, SeatView
 from cinch.worlds import voids
 
 __all__ = [
@@ -242,8 +242,9 @@ def encode(view: SeatView, heuristic: Action | None = None) -> Encoded:
         if isinstance(heuristic, Play):
             grid[heuristic.card, CH["heuristic's choice"]] = 1
 
+    under_way = _trick_so_far(view)
     if view.trump is not None:
-        _tactics(view, view.rules.trump_tables[view.trump], grid, unseen)
+        _tactics(view, view.rules.trump_tables[view.trump], grid, unseen, under_way)
     cards, suits = _order(view, grid)
     x = np.zeros(FEATURES, dtype=np.float32)
     x[: 52 * len(CHANNELS)] = grid[cards].reshape(-1)
@@ -271,12 +272,9 @@ def encode(view: SeatView, heuristic: Action | None = None) -> Encoded:
     if view.phase is Phase.PLAY:
         g.one("trick", min(len(view.tricks), 5))
         g.one("in trick", len(view.current_trick))
-        if view.current_trick and view.trump is not None:
-            t = rules.trump_tables[view.trump]
-            led = t.effective_suit[view.current_trick[0].card]
+        if under_way is not None:
+            led, _, winner = under_way
             g.one("led", suits.index(led))
-            strength = t.strength[led]
-            winner = max(view.current_trick, key=lambda p: strength[p.card])
             g.one("winning", rel[winner.seat])
     if values is not None:
         x[GLOBAL_AT["points"]] = sum(values[c] for c in bit_list(captured[0])) / MAX_BID
@@ -311,7 +309,19 @@ def encode(view: SeatView, heuristic: Action | None = None) -> Encoded:
     return Encoded(kind, x, tuple(cards), tuple(suits), legal_slots, must_slots, unseen_slots, allowed)
 
 
-def _tactics(view: SeatView, t: TrumpTables, grid: np.ndarray, unseen: int) -> None:
+def _trick_so_far(view: SeatView) -> tuple[int, tuple[int, ...], PlayedCard] | None:
+    """The trick under way: its suit led, each card's strength in it and the play winning it so far (None: no
+    trick under way)."""
+    if view.phase is not Phase.PLAY or not view.current_trick or view.trump is None:
+        return None
+    t = view.rules.trump_tables[view.trump]
+    led = t.effective_suit[view.current_trick[0].card]
+    strength = t.strength[led]
+    return led, strength, max(view.current_trick, key=lambda p: strength[p.card])
+
+
+def _tactics(view: SeatView, t: TrumpTables, grid: np.ndarray, unseen: int,
+             under_way: tuple[int, tuple[int, ...], PlayedCard] | None) -> None:
     """What a card would do in the play, which a network reads poorly from card places alone: whether it
     would take the trick as it stands, whether no card another seat may hold beats it in its suit (a
     master), and how many such cards there are."""
@@ -332,9 +342,9 @@ def _tactics(view: SeatView, t: TrumpTables, grid: np.ndarray, unseen: int) -> N
         stronger = sum(1 for v in by_suit[suit] if v > mine)
         grid[c, column_master] = stronger == 0
         grid[c, column_out] = stronger / SUIT_CARDS
-    if view.phase is Phase.PLAY and view.current_trick:
-        strength = t.strength[t.effective_suit[view.current_trick[0].card]]
-        best = max(strength[p.card] for p in view.current_trick)
+    if under_way is not None:
+        _, strength, winner = under_way
+        best = strength[winner.card]
         for c in bit_list(hand):
             grid[c, CH["takes the trick"]] = strength[c] > best
 

@@ -101,16 +101,26 @@ class Network:
 
     def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Policy scores (B, slots), values (B, 2) and location scores (B, 52, 4) for features ``x`` (B, FEATURES)."""
+        _, policy, value, location = self.layers(x)
+        return policy, value, location
+
+    def layers(self, x: np.ndarray) -> tuple[list[np.ndarray], np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`forward` with every layer's output kept, as the trainer's backward pass needs them: the
+        input, each trunk layer's, then the slot head's units where there is one."""
+        hs = [x]
         h = x
         for w, b in self.trunk:
             h = np.maximum(h @ w + b, 0)
+            hs.append(h)
         own = slot_inputs(self.kind, x)
         policy = h @ self.policy[0] + self.policy[1] + own @ self.skip
         if self.slot_head is not None:
-            policy = policy + self.slot_head.hidden(own, h) @ self.slot_head.out
+            units = self.slot_head.hidden(own, h)
+            policy = policy + units @ self.slot_head.out
+            hs.append(units)
         value = h @ self.value[0] + self.value[1]
         location = (h @ self.location[0] + self.location[1]).reshape(len(x), 52, len(LOCATIONS))
-        return policy, value, location
+        return hs, policy, value, location
 
     def arrays(self) -> dict[str, np.ndarray]:
         """The parameters by name, as the weights file holds them."""

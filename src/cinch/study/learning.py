@@ -530,30 +530,10 @@ class _Batch:
     grads: list[np.ndarray] | None
 
 
-def forward_train(net: models.Network, x: np.ndarray) -> tuple[list[np.ndarray], np.ndarray, np.ndarray,
-                                                                    np.ndarray]:
-    """The trainer's forward pass: every layer's output (for the backward pass; the slot head's units last,
-    where there is one) and the three heads."""
-    hs = [x]
-    h = x
-    for w, b in net.trunk:
-        h = np.maximum(h @ w + b, 0)
-        hs.append(h)
-    own = slot_inputs(net.kind, x)
-    policy = h @ net.policy[0] + net.policy[1] + own @ net.skip
-    if net.slot_head is not None:
-        units = net.slot_head.hidden(own, h)
-        policy = policy + units @ net.slot_head.out
-        hs.append(units)
-    value = h @ net.value[0] + net.value[1]
-    location = (h @ net.location[0] + net.location[1]).reshape(len(x), 52, len(LOCATIONS))
-    return hs, policy, value, location
-
-
 def _batch(net: models.Network, s: Samples, cfg: FitConfig, grads: bool) -> _Batch:
     x = s.x.astype(np.float32)
     n = len(x)
-    hs, zp, zv, zl = forward_train(net, x)
+    hs, zp, zv, zl = net.layers(x)
     eps = 1e-7
     if s.kind == "keep":
         free = s.legal & ~s.must
@@ -663,7 +643,7 @@ def validate(net: models.Network, s: Samples, cfg: FitConfig, chunk: int = 2048)
         labelled = int((part.where >= 0).sum())
         for k in totals:
             totals[k] += getattr(b, k) * n
-        _, zp, zv, _ = forward_train(net, part.x.astype(np.float32))
+        _, zp, zv, _ = net.layers(part.x.astype(np.float32))
         if s.kind == "keep":
             kept = ((zp > 0) & part.legal) | part.must
             agree += int(np.all(kept == part.kept, axis=1).sum())
