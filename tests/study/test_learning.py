@@ -8,6 +8,7 @@ from __future__ import annotations
 import gzip
 import json
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +29,7 @@ from cinch.study.dataset import (
     view_columns,
 )
 from cinch.study.learning import (
+    MEMBERS,
     DataPlan,
     FitConfig,
     LearningError,
@@ -40,7 +42,8 @@ from helpers import run_cinch as cinch
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORDS = ROOT / "tests" / "records"
-TINY = FitConfig(hidden=tuple((kind, (16,)) for kind in KINDS), epochs=2, seed=1, slot_head=(("play", 4), ("keep", 4)))
+TINY = FitConfig(hidden=tuple((kind, (16,)) for kind in KINDS), epochs=2, seed=1, slot_head=(("play", 4), ("keep", 4)),
+                 members=(("play", 2),))
 PLAN = DataPlan(deals=5, seed=1, worlds=1, playouts=2)  # one deal a preset, valued by a cheap expert
 
 
@@ -183,6 +186,49 @@ def test_inference_matches_the_trainers_forward_pass(trained):
     assert np.allclose(where[unseen].sum(axis=1), 1) and not where[:, int(view.seat)].any()
 
 
+def test_a_committee_answers_the_mean_of_its_members(trained):
+    out, _, _ = trained
+    loaded = models.Models.load(out / "weights")
+    samples = load_samples(sorted((out / "data").glob("*.jsonl.gz")), workers=1)
+    assert [len(loaded.networks[kind].members) for kind in KINDS] == [1, 1, 1, 2]
+    play = loaded.networks["play"]
+    x = samples["play"].x[:20].astype(np.float32)
+    alone = [m.forward(x) for m in play.members]
+    assert not np.allclose(alone[0][0], alone[1][0])  # fitted from different seeds
+    for i, together in enumerate(play.forward(x)):
+        assert np.allclose(together, (alone[0][i] + alone[1][i]) / 2, atol=1e-6)
+    view = row_view(next(r for r in read_rows(str(sorted((out / "data").glob("*.jsonl.gz"))[0]))
+                         if r["phase"] == "play" and r["legal_count"] > 1))
+    e, scores, _, _ = loaded.evaluate(view)
+    assert np.allclose(scores, np.mean([m.forward(e.x[None, :])[0][0] for m in play.members], axis=0), atol=1e-6)
+
+
+def test_a_committees_first_member_is_the_lone_network(trained):
+    from cinch.study.learning import fit_kind
+
+    out, _, _ = trained
+    s = load_samples(sorted((out / "data").glob("*.jsonl.gz")), workers=1)["play"]
+    lone, _ = fit_kind(s, replace(TINY, members=()))
+    committee, curve = fit_kind(s, TINY)
+    assert isinstance(lone, models.Network) and isinstance(committee, models.Committee)
+    first = committee.members[0].arrays()
+    assert all(np.array_equal(first[k], v) for k, v in lone.arrays().items())
+    assert curve.figures["members"] == 2 and len(curve.figures["member_lost"]) == 2
+
+
+def test_the_fits_make_the_same_weights_on_any_number_of_workers(trained):
+    from cinch.study.learning import fit_kinds
+
+    out, _, _ = trained
+    samples = load_samples(sorted((out / "data").glob("*.jsonl.gz")), workers=1)
+    alone, _ = fit_kinds(samples, TINY, workers=1)
+    forked, curves = fit_kinds(samples, TINY, workers=2)
+    for kind in KINDS:
+        a, b = alone[kind].arrays(), forked[kind].arrays()
+        assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a), kind
+    assert curves["play"].figures["members"] == 2
+
+
 def manifest_is_complete(manifest: dict) -> None:
     assert manifest["format"] == models.FORMAT and manifest["signature"] == models.signature()
     for key in ("seed", "deals", "worlds", "decisions"):
@@ -253,6 +299,9 @@ def test_cinch_train_makes_weights_and_refuses_to_overwrite_them(tmp_path):
     assert "picks the expert's choice" in result.stdout and "weights in" in result.stderr
     assert (out / "weights-1" / models.WEIGHTS).exists() and len(list((out / "data-2").glob("*.jsonl.gz"))) == 5
     assert "data 2: 5 deals" in result.stderr
+    # the round's players are lone networks; the shipped kind of weights has the play's committee
+    assert len(models.Models.load(out / "weights-1").networks["play"].members) == 1
+    assert len(models.Models.load(out / "weights").networks["play"].members) == MEMBERS["play"]
     line = one_error(cinch("train", str(out), "--stage", "fit", "--epochs", "1", "--workers", "1"))
     assert "already holds weights" in line and "--force" in line
     assert weights.read_bytes() == before

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 STAGES = ("all", "data", "fit")
 # The shipped weights' plan: the defaults reproduce them.
-DEALS, SEED, WORLDS, ROUNDS, ROUND_DEALS = 6400, 26, 8, 2, 3200
+DEALS, SEED, WORLDS, ROUNDS, ROUND_DEALS = 6400, 26, 8, 3, 3200
 # The labelling expert's playouts for a bid, a trump or a keep.  At 32 it kept the heuristic's choice there in
 # 95 to 99.5 decisions in a hundred, and those playouts took most of the data's time: at 8 the same two hours
 # make about twice the deals (docs/learning.md).
@@ -173,15 +173,17 @@ def _data(out: str, plan: DataPlan, workers: int, bar: Bar) -> None:
 
 
 def _round_weights(out: str, rounds: int, config: FitConfig, workers: int, bar: Bar) -> None:
-    """The weights fitted on the first ``rounds`` rounds, in OUT/weights-N: made once (a stopped run keeps them,
-    like the data, so a round's players never change under it)."""
+    """The weights fitted on the first ``rounds`` rounds, in OUT/weights-N, each kind one network: made once (a
+    stopped run keeps them, like the data, so a round's players never change under it)."""
     from cinch.neural.models import WEIGHTS
     from cinch.study.learning import fit
 
     folder = Path(out) / ROUND_WEIGHTS.format(rounds)
     if (folder / WEIGHTS).exists():
         return
-    fit(out, folder, config, rounds=rounds, workers=workers, command=_command(), report=False,
+    # A round's players are lone networks: a committee would cost its members' fits again for each round,
+    # and the data needs players as good as the student, not the best the fit can make.
+    fit(out, folder, replace(config, members=()), rounds=rounds, workers=workers, command=_command(), report=False,
         progress=lambda kind, done, total, text: bar(f"{kind} {rounds}", done, total, text))
     click.echo(f"cinch: round {rounds}'s weights in {folder}", err=True)
 

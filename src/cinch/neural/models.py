@@ -32,6 +32,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -62,8 +63,8 @@ from cinch.neural.features import (
 )
 from cinch.view import SeatView
 
-__all__ = ["FORMAT", "MANIFEST", "WEIGHTS", "WEIGHTS_DIR", "Models", "Network", "SlotHead", "WeightsError",
-           "signature"]
+__all__ = ["FORMAT", "MANIFEST", "WEIGHTS", "WEIGHTS_DIR", "Committee", "Models", "Network", "SlotHead",
+           "WeightsError", "signature"]
 
 FORMAT = "cinch-neural/1"
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
@@ -122,32 +123,35 @@ class Network:
         location = (h @ self.location[0] + self.location[1]).reshape(len(x), 52, len(LOCATIONS))
         return hs, policy, value, location
 
-    def arrays(self) -> dict[str, np.ndarray]:
-        """The parameters by name, as the weights file holds them."""
+    def arrays(self, prefix: str = "") -> dict[str, np.ndarray]:
+        """The parameters by name, as the weights file holds them (under ``prefix``, default the kind)."""
+        at = prefix or self.kind
         out = {}
         for i, (w, b) in enumerate(self.trunk):
-            out[f"{self.kind}/trunk{i}/w"], out[f"{self.kind}/trunk{i}/b"] = w, b
+            out[f"{at}/trunk{i}/w"], out[f"{at}/trunk{i}/b"] = w, b
         for head in ("policy", "value", "location"):
             w, b = getattr(self, head)
-            out[f"{self.kind}/{head}/w"], out[f"{self.kind}/{head}/b"] = w, b
-        out[f"{self.kind}/skip"] = self.skip
+            out[f"{at}/{head}/w"], out[f"{at}/{head}/b"] = w, b
+        out[f"{at}/skip"] = self.skip
         if self.slot_head is not None:
-            out.update({f"{self.kind}/slot/{k}": v for k, v in self.slot_head.arrays().items()})
+            out.update({f"{at}/slot/{k}": v for k, v in self.slot_head.arrays().items()})
         return out
 
     @classmethod
-    def from_arrays(cls, kind: str, arrays: Any) -> Network:
+    def from_arrays(cls, kind: str, arrays: Any, prefix: str = "") -> Network:
+        at = prefix or kind
+
         def pair(name: str) -> tuple[np.ndarray, np.ndarray]:
-            return (np.asarray(arrays[f"{kind}/{name}/w"], dtype=np.float32),
-                    np.asarray(arrays[f"{kind}/{name}/b"], dtype=np.float32))
+            return (np.asarray(arrays[f"{at}/{name}/w"], dtype=np.float32),
+                    np.asarray(arrays[f"{at}/{name}/b"], dtype=np.float32))
 
         layers: list[tuple[np.ndarray, np.ndarray]] = []
-        while f"{kind}/trunk{len(layers)}/w" in arrays:
+        while f"{at}/trunk{len(layers)}/w" in arrays:
             layers.append(pair(f"trunk{len(layers)}"))
-        skip = np.asarray(arrays[f"{kind}/skip"], dtype=np.float32)
+        skip = np.asarray(arrays[f"{at}/skip"], dtype=np.float32)
         head = None
-        if f"{kind}/slot/own" in arrays:
-            head = SlotHead(*(np.asarray(arrays[f"{kind}/slot/{k}"], dtype=np.float32) for k in SlotHead.NAMES))
+        if f"{at}/slot/own" in arrays:
+            head = SlotHead(*(np.asarray(arrays[f"{at}/slot/{k}"], dtype=np.float32) for k in SlotHead.NAMES))
         return cls(kind, layers, pair("policy"), pair("value"), pair("location"), skip, head)
 
     @property
@@ -178,6 +182,57 @@ class SlotHead:
         return {k: getattr(self, k) for k in self.NAMES}
 
 
+class Committee:
+    """Networks of one kind fitted alike from different seeds, answering as one: each output is the mean of
+    theirs.  One fit's strength varies with its seed (two seeds of the play's network were 0.35 a deal apart
+    against the heuristic); the mean of several varies less and plays better than most of them alone.
+
+    In the weights file the first member is stored as a lone network would be (``play/...``), the others
+    under ``play#1/...``, ``play#2/...``.
+    """
+
+    def __init__(self, members: Sequence[Network]):
+        if not members:
+            raise ValueError("a committee needs at least one network")
+        self.kind = members[0].kind
+        self.members = list(members)
+
+    def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """As :meth:`Network.forward`: the members' policy scores, values and location scores, averaged."""
+        outputs = [m.forward(x) for m in self.members]
+        if len(outputs) == 1:
+            return outputs[0]
+        policy, value, location = (np.mean([o[i] for o in outputs], axis=0) for i in range(3))
+        return policy, value, location
+
+    def layers(self, x: np.ndarray) -> tuple[list[np.ndarray], np.ndarray, np.ndarray, np.ndarray]:
+        """The outputs as :meth:`Network.layers` gives them, for validation (no hidden layers to train)."""
+        policy, value, location = self.forward(x)
+        return [x], policy, value, location
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        out: dict[str, np.ndarray] = {}
+        for i, m in enumerate(self.members):
+            out.update(m.arrays(member_prefix(self.kind, i)))
+        return out
+
+    @classmethod
+    def from_arrays(cls, kind: str, arrays: Any) -> Committee:
+        members = [Network.from_arrays(kind, arrays)]
+        while f"{member_prefix(kind, len(members))}/skip" in arrays:
+            members.append(Network.from_arrays(kind, arrays, member_prefix(kind, len(members))))
+        return cls(members)
+
+    @property
+    def size(self) -> int:
+        return sum(m.size for m in self.members)
+
+
+def member_prefix(kind: str, i: int) -> str:
+    """Where the ``i``-th network of a kind's committee lies in the weights file."""
+    return kind if i == 0 else f"{kind}#{i}"
+
+
 def softmax(z: np.ndarray, axis: int = -1) -> np.ndarray:
     z = z - z.max(axis=axis, keepdims=True)
     e = np.exp(z)
@@ -187,8 +242,9 @@ def softmax(z: np.ndarray, axis: int = -1) -> np.ndarray:
 class Models:
     """The four networks and their manifest; every question takes a seat's view, never the full state."""
 
-    def __init__(self, networks: dict[str, Network], manifest: dict[str, Any]):
-        self.networks = networks
+    def __init__(self, networks: Mapping[str, Network | Committee], manifest: dict[str, Any]):
+        self.networks = {kind: net if isinstance(net, Committee) else Committee([net])
+                         for kind, net in networks.items()}
         self.manifest = manifest
 
     @classmethod
@@ -309,7 +365,7 @@ def _load(folder: str) -> Models:
                            f"{manifest.get('signature')}, these features are {signature()}); train them again")
     try:
         with np.load(weights) as arrays:
-            networks = {kind: Network.from_arrays(kind, arrays) for kind in KINDS}
+            networks = {kind: Committee.from_arrays(kind, arrays) for kind in KINDS}
     except (OSError, KeyError, ValueError) as e:
         raise WeightsError(f"{weights}: damaged weights ({e})") from None
     return Models(networks, manifest)
@@ -327,7 +383,8 @@ def _one_blas_thread() -> None:
     threadpool_limits(limits=1, user_api="blas")
 
 
-def save(folder: str | os.PathLike[str], networks: dict[str, Network], manifest: dict[str, Any]) -> Path:
+def save(folder: str | os.PathLike[str], networks: Mapping[str, Network | Committee], manifest: dict[str, Any],
+         ) -> Path:
     """Write the networks (float16) and the manifest into ``folder``; returns the weights file."""
     path = Path(folder)
     path.mkdir(parents=True, exist_ok=True)

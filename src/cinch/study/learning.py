@@ -27,11 +27,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing
 import os
 import platform
 import subprocess
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from itertools import chain
 from pathlib import Path
@@ -432,6 +434,9 @@ def load_samples(files: Sequence[str | os.PathLike[str]], soft: float = 0.0, tem
 # ---------------------------------------------------------------------------
 HIDDEN = {"bid": (256, 128), "trump": (128, 64), "keep": (256, 128), "play": (128, 64)}
 SLOT_HEAD = {"keep": 32, "play": 64}
+# By kind: the networks fitted from different seeds and averaged (models.Committee).  Eight play networks beat the
+# heuristic by about 0.25 a deal more than one, and fit in the 5 MB of weights (docs/learning.md).
+MEMBERS = {"play": 8}
 HEURISTIC_START = 3.0  # the policy's first weight on the heuristic's choice: it starts by playing as the heuristic
 
 
@@ -457,6 +462,7 @@ class FitConfig:
     advantage: tuple[tuple[str, float], ...] = (("play", 1.0),)
     advantage_scale: float = 1.0  # points (or percents) per unit of score
     slot_head: tuple[tuple[str, int], ...] = tuple(SLOT_HEAD.items())  # by kind: the units of the shared slot layer
+    members: tuple[tuple[str, int], ...] = tuple(MEMBERS.items())  # by kind: the networks of its committee
     seed: int = 0
 
     def sizes(self, kind: str) -> tuple[int, ...]:
@@ -470,6 +476,9 @@ class FitConfig:
 
     def slot_units(self, kind: str) -> int:
         return dict(self.slot_head).get(kind, 0)
+
+    def member_count(self, kind: str) -> int:
+        return max(1, dict(self.members).get(kind, 1))
 
 
 @dataclass
@@ -530,7 +539,7 @@ class _Batch:
     grads: list[np.ndarray] | None
 
 
-def _batch(net: models.Network, s: Samples, cfg: FitConfig, grads: bool) -> _Batch:
+def _batch(net: models.Network | models.Committee, s: Samples, cfg: FitConfig, grads: bool) -> _Batch:
     x = s.x.astype(np.float32)
     n = len(x)
     hs, zp, zv, zl = net.layers(x)
@@ -565,6 +574,7 @@ def _batch(net: models.Network, s: Samples, cfg: FitConfig, grads: bool) -> _Bat
     loss = policy + cfg.value_weight * value + cfg.location_weight * location
     if not grads:
         return _Batch(loss, policy, value, location, None)
+    assert isinstance(net, models.Network), "a committee is fitted member by member"
     h = hs[len(net.trunk)]
     dzl2 = dzl.reshape(n, -1)
     own = slot_inputs(net.kind, x)
@@ -625,7 +635,8 @@ class _Adam:
             p -= (lr * (m / c1) / (np.sqrt(v / c2) + 1e-8)).astype(np.float32)
 
 
-def validate(net: models.Network, s: Samples, cfg: FitConfig, chunk: int = 2048) -> dict[str, float]:
+def validate(net: models.Network | models.Committee, s: Samples, cfg: FitConfig, chunk: int = 2048,
+             ) -> dict[str, float]:
     """The validation figures of ``net`` on ``s``: the loss and its parts, the agreement with the expert's
     choice (and the heuristic's, for comparison), the value's error in points and the location log-loss
     (and that of an even chance over the places allowed)."""
@@ -684,9 +695,90 @@ def _value_lost(s: Samples, picks: np.ndarray) -> tuple[float, int]:
 
 
 def fit_kind(s: Samples, cfg: FitConfig, progress: Callable[[str, int, int, str], None] | None = None,
-             ) -> tuple[models.Network, Curve]:
-    """Fit one kind's network on its training samples, keeping the epoch best on the held-out ones."""
-    rng = np.random.default_rng(derive_seed(cfg.seed, "fit", s.kind))
+             ) -> tuple[models.Network | models.Committee, Curve]:
+    """Fit one kind's network on its training samples (:func:`fit_kinds`, in this process)."""
+    networks, curves = fit_kinds({s.kind: s}, cfg, 1, progress)
+    return networks[s.kind], curves[s.kind]
+
+
+def fit_kinds(samples: Mapping[str, Samples], cfg: FitConfig, workers: int = 1,
+              progress: Callable[[str, int, int, str], None] | None = None,
+              ) -> tuple[dict[str, models.Network | models.Committee], dict[str, Curve]]:
+    """Fit each kind's network on its training samples, keeping the epoch best on the held-out ones; where a
+    kind has a committee (``cfg.members``), each member from its own seed, and its curve's figures are then
+    the committee's (its epochs: the first member's).
+
+    The fits are independent: with ``workers`` above one they run in that many forked processes at once
+    (the largest first).  Each runs its arithmetic on one thread, so the weights are the same on any
+    number of workers.
+    """
+    jobs = sorted(((kind, i) for kind, s in samples.items() for i in range(cfg.member_count(kind))),
+                  key=lambda job: -len(samples[job[0]]) * _width(cfg, job[0]))
+    fitted: dict[tuple[str, int], tuple[models.Network, Curve]] = {}
+    finished = dict.fromkeys(samples, 0)
+
+    def told(kind: str) -> None:
+        finished[kind] += 1
+        if progress is not None:
+            count = cfg.member_count(kind)
+            progress(kind, finished[kind] * cfg.epochs, count * cfg.epochs,
+                     f"{finished[kind]} of {count} fitted" if count > 1 else "fitted")
+
+    if workers > 1 and len(jobs) > 1 and "fork" in multiprocessing.get_all_start_methods():
+        _FITTING.update(samples)  # read by the forked processes, never pickled (hundreds of MB)
+        try:
+            with ProcessPoolExecutor(min(workers, len(jobs)), multiprocessing.get_context("fork")) as pool:
+                futures = {pool.submit(_fit_member, kind, i, cfg): (kind, i) for kind, i in jobs}
+                for future in as_completed(futures):
+                    fitted[futures[future]] = future.result()
+                    told(futures[future][0])
+        finally:
+            _FITTING.clear()
+    else:
+        for kind, i in jobs:
+            def epoch(kind: str, done: int, total: int, text: str, before: int = finished[kind] * cfg.epochs) -> None:
+                if progress is not None:
+                    progress(kind, before + done, cfg.member_count(kind) * cfg.epochs, text)
+
+            fitted[kind, i] = _fit_member(kind, i, cfg, samples[kind], epoch)
+            finished[kind] += 1
+    networks: dict[str, models.Network | models.Committee] = {}
+    curves: dict[str, Curve] = {}
+    for kind, s in samples.items():
+        members = [fitted[kind, i] for i in range(cfg.member_count(kind))]
+        if len(members) == 1:
+            networks[kind], curves[kind] = members[0]
+            continue
+        committee = models.Committee([net for net, _ in members])
+        valid = s.take(np.flatnonzero(s.held_out))
+        first = members[0][1]
+        first.figures = {**validate(committee, valid if len(valid) else s, cfg), "held_out": bool(len(valid)),
+                         "members": len(members), "member_lost": [c.figures.get("lost") for _, c in members]}
+        networks[kind], curves[kind] = committee, first
+    return networks, curves
+
+
+_FITTING: dict[str, Samples] = {}
+
+
+def _width(cfg: FitConfig, kind: str) -> int:
+    return sum(cfg.sizes(kind)) + ACTION_SLOTS[kind]
+
+
+def _fit_member(kind: str, i: int, cfg: FitConfig, s: Samples | None = None,
+                progress: Callable[[str, int, int, str], None] | None = None) -> tuple[models.Network, Curve]:
+    """The ``i``-th network of ``kind``'s committee (a lone network is the first), on ``s`` or the samples
+    the parent process left in ``_FITTING``."""
+    from threadpoolctl import threadpool_limits
+
+    # The first member's seed is a lone network's, so that a committee of one is that network.
+    seed = derive_seed(cfg.seed, "fit", kind) if i == 0 else derive_seed(cfg.seed, "fit", kind, i)
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _fit_network(s if s is not None else _FITTING[kind], cfg, np.random.default_rng(seed), progress)
+
+
+def _fit_network(s: Samples, cfg: FitConfig, rng: np.random.Generator,
+                 progress: Callable[[str, int, int, str], None] | None) -> tuple[models.Network, Curve]:
     train, valid = s.take(np.flatnonzero(~s.held_out)), s.take(np.flatnonzero(s.held_out))
     net = new_network(s.kind, cfg.sizes(s.kind), rng, cfg.slot_units(s.kind))
     params = _params(net)
@@ -807,12 +899,10 @@ def fit(out: str | os.PathLike[str], weights: str | os.PathLike[str], cfg: FitCo
 
     samples = load_samples(files, cfg.soft, cfg.temperature, workers, encoding)
     encoded = time.perf_counter()
-    networks: dict[str, models.Network] = {}
-    curves: dict[str, Curve] = {}
     for kind in KINDS:
         if kind not in samples:
             raise LearningError(f"the data holds no {kind} decision to learn from; make more deals")
-        networks[kind], curves[kind] = fit_kind(samples[kind], cfg, progress)
+    networks, curves = fit_kinds({kind: samples[kind] for kind in KINDS}, cfg, workers, progress)
     fitted = time.perf_counter()
     commit = commit_of()
     counts = {k: len(v) for k, v in samples.items()}
@@ -893,7 +983,8 @@ def summary_markdown(report: TrainReport) -> str:
     for kind in KINDS:
         c = report.curves[kind]
         f = c.figures
-        lines.append(f"| {kind} | {report.samples[kind]:,} | {c.best + 1} | {f.get('agreement', 0):.1%} | "
+        epoch = f"{c.best + 1} (the first of {f['members']})" if f.get("members") else f"{c.best + 1}"
+        lines.append(f"| {kind} | {report.samples[kind]:,} | {epoch} | {f.get('agreement', 0):.1%} | "
                      f"{f.get('heuristic_agreement', 0):.1%} | {f.get('value_rmse', 0):.2f} | "
                      f"{f.get('location', 0):.3f} | {f.get('location_uniform', 0):.3f} |")
     lines += ["", "![training curves](curves.png)", ""]
