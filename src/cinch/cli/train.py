@@ -89,7 +89,8 @@ def train_command(out: str, deals: int, seed: int, worlds: int, playouts: int | 
                   force: bool) -> None:
     """Make the neural bot's weights from scratch: self-play of the five presets valued by the expert
     (written to OUT/data, one file a chunk; a stopped run goes on from where it was), then the networks
-    fitted in NumPy, the weights (OUT/weights unless --weights) and a report with the training curves
+    fitted in NumPy (the play's: a committee of eight, from eight seeds; the fits share the workers), the
+    weights (OUT/weights unless --weights) and a report with the training curves
     (OUT/report).  With --rounds 2 or more, each later round is the neural bot of the round before
     (OUT/weights-1, ...) playing itself, its decisions labelled by the expert (OUT/data-2, ...), and the
     last fit reads every round.  The defaults reproduce the shipped weights, in under two hours on two cores.

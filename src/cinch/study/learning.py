@@ -712,50 +712,61 @@ def fit_kinds(samples: Mapping[str, Samples], cfg: FitConfig, workers: int = 1,
     (the largest first).  Each runs its arithmetic on one thread, so the weights are the same on any
     number of workers.
     """
-    jobs = sorted(((kind, i) for kind, s in samples.items() for i in range(cfg.member_count(kind))),
-                  key=lambda job: -len(samples[job[0]]) * _width(cfg, job[0]))
-    fitted: dict[tuple[str, int], tuple[models.Network, Curve]] = {}
-    finished = dict.fromkeys(samples, 0)
-
-    def told(kind: str) -> None:
-        finished[kind] += 1
-        if progress is not None:
-            count = cfg.member_count(kind)
-            progress(kind, finished[kind] * cfg.epochs, count * cfg.epochs,
-                     f"{finished[kind]} of {count} fitted" if count > 1 else "fitted")
-
-    if workers > 1 and len(jobs) > 1 and "fork" in multiprocessing.get_all_start_methods():
-        _FITTING.update(samples)  # read by the forked processes, never pickled (hundreds of MB)
-        try:
-            with ProcessPoolExecutor(min(workers, len(jobs)), multiprocessing.get_context("fork")) as pool:
-                futures = {pool.submit(_fit_member, kind, i, cfg): (kind, i) for kind, i in jobs}
-                for future in as_completed(futures):
-                    fitted[futures[future]] = future.result()
-                    told(futures[future][0])
-        finally:
-            _FITTING.clear()
-    else:
-        for kind, i in jobs:
-            def epoch(kind: str, done: int, total: int, text: str, before: int = finished[kind] * cfg.epochs) -> None:
-                if progress is not None:
-                    progress(kind, before + done, cfg.member_count(kind) * cfg.epochs, text)
-
-            fitted[kind, i] = _fit_member(kind, i, cfg, samples[kind], epoch)
-            finished[kind] += 1
+    fitted = _fit_members(samples, cfg, workers, progress)
     networks: dict[str, models.Network | models.Committee] = {}
     curves: dict[str, Curve] = {}
     for kind, s in samples.items():
         members = [fitted[kind, i] for i in range(cfg.member_count(kind))]
-        if len(members) == 1:
-            networks[kind], curves[kind] = members[0]
-            continue
-        committee = models.Committee([net for net, _ in members])
-        valid = s.take(np.flatnonzero(s.held_out))
-        first = members[0][1]
-        first.figures = {**validate(committee, valid if len(valid) else s, cfg), "held_out": bool(len(valid)),
-                         "members": len(members), "member_lost": [c.figures.get("lost") for _, c in members]}
-        networks[kind], curves[kind] = committee, first
+        networks[kind], curves[kind] = members[0] if len(members) == 1 else _committee(s, members, cfg)
     return networks, curves
+
+
+def _fit_members(samples: Mapping[str, Samples], cfg: FitConfig, workers: int,
+                 progress: Callable[[str, int, int, str], None] | None,
+                 ) -> dict[tuple[str, int], tuple[models.Network, Curve]]:
+    """Every kind's every member, by (kind, member): on forked processes where ``workers`` allow, else here
+    (then with progress epoch by epoch)."""
+    jobs = sorted(((kind, i) for kind in samples for i in range(cfg.member_count(kind))),
+                  key=lambda job: -len(samples[job[0]]) * _width(cfg, job[0]))
+    fitted: dict[tuple[str, int], tuple[models.Network, Curve]] = {}
+    finished = dict.fromkeys(samples, 0)
+
+    def told(kind: str, done: int, total: int, text: str) -> None:
+        if progress is not None:
+            progress(kind, finished[kind] * cfg.epochs + done, cfg.member_count(kind) * cfg.epochs, text)
+
+    if workers > 1 and len(jobs) > 1 and "fork" in multiprocessing.get_all_start_methods():
+        _FITTING.update(samples)  # read by the forked processes, never pickled (hundreds of MB)
+        pool = ProcessPoolExecutor(min(workers, len(jobs)), multiprocessing.get_context("fork"))
+        try:
+            futures = {pool.submit(_fit_member, kind, i, cfg): (kind, i) for kind, i in jobs}
+            for future in as_completed(futures):
+                kind, i = futures[future]
+                fitted[kind, i] = future.result()
+                told(kind, cfg.epochs, 0, f"{finished[kind] + 1} of {cfg.member_count(kind)} fitted")
+                finished[kind] += 1
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        finally:
+            _FITTING.clear()
+        pool.shutdown()
+        return fitted
+    for kind, i in jobs:
+        fitted[kind, i] = _fit_member(kind, i, cfg, samples[kind], lambda k, done, _, text: told(k, done, 0, text))
+        finished[kind] += 1
+    return fitted
+
+
+def _committee(s: Samples, members: Sequence[tuple[models.Network, Curve]], cfg: FitConfig,
+               ) -> tuple[models.Committee, Curve]:
+    """The members as a committee, and the first member's curve with the committee's held-out figures."""
+    committee = models.Committee([net for net, _ in members])
+    valid = s.take(np.flatnonzero(s.held_out))
+    curve = members[0][1]
+    curve.figures = {**validate(committee, valid if len(valid) else s, cfg), "held_out": bool(len(valid)),
+                     "members": len(members), "member_lost": [c.figures.get("lost") for _, c in members]}
+    return committee, curve
 
 
 _FITTING: dict[str, Samples] = {}
