@@ -399,8 +399,3 @@ def save(folder: str | os.PathLike[str], networks: Mapping[str, Network | Commit
     _load.cache_clear()
     return path / WEIGHTS
 
-
-def rounded(net: Network) -> Network:
-    """``net`` as the weights file keeps it (float16), in float32: what :meth:`Models.load` gives back."""
-    arrays = {k: v.astype(np.float16).astype(np.float32) for k, v in net.arrays().items()}
-    return Network.from_arrays(net.kind, arrays)

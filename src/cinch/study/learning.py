@@ -731,7 +731,7 @@ def _fit_members(samples: Mapping[str, Samples], cfg: FitConfig, workers: int,
     fitted: dict[tuple[str, int], tuple[models.Network, Curve]] = {}
     finished = dict.fromkeys(samples, 0)
 
-    def told(kind: str, done: int, total: int, text: str) -> None:
+    def told(kind: str, done: int, text: str) -> None:  # ``done``: epochs of the member under way
         if progress is not None:
             progress(kind, finished[kind] * cfg.epochs + done, cfg.member_count(kind) * cfg.epochs, text)
 
@@ -743,7 +743,7 @@ def _fit_members(samples: Mapping[str, Samples], cfg: FitConfig, workers: int,
             for future in as_completed(futures):
                 kind, i = futures[future]
                 fitted[kind, i] = future.result()
-                told(kind, cfg.epochs, 0, f"{finished[kind] + 1} of {cfg.member_count(kind)} fitted")
+                told(kind, cfg.epochs, f"{finished[kind] + 1} of {cfg.member_count(kind)} fitted")
                 finished[kind] += 1
         except BaseException:
             pool.shutdown(wait=False, cancel_futures=True)
@@ -753,7 +753,7 @@ def _fit_members(samples: Mapping[str, Samples], cfg: FitConfig, workers: int,
         pool.shutdown()
         return fitted
     for kind, i in jobs:
-        fitted[kind, i] = _fit_member(kind, i, cfg, samples[kind], lambda k, done, _, text: told(k, done, 0, text))
+        fitted[kind, i] = _fit_member(kind, i, cfg, samples[kind], lambda k, done, _, text: told(k, done, text))
         finished[kind] += 1
     return fitted
 
@@ -955,16 +955,21 @@ def write_report(folder: str | os.PathLike[str], report: TrainReport) -> None:
         top.plot(epochs, c.valid, label="validation")
         if c.best >= 0:
             top.axvline(c.best + 1, color="grey", linestyle=":", label="kept")
-        top.set_title(f"{kind}: loss ({report.samples[kind]:,} decisions)")
+        members = c.figures.get("members")  # a committee: the curves are its first member's
+        first = f", the first of {members} networks" if members else ""
+        top.set_title(f"{kind}: loss ({report.samples[kind]:,} decisions{first})", fontsize=10)
         top.set_xlabel("epoch")
         top.legend()
-        bottom.plot(epochs, [100 * a for a in c.agreement], label="policy")
+        bottom.plot(epochs, [100 * a for a in c.agreement], label="its first network" if members else "policy")
+        if members:  # room below the first network's curve for the legend
+            bottom.axhline(100 * c.figures["agreement"], color="tab:green", label=f"all {members}, as kept")
+            bottom.set_ylim(100 * min(c.agreement) - 1.5, None)
         heuristic = c.figures.get("heuristic_agreement")
         if heuristic is not None:
             bottom.axhline(100 * heuristic, color="grey", linestyle="--", label="the heuristic")
         bottom.set_title(f"{kind}: picks the expert's choice (%)")
         bottom.set_xlabel("epoch")
-        bottom.legend()
+        bottom.legend(loc="lower right" if members else "best", fontsize="small" if members else None)
     fig.tight_layout()
     fig.savefig(path / "curves.png", dpi=90)
     plt.close(fig)
