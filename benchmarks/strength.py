@@ -16,6 +16,7 @@ import json
 import os
 import sys
 import time
+from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 
@@ -52,7 +53,12 @@ def main() -> None:
     cmd = " ".join(["benchmarks/strength.py", args.bot_a, args.bot_b, "--rules", args.rules, "--deals",
                     str(args.deals), "--seed", str(args.seed), "--workers", str(args.workers)]
                    + [f"-a {x}" for x in args.a] + [f"-b {x}" for x in args.b])
-    if args.json:
+    print_result(result, wall, cmd, args.json)
+
+
+def print_result(result: Any, wall: float, cmd: str, as_json: bool) -> None:
+    """The arena's result as JSON (with the wall time and the command) or as its Markdown report."""
+    if as_json:
         data = result.to_json()
         data["wall_s"] = wall
         data["script"] = cmd

@@ -27,11 +27,12 @@ if TYPE_CHECKING:
 
 STAGES = ("all", "data", "fit")
 # The shipped weights' plan: the defaults reproduce them.
-DEALS, SEED, WORLDS, ROUNDS, ROUND_DEALS = 6400, 26, 8, 3, 3200
-# The labelling expert's playouts for a bid, a trump or a keep.  At 32 it kept the heuristic's choice there in
-# 95 to 99.5 decisions in a hundred, and those playouts took most of the data's time: at 8 the same two hours
-# make about twice the deals (docs/learning.md).
-PLAYOUTS = 8
+DEALS, SEED, WORLDS, ROUNDS, ROUND_DEALS = 5120, 26, 16, 3, 2560
+# The labelling expert's playouts for a bid, a trump or a keep.  Those labels teach nothing the heuristic does
+# not: the expert at 0.25 s making the neural bot's bids, trumps and keeps gained nothing over it.  At 2 playouts
+# they take a tenth of the data's time, and that time goes to the play's worlds, where the teacher's strength is:
+# at 16 worlds it beat itself at 8 by +0.29 (official) and +0.78 (pagat) a deal (docs/learning.md).
+PLAYOUTS = 2
 ROUND_WEIGHTS = "weights-{}"  # under OUT: the weights of a round the next round's neural bots play with
 
 
@@ -93,7 +94,7 @@ def train_command(out: str, deals: int, seed: int, worlds: int, playouts: int | 
     weights (OUT/weights unless --weights) and a report with the training curves
     (OUT/report).  With --rounds 2 or more, each later round is the neural bot of the round before
     (OUT/weights-1, ...) playing itself, its decisions labelled by the expert (OUT/data-2, ...), and the
-    last fit reads every round.  The defaults reproduce the shipped weights, in under two hours on two cores.
+    last fit reads every round.  The defaults reproduce the shipped weights, in about 98 minutes on two cores.
 
     \b
     cinch train build/train                                   # OUT/weights, OUT/report
