@@ -35,11 +35,11 @@ from strength import print_result  # noqa: E402  (beside this script)
 
 @register("neural-with-expert")
 class NeuralWithExpert(Bot):
-    """The neural bot, but the expert (``time_budget`` seconds) makes the decisions of ``kinds`` ("bid+keep")."""
+    """The neural bot, but the expert (``time_budget`` seconds) makes the decisions of ``kinds`` ("bid,keep")."""
 
     def __init__(self, seed: int | None = None, kinds: str = "bid", time_budget: float = 0.25):
         super().__init__(seed)
-        self.kinds = set(kinds.split("+"))
+        self.kinds = set(kinds.split(","))
         self.neural = make_bot("neural", seed=seed)
         self.expert = make_bot("expert", seed=seed, time_budget=time_budget)
 
@@ -48,11 +48,12 @@ class NeuralWithExpert(Bot):
 
 
 def kinds_of(text: str) -> str:
+    """``--kinds``, checked: decision kinds of the models, joined by commas."""
     kinds = [k.strip() for k in text.split(",") if k.strip()]
     wrong = [k for k in kinds if k not in KINDS]
     if not kinds or wrong:
         raise argparse.ArgumentTypeError(f"--kinds takes {', '.join(KINDS)} joined by commas, not {text!r}")
-    return "+".join(kinds)
+    return ",".join(kinds)
 
 
 def main() -> None:
@@ -70,8 +71,9 @@ def main() -> None:
                            options_b={}, save_records=False)
     wall = time.perf_counter() - started
     cmd = (f"benchmarks/expert_kinds.py --rules {args.rules} --pairs {args.pairs} --seed {args.seed} "
-           f"--kinds {args.kinds.replace('+', ',')} --time {args.time}")
+           f"--kinds {args.kinds} --time {args.time}")
     print_result(result, wall, cmd, args.json)
+
 
 if __name__ == "__main__":
     main()
