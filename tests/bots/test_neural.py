@@ -1,0 +1,62 @@
+"""The neural bot: the policy alone, or with the last tricks searched (``endgame``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from cinch import Deal, Rules, Seat
+from cinch.bots import make_bot
+from cinch.view import Phase
+
+
+def endgame_views(preset: str, deals: int, cards: int = 3):
+    """Seeded deals played by the policy alone: the views of the play with at most ``cards`` cards in hand
+    and a choice."""
+    bot = make_bot("neural", seed=0)
+    for seed in range(deals):
+        deal = Deal.shuffled(Rules.preset(preset), Seat.W, rng=seed)
+        while not deal.is_over:
+            view = deal.view(deal.to_act)
+            if view.phase is Phase.PLAY and len(view.legal) > 1 and len(view.hand) <= cards:
+                yield view
+            deal.apply(bot.choose(view))
+
+
+def test_the_last_tricks_are_the_searchs_and_the_rest_the_policys():
+    searching = make_bot("neural", seed=3, endgame=3, worlds=8)
+    alone = make_bot("neural", seed=3)
+    expert = make_bot("expert", seed=3, worlds=8, inference=0, play_inference=1, search="play")
+    differ = 0
+    for view in endgame_views("pagat", 6):
+        choice = searching.choose(view)
+        assert choice == expert.choose(view) and choice in view.legal
+        differ += choice != alone.choose(view)
+    assert differ > 0  # the search changes some of the policy's cards
+    opening = Deal.shuffled(Rules.preset("pagat"), Seat.W, rng=1).view(Seat.N)
+    assert searching.choose(opening) == alone.choose(opening)  # a bid: the policy's
+
+
+def test_a_seeded_deal_with_the_search_plays_the_same_every_time():
+    def play(seed: int) -> list[str]:
+        bots = [make_bot("neural", seed=i, endgame=3) for i in range(4)]
+        deal, moves = Deal.shuffled(Rules.preset("official"), Seat.W, rng=seed), []
+        while not deal.is_over:
+            action = bots[int(deal.to_act)].choose(deal.view(deal.to_act))
+            moves.append(str(action))
+            deal.apply(action)
+        return moves
+
+    assert play(11) == play(11)
+
+
+def test_with_inference_the_last_tricks_are_the_experts_own_search():
+    searching = make_bot("neural", seed=4, endgame=2, worlds=4, inference=1)
+    expert = make_bot("expert", seed=4, worlds=4, search="play")
+    views = list(endgame_views("official", 3, cards=2))
+    assert views and all(searching.choose(v) == expert.choose(v) for v in views)
+
+
+@pytest.mark.parametrize("options, words", [({"endgame": -1}, "endgame"), ({"worlds": 0}, "worlds")])
+def test_bad_options_say_what_is_allowed(options, words):
+    with pytest.raises(ValueError, match=words):
+        make_bot("neural", **options)
