@@ -205,8 +205,8 @@ def test_the_engine_tests_pass_in_the_other_build():
     pure_session = os.environ.get("CINCH_PURE", "") not in ("", "0")
     env = {} if pure_session else {"CINCH_PURE": "1"}
     files = ["tests/test_perft.py", "tests/test_deal.py", "tests/test_keep.py", "tests/test_scoring.py",
-             "tests/test_solver.py", "src/cinch/deal.py", "src/cinch/keep.py", "src/cinch/scoring.py",
-             "src/cinch/solver.py"]
+             "tests/test_solver.py", "tests/test_worlds.py", "src/cinch/deal.py", "src/cinch/keep.py",
+             "src/cinch/scoring.py", "src/cinch/solver.py", "src/cinch/worlds.py"]
     code = ("import sys, pytest, cinch; print('build', cinch.compiled_modules(), flush=True); "
             f"sys.exit(pytest.main(['-q', '-p', 'no:cacheprovider', *{files!r}]))")
     out = run(code, env=env, cwd=ROOT, timeout=1200)

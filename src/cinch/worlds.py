@@ -511,7 +511,7 @@ class _Model:
             a = allowed[i]
             if not a:
                 return None
-            total: float = 0
+            total = 0.0
             opts = []
             for k in bit_list(a):
                 if free[k]:
@@ -519,7 +519,7 @@ class _Model:
                     total += free[k] if score is None else free[k] * score[i][k]
             if opts:
                 if score is None:
-                    r: float = rng.randrange(int(total))
+                    r = float(rng.randrange(int(total)))
                     for k in opts:
                         r -= free[k]
                         if r < 0:

@@ -5,10 +5,10 @@ is a committee of eight, averaged) over the seat's view: the legal action the po
 highest (a keep: the cards it scores above zero, within the rule).  About 0.7 ms on one core,
 the features included.
 
-With ``endgame=3`` the plays of the last three tricks are the expert's solver over six worlds
-instead (about 2 ms each; the bot's p99 stays under 5 ms): about +0.1 to +0.2 a deal under pagat,
-little under official; with ``worlds=16 inference=1``, the expert's worlds as it draws them, about
-+0.4 under both, at 30 ms and more a decision (docs/learning.md).
+With ``endgame=3`` the plays of the last three tricks are the expert's solver over twelve worlds
+instead (about 3 ms each with the compiled build; the bot's p99 stays under 5 ms): about +0.2 a deal
+under pagat, +0.1 under official; with ``worlds=16 inference=1``, the expert's worlds as it draws
+them, about +0.4 under both, at 30 ms a decision (docs/learning.md).
 
 The models cover the five presets at four players with one pack (:func:`cinch.neural.features.coverage`);
 under any other rules (another table size, two decks, the honour rule, a changed option of the deal)
@@ -35,7 +35,7 @@ from cinch.view import Phase, SeatView
 __all__ = ["NeuralBot", "fallback_said"]
 
 _SAID: set[str] = set()  # the fallbacks already said in this process
-WORLDS = 6  # the worlds of the last tricks' search (``endgame``): the bot's p99 stays under 5 ms
+WORLDS = 12  # the worlds of the last tricks' search (``endgame``): the bot's p99 stays under 4 ms
 
 
 def fallback_said() -> set[str]:
