@@ -50,10 +50,13 @@ def test_a_seeded_deal_with_the_search_plays_the_same_every_time():
 
 
 def test_with_inference_the_last_tricks_are_the_experts_own_search():
-    searching = make_bot("neural", seed=4, endgame=2, worlds=4, inference=1)
+    searching = make_bot("neural", seed=4, endgame=3, worlds=4, inference=1)
     expert = make_bot("expert", seed=4, worlds=4, search="play")
-    views = list(endgame_views("official", 3, cards=2))
-    assert views and all(searching.choose(v) == expert.choose(v) for v in views)
+    without = make_bot("expert", seed=4, worlds=4, search="play", inference=0, play_inference=1)
+    views = list(endgame_views("official", 4))
+    choices = [searching.choose(v) for v in views]
+    assert views and choices == [expert.choose(v) for v in views]
+    assert choices != [without.choose(v) for v in views]  # the inference moves some of its cards
 
 
 @pytest.mark.parametrize("options, words", [({"endgame": -1}, "endgame"), ({"worlds": 0}, "worlds")])

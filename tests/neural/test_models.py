@@ -9,7 +9,7 @@ from hypothesis.extra.numpy import arrays
 
 from cinch import Deal, Rules, Seat
 from cinch.neural import models
-from cinch.neural.features import FEATURES, encode
+from cinch.neural.features import FEATURES, KINDS, encode
 from cinch.study.learning import new_network
 
 
@@ -35,7 +35,7 @@ def test_vectors_stay_float16_and_old_float16_files_still_read():
 
 def test_saved_networks_play_as_the_fitted_ones(tmp_path):
     rng = np.random.default_rng(5)
-    networks = {kind: new_network(kind, (64, 32), rng, 16) for kind in ("bid", "trump", "keep", "play")}
+    networks = {kind: new_network(kind, (64, 32), rng, 16) for kind in KINDS}
     for net in networks.values():  # choices made by the trunk and the heads, not by the heuristic's input
         net.skip[:] = 0
         net.policy[0][...] *= 30
