@@ -59,7 +59,20 @@ def test_with_inference_the_last_tricks_are_the_experts_own_search():
     assert choices != [without.choose(v) for v in views]  # the inference moves some of its cards
 
 
-@pytest.mark.parametrize("options, words", [({"endgame": -1}, "endgame"), ({"worlds": 0}, "worlds")])
+def test_the_inference_from_the_cards_played_alone_is_the_experts_with_that_part_alone():
+    searching = make_bot("neural", seed=4, endgame=3, worlds=4, play_inference=0.3)
+    expert = make_bot("expert", seed=4, worlds=4, search="play", inference=0, play_inference=0.3)
+    without = make_bot("expert", seed=4, worlds=4, search="play", inference=0, play_inference=1)
+    views = list(endgame_views("official", 10))  # one view of these where the cards played move the choice
+    choices = [searching.choose(v) for v in views]
+    assert views and choices == [expert.choose(v) for v in views]
+    assert choices != [without.choose(v) for v in views]
+
+
+@pytest.mark.parametrize("options, words", [
+    ({"endgame": -1}, "endgame"), ({"worlds": 0}, "worlds"), ({"bid_inference": -1}, "bid_inference"),
+    ({"play_inference": 0}, "play_inference"), ({"play_inference": 1.5}, "play_inference"),
+])
 def test_bad_options_say_what_is_allowed(options, words):
     with pytest.raises(ValueError, match=words):
         make_bot("neural", **options)

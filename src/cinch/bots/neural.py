@@ -8,7 +8,7 @@ the features included.
 With ``endgame=3`` the plays of the last three tricks are the expert's solver over twelve worlds
 instead (about 3 ms each with the compiled build; the bot's p99 stays under 5 ms): about +0.2 a deal
 under pagat, +0.1 under official; with ``worlds=16 inference=1``, the expert's worlds as it draws
-them, about +0.4 under both, at 30 ms a decision (docs/learning.md).
+them, about +0.35 under pagat and +0.25 under official, at 20 to 80 ms a decision (docs/learning.md).
 
 The models cover the five presets at four players with one pack (:func:`cinch.neural.features.coverage`);
 under any other rules (another table size, two decks, the honour rule, a changed option of the deal)
@@ -51,11 +51,13 @@ class NeuralBot(Bot):
 
     ``endgame``: with this many cards in hand or fewer, the play is the expert's search instead, its
     solver on ``worlds`` worlds (``inference=1``: drawn with the expert's inference, some twenty times
-    the time a world).  0, the default, is the policy alone.
+    the time a world; ``bid_inference`` and ``play_inference`` set its two parts alone, as the expert's
+    ``inference`` and ``play_inference``).  0, the default, is the policy alone.
     """
 
     def __init__(self, seed: int | None = None, weights: str = "", margin: float = 0.0, endgame: int = 0,
-                 worlds: int = WORLDS, inference: bool | int = False):
+                 worlds: int = WORLDS, inference: bool | int = False, bid_inference: float | None = None,
+                 play_inference: float | None = None):
         super().__init__(seed)
         if margin < 0:
             raise ValueError("margin must be 0 or more")
@@ -63,11 +65,19 @@ class NeuralBot(Bot):
             raise ValueError("endgame must be 0 (no search) or more cards")
         if worlds < 1:
             raise ValueError("worlds must be at least 1")
+        if bid_inference is not None and bid_inference < 0:
+            raise ValueError("bid_inference must be 0 (off) or more (the expert's is 1)")
+        if play_inference is not None and not 0 < play_inference <= 1:
+            raise ValueError("play_inference must be above 0 and at most 1 (1 is off; the expert's is 0.3)")
         self.margin = margin
         self.endgame = endgame
         # The last tricks' search is the expert's, in worlds drawn without its inference from the bids and the
         # cards played unless asked: the inference costs a few milliseconds a world (docs/learning.md).
-        off = {} if inference else {"inference": 0, "play_inference": 1}
+        off: dict[str, float] = {} if inference else {"inference": 0, "play_inference": 1}
+        if bid_inference is not None:
+            off["inference"] = bid_inference
+        if play_inference is not None:
+            off["play_inference"] = play_inference
         self._endgame = make_bot("expert", seed=seed, worlds=worlds, search="play", **off) if endgame else None
         self.models = Models.load(weights or None)
         self._heuristic = make_bot("heuristic", seed=seed)
