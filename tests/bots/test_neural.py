@@ -8,6 +8,8 @@ from cinch import Deal, Rules, Seat
 from cinch.bots import make_bot
 from cinch.view import Phase
 
+NO_CAP = {"max_seconds": 60.0}  # the search's hard cap out of the way: the same seed plays the same, however busy
+
 
 def endgame_views(preset: str, deals: int, cards: int = 3):
     """Seeded deals played by the policy alone: the views of the play with at most ``cards`` cards in hand
@@ -23,9 +25,9 @@ def endgame_views(preset: str, deals: int, cards: int = 3):
 
 
 def test_the_last_tricks_are_the_searchs_and_the_rest_the_policys():
-    searching = make_bot("neural", seed=3, endgame=3, worlds=8)
+    searching = make_bot("neural", seed=3, endgame=3, worlds=8, **NO_CAP)
     alone = make_bot("neural", seed=3)
-    expert = make_bot("expert", seed=3, worlds=8, inference=0, play_inference=1, search="play")
+    expert = make_bot("expert", seed=3, worlds=8, inference=0, play_inference=1, search="play", **NO_CAP)
     differ = 0
     for view in endgame_views("pagat", 6):
         choice = searching.choose(view)
@@ -38,7 +40,7 @@ def test_the_last_tricks_are_the_searchs_and_the_rest_the_policys():
 
 def test_a_seeded_deal_with_the_search_plays_the_same_every_time():
     def play(seed: int) -> list[str]:
-        bots = [make_bot("neural", seed=i, endgame=3) for i in range(4)]
+        bots = [make_bot("neural", seed=i, endgame=3, **NO_CAP) for i in range(4)]
         deal, moves = Deal.shuffled(Rules.preset("official"), Seat.W, rng=seed), []
         while not deal.is_over:
             action = bots[int(deal.to_act)].choose(deal.view(deal.to_act))
@@ -50,9 +52,9 @@ def test_a_seeded_deal_with_the_search_plays_the_same_every_time():
 
 
 def test_with_inference_the_last_tricks_are_the_experts_own_search():
-    searching = make_bot("neural", seed=4, endgame=3, worlds=4, inference=1)
-    expert = make_bot("expert", seed=4, worlds=4, search="play")
-    without = make_bot("expert", seed=4, worlds=4, search="play", inference=0, play_inference=1)
+    searching = make_bot("neural", seed=4, endgame=3, worlds=4, inference=1, **NO_CAP)
+    expert = make_bot("expert", seed=4, worlds=4, search="play", **NO_CAP)
+    without = make_bot("expert", seed=4, worlds=4, search="play", inference=0, play_inference=1, **NO_CAP)
     views = list(endgame_views("official", 4))
     choices = [searching.choose(v) for v in views]
     assert views and choices == [expert.choose(v) for v in views]
@@ -60,9 +62,9 @@ def test_with_inference_the_last_tricks_are_the_experts_own_search():
 
 
 def test_the_inference_from_the_cards_played_alone_is_the_experts_with_that_part_alone():
-    searching = make_bot("neural", seed=4, endgame=3, worlds=4, play_inference=0.3)
-    expert = make_bot("expert", seed=4, worlds=4, search="play", inference=0, play_inference=0.3)
-    without = make_bot("expert", seed=4, worlds=4, search="play", inference=0, play_inference=1)
+    searching = make_bot("neural", seed=4, endgame=3, worlds=4, play_inference=0.3, **NO_CAP)
+    expert = make_bot("expert", seed=4, worlds=4, search="play", inference=0, play_inference=0.3, **NO_CAP)
+    without = make_bot("expert", seed=4, worlds=4, search="play", inference=0, play_inference=1, **NO_CAP)
     views = list(endgame_views("official", 10))  # one view of these where the cards played move the choice
     choices = [searching.choose(v) for v in views]
     assert views and choices == [expert.choose(v) for v in views]
@@ -72,6 +74,7 @@ def test_the_inference_from_the_cards_played_alone_is_the_experts_with_that_part
 @pytest.mark.parametrize("options, words", [
     ({"endgame": -1}, "endgame"), ({"worlds": 0}, "worlds"), ({"bid_inference": -1}, "bid_inference"),
     ({"play_inference": 0}, "play_inference"), ({"play_inference": 1.5}, "play_inference"),
+    ({"endgame": 3, "max_seconds": 0}, "max_seconds"),  # the search's own check: the cap reaches it
 ])
 def test_bad_options_say_what_is_allowed(options, words):
     with pytest.raises(ValueError, match=words):

@@ -52,12 +52,13 @@ class NeuralBot(Bot):
     ``endgame``: with this many cards in hand or fewer, the play is the expert's search instead, its
     solver on ``worlds`` worlds (``inference=1``: drawn with the expert's inference, some twenty times
     the time a world; ``bid_inference`` and ``play_inference`` set its two parts alone, as the expert's
-    ``inference`` and ``play_inference``).  0, the default, is the policy alone.
+    ``inference`` and ``play_inference``; ``max_seconds``: the search's hard cap, the expert's).  0, the
+    default, is the policy alone.
     """
 
     def __init__(self, seed: int | None = None, weights: str = "", margin: float = 0.0, endgame: int = 0,
                  worlds: int = WORLDS, inference: bool | int = False, bid_inference: float | None = None,
-                 play_inference: float | None = None):
+                 play_inference: float | None = None, max_seconds: float | None = None):
         super().__init__(seed)
         if margin < 0:
             raise ValueError("margin must be 0 or more")
@@ -73,12 +74,10 @@ class NeuralBot(Bot):
         self.endgame = endgame
         # The last tricks' search is the expert's, in worlds drawn without its inference from the bids and the
         # cards played unless asked: the inference costs a few milliseconds a world (docs/learning.md).
-        off: dict[str, float] = {} if inference else {"inference": 0, "play_inference": 1}
-        if bid_inference is not None:
-            off["inference"] = bid_inference
-        if play_inference is not None:
-            off["play_inference"] = play_inference
-        self._endgame = make_bot("expert", seed=seed, worlds=worlds, search="play", **off) if endgame else None
+        search: dict[str, float | None] = {} if inference else {"inference": 0, "play_inference": 1}
+        asked = {"inference": bid_inference, "play_inference": play_inference, "max_seconds": max_seconds}
+        search.update((k, v) for k, v in asked.items() if v is not None)
+        self._endgame = make_bot("expert", seed=seed, worlds=worlds, search="play", **search) if endgame else None
         self.models = Models.load(weights or None)
         self._heuristic = make_bot("heuristic", seed=seed)
         self._covered: dict[Rules, str | None] = {}
