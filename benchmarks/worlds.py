@@ -18,7 +18,9 @@ The methods:
 - ``rejection+stop``: the same, with the bid weight stopping once the world is refused anyway
   (``BidLikelihood``'s ``stop_below``);
 - ``floor F``: ``sample_weighted(floor=F)``: every world kept once its weight reaches F,
-  with an importance weight; ``floor F+stop`` with the early-stopping weight.
+  with an importance weight; ``floor F+stop`` with the early-stopping weight;
+- ``no inference``: ``sample_weighted`` without a weight, every world drawn kept (the expert
+  with ``inference=0``, the ``neural`` bot's last tricks): the cost of a draw itself.
 
 Columns: worlds drawn per world returned; CPU microseconds per world returned (this
 process's time, ``time.process_time``: the machine may be shared); the effective sample
@@ -76,7 +78,7 @@ def views(rules: Rules, deals: int, limit: int, seed: int) -> list[SeatView]:
     return out[::step][:limit]
 
 
-Method = Callable[[SeatView, random.Random], tuple[Any, float]]  # (the world's hands, its importance weight)
+Method = Callable[[SeatView, random.Random], tuple[Any, float, int]]  # (the world's hands, its weight, draws)
 
 
 def methods(floors: list[float]) -> dict[str, Method]:
@@ -84,20 +86,20 @@ def methods(floors: list[float]) -> dict[str, Method]:
     early = BidLikelihood(1.0, model=make_bot("heuristic", seed=0))
 
     def rejection(weight) -> Method:
-        def run(view: SeatView, rng: random.Random) -> tuple[Any, float]:
-            if view.phase is Phase.PLAY:
-                return worlds.sample_hands(view, rng, weight=weight), 1.0
-            deal = worlds.sample_deal(view, rng, weight=weight)
-            return [int(deal.hand(s)) for s in Seat], 1.0
+        def run(view: SeatView, rng: random.Random) -> tuple[Any, float, int]:
+            # sample_hands in the play, sample_deal before it: the same loop, which counts its draws.
+            s = worlds._sample(view, rng, weight, 400, do_replay=view.phase is not Phase.PLAY)
+            return s.hands, 1.0, s.draws
         return run
 
     def weighted(weight, floor: float) -> Method:
-        def run(view: SeatView, rng: random.Random) -> tuple[Any, float]:
+        def run(view: SeatView, rng: random.Random) -> tuple[Any, float, int]:
             s = worlds.sample_weighted(view, rng, weight=weight, floor=floor, verify=view.phase is not Phase.PLAY)
-            return s.hands, s.weight
+            return s.hands, s.weight, s.draws
         return run
 
-    out: dict[str, Method] = {"rejection": rejection(plain), "rejection+stop": rejection(early)}
+    out: dict[str, Method] = {"rejection": rejection(plain), "rejection+stop": rejection(early),
+                              "no inference": weighted(None, 1.0)}
     for f in floors:
         out[f"floor {f:g}"] = weighted(plain, f)
         out[f"floor {f:g}+stop"] = weighted(early, f)
@@ -114,21 +116,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     floors = args.floor or [worlds.DEFAULT_FLOOR]
-    draw = worlds._draw_world
-    drawn = [0]
-
-    def counted(view: SeatView, rng: random.Random):
-        drawn[0] += 1
-        return draw(view, rng)
-
-    worlds._draw_world = counted  # every method draws through the module's function: count them all
     print(f"{'preset':13s} {'method':16s} {'draws/world':>11s} {'us/world':>9s} {'ESS/world':>9s} "
           f"{'us/eff. world':>13s}")
     for preset in args.preset or PRESET_NAMES:
         sample = views(Rules.preset(preset), args.deals, args.views, args.seed)
         reference = None
         for name, method in methods(floors).items():
-            drawn[0] = 0
+            drawn = 0
             got = []
             ess = 0.0
             cpu = time.process_time()
@@ -136,7 +130,8 @@ def main() -> None:
                 rng = random.Random(args.seed * 1000 + i)
                 ws = []
                 for _ in range(args.worlds):
-                    hands, w = method(view, rng)
+                    hands, w, draws = method(view, rng)
+                    drawn += draws
                     got.append(hands)
                     ws.append(w)
                 ess += sum(ws) ** 2 / sum(w * w for w in ws)
@@ -147,7 +142,7 @@ def main() -> None:
             same = ""
             if name == "rejection+stop":  # stopping early must not change which worlds are kept
                 same = "  same worlds" if got == reference else "  OTHER WORLDS THAN REJECTION"
-            print(f"{preset:13s} {name:16s} {drawn[0] / n:11.2f} {1e6 * cpu / n:9.0f} {ess / n:9.3f} "
+            print(f"{preset:13s} {name:16s} {drawn / n:11.2f} {1e6 * cpu / n:9.0f} {ess / n:9.3f} "
                   f"{1e6 * cpu / ess if ess else math.inf:13.0f}{same}")
         print(f"{'':13s} ({len(sample)} views x {args.worlds} worlds)")
 

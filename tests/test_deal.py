@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from cinch import CARDS, Bid, Card, CardSet, Deal, Phase, Seat, Suit, Team
+from cinch.deal import randbelow, shuffle
 from cinch.errors import IllegalAction
 from helpers import RECORD_EXAMPLE_DECK, RESTOCK, STUCK_N, TABLE_SHORT, cards, deal, play, rules, table
 
@@ -548,7 +549,7 @@ def test_a_shuffled_deal_shuffles_the_new_stock_itself():
 
 
 def test_a_shuffled_deck_and_new_stock_are_those_random_shuffle_gives():
-    # Deal.shuffled writes Random.shuffle out (cinch.deal._shuffle): the same deck and new stock
+    # Deal.shuffled writes Random.shuffle out (cinch.deal.shuffle): the same deck and new stock
     # for a seed, and the generator left as Random.shuffle leaves it, so what is drawn next is too.
     for seed in range(300):
         rng, mine = random.Random(seed), random.Random(seed)
@@ -561,6 +562,36 @@ def test_a_shuffled_deck_and_new_stock_are_those_random_shuffle_gives():
     order = [c for c in CARDS if c in d.restock]  # the pool in card order, as _refill lists it
     random.Random(5).shuffle(order)
     assert d.restock == tuple(order)
+
+
+def test_the_written_out_shuffle_and_draw_are_random_s_own():
+    # The world sampler shuffles and draws with these (compiled) instead of Random.shuffle and randrange:
+    # the same lists and numbers for a seed, and the generator left where Random's own leaves it.
+    for seed in range(60):
+        for n in (0, 1, 2, 3, 9, 16, 52, 104, 130):
+            rng, mine = random.Random(seed), random.Random(seed)
+            expected, got = list(range(n)), list(range(n))
+            rng.shuffle(expected)
+            shuffle(mine, got)
+            assert got == expected and mine.getstate() == rng.getstate(), (seed, n)
+        for n in (1, 2, 7, 64, 104, 200, 10**6):
+            rng, mine = random.Random(seed), random.Random(seed)
+            assert randbelow(mine, n) == rng.randrange(n) and mine.getstate() == rng.getstate(), (seed, n)
+
+
+def test_a_generator_of_its_own_kind_shuffles_and_draws_its_own_way():
+    class Reversing(random.Random):
+        def shuffle(self, x):
+            x.reverse()
+
+        def randrange(self, *args):
+            return 0
+
+    items = [1, 2, 3]
+    shuffle(Reversing(1), items)
+    assert items == [3, 2, 1] and randbelow(Reversing(1), 10) == 0
+    with pytest.raises(ValueError):
+        randbelow(random.Random(1), 0)
 
 
 def test_stock_out_shared_as_evenly_as_possible():

@@ -14,7 +14,7 @@ import pytest
 SRC = Path(__file__).resolve().parent.parent / "src" / "cinch"
 
 LAYERS = [
-    ["errors", "constants", "native", "native_build"],
+    ["errors", "constants", "masks", "native", "native_build"],
     ["cards", "seating"],
     ["rules", "actions", "shuffle"],
     ["keep"],

@@ -162,6 +162,7 @@ import cinch
 from cinch import PRESET_NAMES, Deal, Phase, Rules, Seat
 from cinch.keep import KeepOptions
 from cinch.solver import Position, par, solve
+from cinch.worlds import sample_weighted
 
 # What a compiled class could lose: an abstract class's isinstance, pickling (checked below).  Weak
 # references it does lose (mypyc would leave them dangling): a compiled Deal refuses them.
@@ -182,6 +183,9 @@ for name in PRESET_NAMES:
                 assert copy.history == deal.history and copy.legal_play_mask() == deal.legal_play_mask()
                 assert pickle.loads(pickle.dumps(position)) == position
             legal = deal.legal_actions()
+            if i % 4 == 1 and len(legal) > 1:  # the sampler's worlds: its shuffles and draws
+                world = sample_weighted(deal.view(deal.to_act), random.Random(i), verify=False).world
+                h.update(repr((world.hands, world.deck)).encode())
             h.update(str(len(legal)).encode())
             deal.apply(legal[rng.randrange(len(legal))])
         h.update(repr((deal.history, deal.result)).encode())
@@ -205,8 +209,9 @@ def test_the_engine_tests_pass_in_the_other_build():
     pure_session = os.environ.get("CINCH_PURE", "") not in ("", "0")
     env = {} if pure_session else {"CINCH_PURE": "1"}
     files = ["tests/test_perft.py", "tests/test_deal.py", "tests/test_keep.py", "tests/test_scoring.py",
-             "tests/test_solver.py", "tests/test_worlds.py", "src/cinch/deal.py", "src/cinch/keep.py",
-             "src/cinch/scoring.py", "src/cinch/solver.py", "src/cinch/worlds.py"]
+             "tests/test_solver.py", "tests/test_worlds.py", "tests/test_masks.py", "src/cinch/deal.py",
+             "src/cinch/keep.py", "src/cinch/scoring.py", "src/cinch/solver.py", "src/cinch/worlds.py",
+             "src/cinch/masks.py"]
     code = ("import sys, pytest, cinch; print('build', cinch.compiled_modules(), flush=True); "
             f"sys.exit(pytest.main(['-q', '-p', 'no:cacheprovider', *{files!r}]))")
     out = run(code, env=env, cwd=ROOT, timeout=1200)

@@ -24,6 +24,7 @@ from enum import Enum, IntEnum
 from typing import NamedTuple
 
 from cinch.errors import NotationError, quoted
+from cinch.masks import bit_list as bit_list  # re-exported: compiled with the engine (cinch.native)
 
 RANK_LETTERS = "AKQJT98765432"  # index within a suit: 0 = ace ... 12 = two
 SUIT_LETTERS = "SHDC"
@@ -228,16 +229,6 @@ def bits(mask: int) -> Iterator[int]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
-
-
-def bit_list(mask: int) -> list[int]:
-    """Indices of the set bits of ``mask`` as a list (faster than ``list(bits(mask))``)."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def mask_of(cards: Iterable[int]) -> int:

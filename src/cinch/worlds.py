@@ -88,7 +88,7 @@ from math import comb
 
 from cinch.actions import WAIVE, Action, Keep, NameTrump, OutOfTurn, Play
 from cinch.cards import ALL_CARDS, DECK_SIZE, CardSet, bit_list, deck_mask, fold
-from cinch.deal import Deal, discard_is_forced
+from cinch.deal import Deal, discard_is_forced, randbelow, shuffle
 from cinch.errors import CinchError, IllegalAction
 from cinch.irregularities import LEAD_OUT_OF_TURN, PLAY_OUT_OF_TURN
 from cinch.keep import KeepOptions
@@ -504,7 +504,7 @@ class _Model:
         slot_of = [-1] * n
         members: list[list[int]] = [[] for _ in caps]
         order = list(range(n))
-        rng.shuffle(order)
+        shuffle(rng, order)
         order.sort(key=lambda i: allowed[i].bit_count())
         score = self._scores() if self.prefer is not None else None
         for i in order:
@@ -519,7 +519,7 @@ class _Model:
                     total += free[k] if score is None else free[k] * score[i][k]
             if opts:
                 if score is None:
-                    r = float(rng.randrange(int(total)))
+                    r = float(randbelow(rng, int(total)))
                     for k in opts:
                         r -= free[k]
                         if r < 0:
@@ -615,7 +615,7 @@ def _mix(slot_of: list[int], allowed: list[int], rng: random.Random,
 
 def _shuffled(mask: int, rng: random.Random) -> list[int]:
     cards = bit_list(mask)
-    rng.shuffle(cards)
+    shuffle(rng, cards)
     return cards
 
 
@@ -912,7 +912,7 @@ def _after_draw(view: SeatView, rng: random.Random, prefer: Locations | None = N
             cases = [(held[d] > hand, True)]
         elif rob in (Rob.ALL_TRUMPS, Rob.TRUMPS_FIRST):
             cases = [(True, False)] if shown_rob else [(True, False), (False, True)]
-            rng.shuffle(cases)
+            shuffle(rng, cases)
         dealer_plain = played[d] & plain or (s == d and int(view.hand) & plain)
         cases = [c for c in cases if not (c[0] and dealer_plain)] or [(False, True)]
     # How many of the dealer's taken cards came from the new stock (likelier counts first).
@@ -1006,7 +1006,7 @@ def _after_draw(view: SeatView, rng: random.Random, prefer: Locations | None = N
         keeps[p] = groups[a_slot[p]]
     if dd:
         extra = bit_list(shown[d])
-        rng.shuffle(extra)
+        shuffle(rng, extra)
         for c in extra[:shown_rob]:
             keeps[d] |= 1 << c
     rob_hand = None

@@ -35,7 +35,7 @@ from cinch.view import Phase, SeatView
 __all__ = ["NeuralBot", "fallback_said"]
 
 _SAID: set[str] = set()  # the fallbacks already said in this process
-WORLDS = 12  # the worlds of the last tricks' search (``endgame``): the bot's p99 3.5 to 4.1 ms, under the 5
+WORLDS = 12  # the worlds of the last tricks' search (``endgame``): the bot's p99 3.5 to 4.4 ms, under the 5
 
 
 def fallback_said() -> set[str]:
