@@ -674,3 +674,33 @@ def test_a_player_who_played_a_twin_holds_no_first_copy():
     assert voids(view)[player] >> first & 1
     for k in range(6):
         assert not sample_hands(view, random.Random(k))[player] >> first & 1
+
+
+@pytest.mark.parametrize("preset", ["official", "pagat", "double-pedro"])
+def test_a_views_worlds_do_not_depend_on_the_views_drawn_before(preset):
+    # The sampler works out once what it draws from for the latest view in the play (its plan and slot
+    # models) and reuses it for that view's next worlds: a view's worlds, for a seed, are the same drawn in
+    # a row as drawn each between worlds of other views.
+    bots = [make_bot("heuristic", seed=s) for s in range(4)]
+    views = []
+    deal = Deal.shuffled(Rules.preset(preset), Seat.W, random.Random(8))
+    while not deal.is_over:
+        view = deal.view(deal.to_act)
+        if view.phase is Phase.PLAY and len(view.legal) > 1:
+            views.append(view)
+        deal.apply(bots[int(deal.to_act)].choose(view))
+    assert len(views) > 6
+    in_a_row = {}
+    for i, view in enumerate(views):
+        rng = random.Random(i)
+        in_a_row[i] = [sample_weighted(view, rng, verify=False).hands for _ in range(5)]
+    rngs = {i: random.Random(i) for i in range(len(views))}
+    mixed: dict[int, list] = defaultdict(list)
+    for _ in range(5):
+        for i, view in reversed(list(enumerate(views))):
+            mixed[i].append(sample_weighted(view, rngs[i], verify=False).hands)
+    assert mixed == in_a_row
+    for i, view in enumerate(views):  # and each world is one of that view's, not of the view drawn before
+        for hands in in_a_row[i]:
+            assert hands[int(view.seat)] == int(view.hand)
+            assert [h.bit_count() for h in hands] == list(view.hand_sizes)

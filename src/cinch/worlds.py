@@ -35,7 +35,9 @@ assignment, and the deal is replayed through the engine.  The replay must be leg
 its view must equal the given one, field by field; a world that fails (a constraint the
 slots do not express, such as which cards may be buried) is thrown away and another is
 drawn.  The result is a legal deal, consistent with the view, and deterministic for the
-``rng`` given.
+``rng`` given.  A search draws many worlds of one view: in the play, what the view says of the
+discards, the refill and the rob, and each case's slots, are worked out once for the latest
+view and reused by its next worlds (no random draw is made there, so the worlds are the same).
 
 Two decks (two-deck Cinch): the items are the 104 cards, a card and its twin two items that
 read the same, so a hand may hold a card's text twice, a seat holding both copies sees no third
@@ -738,14 +740,19 @@ def _hidden_items(m: _Model, hidden: int, hand_slots: list[list[int]], void: lis
 
 # ---- the discard: trumps named, nobody has drawn yet ----------------------------------------
 
-def _before_draw(view: SeatView, rng: random.Random, prefer: Locations | None = None) -> World | None:
+def _trump_facts(view: SeatView) -> tuple[Rules, int, int, Seating, int, int, int, bool]:
+    """Where every sampler after the trump starts: the rules, the seat, the dealer, the table, the
+    deck's cards, the trumps, the plain cards, and whether trumps must be kept (not a free choice)."""
     rules = view.rules
-    s, d = int(view.seat), int(view.dealer)
-    t = view.rules.trump_tables[view.trump]  # type: ignore[index]
+    t = rules.trump_tables[view.trump]  # type: ignore[index]
     table = rules.seating
     full = deck_mask(table.decks)
-    trumps, plain = t.trumps, full & ~t.trumps
     free = rules.discard is not Discard.CHOOSE_CONCEALED
+    return rules, int(view.seat), int(view.dealer), table, full, t.trumps, full & ~t.trumps, free
+
+
+def _before_draw(view: SeatView, rng: random.Random, prefer: Locations | None = None) -> World | None:
+    rules, s, d, table, full, trumps, plain, free = _trump_facts(view)
     n_seats, dealt_size, hand = table.players, table.dealt, table.hand
     turns = _turns(d, n_seats)
     # The dealer discards last, unless he keeps his hand to rob (hand-and-stock, at four to six players).
@@ -848,104 +855,43 @@ def _draw_plan(rules: Rules, dealer: int, kept: list[int], pool: int) -> tuple[l
 
 
 def _after_draw(view: SeatView, rng: random.Random, prefer: Locations | None = None) -> World | None:
-    rules = view.rules
-    s, d = int(view.seat), int(view.dealer)
-    t = view.rules.trump_tables[view.trump]  # type: ignore[index]
-    table = rules.seating
-    full = deck_mask(table.decks)
-    trumps, plain = t.trumps, full & ~t.trumps
-    free = rules.discard is not Discard.CHOOSE_CONCEALED
-    n_seats, dealt_size, stock_size, hand = table.players, table.dealt, table.stock, table.hand
-    robs = table.dealer_robs  # at two or three players nobody robs: the dealer discards and draws like the others
-    dd = rules.dealer_discards
-    robbing = view.phase is Phase.ROB  # the dealer has not robbed yet
-    played = view.played_by()
-    void = voids(view)
-    shown = [int(x) for x in view.shown_trumps]
-    face_up = [int(x) for x in view.face_up_discards]
-    own = int(view.own_discards)
-    own_drawn = int(view.own_drawn)
-    drawn = view.drawn_counts
-    seats = range(n_seats)
-    held = [view.hand_sizes[p] + played[p].bit_count() for p in seats]
-    a = [held[p] - drawn[p] for p in seats]  # dealt cards each seat still holds (or played)
-
-    # What each seat kept at the discard, which is what it needed at the refill.
-    kept = list(a)
-    shown_at_discard = [x.bit_count() for x in shown]
-    if not dd:
-        kept[d], shown_at_discard[d] = dealt_size, 0
-    elif robs and not robbing:
-        n = a[d] + shown[d].bit_count()  # dealt trumps: still held, or shown
-        if rules.above_six is AboveSix.KEEP_SIX and n > hand:
-            kept[d], shown_at_discard[d] = hand, n - hand
-        else:
-            kept[d], shown_at_discard[d] = n, 0
-    discarders = [p for p in seats if p != d or dd]
-    thrown = [dealt_size - kept[p] - shown_at_discard[p] if p in discarders else 0 for p in seats]
-    pool = sum(thrown)
-    owners, restocked, length = _draw_plan(rules, d, kept, pool)
-    count = [owners.count(p) for p in seats]
-    for p in seats:
-        if (p != d or not robs) and count[p] != drawn[p]:
-            raise _Inconsistent(f"{table.seats[p]} drew {drawn[p]}, the refill gives {count[p]}")
-    taken = drawn[d] - count[d]  # what the dealer took when robbing
-    if taken < 0 or (robbing and taken):
-        raise _Inconsistent("the dealer's draws do not fit the refill")
-    s0 = [0] * n_seats
-    rs = [0] * n_seats
-    for i, p in enumerate(owners):
-        if i < stock_size:
-            s0[p] += 1
-        else:
-            rs[p] += 1
-    q_s0 = stock_size - min(len(owners), stock_size)
-    q_pool = length - stock_size - max(0, len(owners) - stock_size) if restocked else 0
-    shown_rob = shown[d].bit_count() - shown_at_discard[d] if not robbing else 0
-
+    plan = _after_draw_plan(view, prefer)
     # The rob's constraints on the dealer's hand and on what he left in the stock: a list of
     # alternatives (dealer's hand all trumps, stock left without trumps), tried in random order.
-    rob = rules.rob
-    cases = [(False, False)]
-    if robs and not robbing:
-        if rob is Rob.ALL_TRUMPS and rules.above_six is AboveSix.BURIED:
-            cases = [(held[d] > hand, True)]
-        elif rob in (Rob.ALL_TRUMPS, Rob.TRUMPS_FIRST):
-            cases = [(True, False)] if shown_rob else [(True, False), (False, True)]
-            shuffle(rng, cases)
-        dealer_plain = played[d] & plain or (s == d and int(view.hand) & plain)
-        cases = [c for c in cases if not (c[0] and dealer_plain)] or [(False, True)]
+    cases = list(plan.cases)
+    if plan.shuffle_cases:
+        shuffle(rng, cases)
+    if plan.dealer_plain:
+        cases = [c for c in cases if not c[0]] or [(False, True)]
+    if plan.late_error is not None:
+        raise _Inconsistent(plan.late_error)
     # How many of the dealer's taken cards came from the new stock (likelier counts first).
-    lo, hi = max(0, taken - q_s0), min(taken, q_pool)
-    if lo > hi:
-        raise _Inconsistent("the dealer took more than the stock held")
-    js = list(range(lo, hi + 1))
-    weights = [comb(q_pool, j) * comb(q_s0, taken - j) for j in js]
+    js, weights = list(plan.js), list(plan.weights)
     j_order: list[int] = []
     while js and len(j_order) < 3:
         j = _weighted(js, weights, rng)
         i = js.index(j)
         del js[i], weights[i]
         j_order.append(j)
-    # In the rob itself (all-trumps, buried excess, the dealer's kept cards all trumps), a choice
-    # is left only when the dealer and the stock hold fewer than six trumps between them.
-    stock_trumps_max = None
-    if robbing and s != d and rob is Rob.ALL_TRUMPS and rules.above_six is AboveSix.BURIED and free:
-        stock_trumps_max = hand - 1 - a[d]
-    fixed = _Fixed(view, s, d, trumps, plain, free, dd, robbing, played, void, shown, face_up, own, own_drawn,
-                   a, s0, rs, taken, q_s0, q_pool, shown_at_discard, thrown, discarders, restocked,
-                   stock_trumps_max, robs, hand=hand, prefer=prefer)
     built = None
     for dealer_all_trumps, stock_no_trumps in cases:
         for j_pool in j_order:
-            built = _after_draw_model(fixed, j_pool, dealer_all_trumps, stock_no_trumps, rng)
+            built = plan.solve(j_pool, dealer_all_trumps, stock_no_trumps, rng)
             if built is not None:
                 break
         if built is not None:
             break
     if built is None:
         return None
-    groups, a_slot, s0_slot, rs_slot, hand_slots, tk0, tkp, sl0, slp, rtn, z_slot = built
+    groups, (a_slot, s0_slot, rs_slot, hand_slots, tk0, tkp, sl0, slp, rtn, z_slot) = built
+    table = view.rules.seating
+    s, d, dd, robs, robbing = plan.fixed.s, plan.fixed.d, plan.fixed.dd, plan.fixed.robs, plan.fixed.robbing
+    played, shown, face_up, own = plan.fixed.played, plan.fixed.shown, plan.fixed.face_up, plan.fixed.own
+    thrown, discarders, restocked = plan.fixed.thrown, plan.fixed.discarders, plan.fixed.restocked
+    owners, length, shown_rob = plan.owners, plan.length, plan.shown_rob
+    n_seats, dealt_size, stock_size = table.players, table.dealt, table.stock
+    full = deck_mask(table.decks)
+    seats = range(n_seats)
 
     # The deal that leads here.
     dealt = [0] * n_seats
@@ -1022,6 +968,139 @@ def _after_draw(view: SeatView, rng: random.Random, prefer: Locations | None = N
     return World(d, dealt, stock16, stock[stock_size:] if restocked else None, keeps, rob_hand, hands, deck)
 
 
+# An after-draw world's slots by name: A, S0, RS and the hand's (by seat), TK0, TKP, SL0, SLP, RTN, Z (by seat).
+_Layout = tuple[list[int], list[int], list[int], list[list[int]], int, int, int, int, int, list[int]]
+_Slots = tuple["_Model", _Layout, int, int]  # the model, its layout, SL0 and SLN (the stock's plain part, or -1)
+
+
+@dataclass
+class _AfterDrawPlan:
+    """What :func:`_after_draw` draws from for one view, worked out once (no random draw in it): every
+    world of a search's decision reuses it, and the slot models of each case it built."""
+
+    view: SeatView
+    prefer: Locations | None
+    fixed: _Fixed
+    cases: list[tuple[bool, bool]]
+    shuffle_cases: bool
+    dealer_plain: bool  # the dealer has shown a plain card: his hand is not all trumps
+    late_error: str | None  # found after the cases' shuffle: raised after it, so the draws stay the same
+    js: list[int]
+    weights: list[int]
+    owners: list[int]
+    length: int
+    shown_rob: int
+    models: dict[tuple[int, bool, bool], _Slots] = field(default_factory=dict)
+
+    def solve(self, j_pool: int, dealer_all_trumps: bool, stock_no_trumps: bool,
+              rng: random.Random) -> tuple[list[int], _Layout] | None:
+        """The slots' cards of one world for this case (None: no assignment fits)."""
+        key = (j_pool, dealer_all_trumps, stock_no_trumps)
+        model = self.models.get(key)
+        if model is None:
+            model = _after_draw_slots(self.fixed, j_pool, dealer_all_trumps, stock_no_trumps, rng)
+            if model is None:
+                return None
+            if self.fixed.stock_trumps_max is None:  # otherwise the slots drew a count: built anew each world
+                self.models[key] = model
+        m, layout, sl0, sln = model
+        groups = m.solve(rng)
+        if groups is None:
+            return None
+        if sln >= 0:
+            groups[sl0] |= groups[sln]
+        return groups, layout
+
+
+_LAST_PLAN: list[_AfterDrawPlan] = []  # the latest view's plan (a search draws its worlds one view at a time)
+
+
+def _after_draw_plan(view: SeatView, prefer: Locations | None) -> _AfterDrawPlan:
+    if _LAST_PLAN:
+        last = _LAST_PLAN[0]
+        if last.view is view and last.prefer is prefer:
+            return last
+    plan = _make_after_draw_plan(view, prefer)
+    _LAST_PLAN[:] = [plan]
+    return plan
+
+
+def _make_after_draw_plan(view: SeatView, prefer: Locations | None) -> _AfterDrawPlan:
+    rules, s, d, table, full, trumps, plain, free = _trump_facts(view)
+    n_seats, dealt_size, stock_size, hand = table.players, table.dealt, table.stock, table.hand
+    robs = table.dealer_robs  # at two or three players nobody robs: the dealer discards and draws like the others
+    dd = rules.dealer_discards
+    robbing = view.phase is Phase.ROB  # the dealer has not robbed yet
+    played = view.played_by()
+    void = voids(view)
+    shown = [int(x) for x in view.shown_trumps]
+    face_up = [int(x) for x in view.face_up_discards]
+    own = int(view.own_discards)
+    own_drawn = int(view.own_drawn)
+    drawn = view.drawn_counts
+    seats = range(n_seats)
+    held = [view.hand_sizes[p] + played[p].bit_count() for p in seats]
+    a = [held[p] - drawn[p] for p in seats]  # dealt cards each seat still holds (or played)
+
+    # What each seat kept at the discard, which is what it needed at the refill.
+    kept = list(a)
+    shown_at_discard = [x.bit_count() for x in shown]
+    if not dd:
+        kept[d], shown_at_discard[d] = dealt_size, 0
+    elif robs and not robbing:
+        n = a[d] + shown[d].bit_count()  # dealt trumps: still held, or shown
+        if rules.above_six is AboveSix.KEEP_SIX and n > hand:
+            kept[d], shown_at_discard[d] = hand, n - hand
+        else:
+            kept[d], shown_at_discard[d] = n, 0
+    discarders = [p for p in seats if p != d or dd]
+    thrown = [dealt_size - kept[p] - shown_at_discard[p] if p in discarders else 0 for p in seats]
+    pool = sum(thrown)
+    owners, restocked, length = _draw_plan(rules, d, kept, pool)
+    count = [owners.count(p) for p in seats]
+    for p in seats:
+        if (p != d or not robs) and count[p] != drawn[p]:
+            raise _Inconsistent(f"{table.seats[p]} drew {drawn[p]}, the refill gives {count[p]}")
+    taken = drawn[d] - count[d]  # what the dealer took when robbing
+    if taken < 0 or (robbing and taken):
+        raise _Inconsistent("the dealer's draws do not fit the refill")
+    s0 = [0] * n_seats
+    rs = [0] * n_seats
+    for i, p in enumerate(owners):
+        if i < stock_size:
+            s0[p] += 1
+        else:
+            rs[p] += 1
+    q_s0 = stock_size - min(len(owners), stock_size)
+    q_pool = length - stock_size - max(0, len(owners) - stock_size) if restocked else 0
+    shown_rob = shown[d].bit_count() - shown_at_discard[d] if not robbing else 0
+
+    rob = rules.rob
+    cases = [(False, False)]
+    shuffle_cases = dealer_plain = False
+    if robs and not robbing:
+        if rob is Rob.ALL_TRUMPS and rules.above_six is AboveSix.BURIED:
+            cases = [(held[d] > hand, True)]
+        elif rob in (Rob.ALL_TRUMPS, Rob.TRUMPS_FIRST):
+            cases = [(True, False)] if shown_rob else [(True, False), (False, True)]
+            shuffle_cases = True
+        dealer_plain = bool(played[d] & plain or (s == d and int(view.hand) & plain))
+    lo, hi = max(0, taken - q_s0), min(taken, q_pool)
+    late_error = "the dealer took more than the stock held" if lo > hi else None
+    js = list(range(lo, hi + 1))
+    weights = [comb(q_pool, j) * comb(q_s0, taken - j) for j in js]
+    # In the rob itself (all-trumps, buried excess, the dealer's kept cards all trumps), a choice
+    # is left only when the dealer and the stock hold fewer than six trumps between them.
+    stock_trumps_max = None
+    if robbing and s != d and rob is Rob.ALL_TRUMPS and rules.above_six is AboveSix.BURIED and free:
+        stock_trumps_max = hand - 1 - a[d]
+    fixed = _Fixed(view, s, d, trumps, plain, free, dd, robbing, played, void, shown, face_up, own, own_drawn,
+                   a, s0, rs, taken, q_s0, q_pool, shown_at_discard, thrown, discarders, restocked,
+                   stock_trumps_max, robs, hand=hand, prefer=prefer)
+    return _AfterDrawPlan(view, prefer, fixed, cases, shuffle_cases, dealer_plain, late_error, js, weights, owners,
+                          length, shown_rob)
+
+
 def _robs_a_twin(before: int, after: int) -> bool:
     """Two decks: whether a rob from the hand ``before`` to ``after`` throws a card from the hand and
     takes its twin from the stock.  A keep names cards by their text and the deal keeps the copy in
@@ -1037,7 +1116,7 @@ def _robs_a_twin(before: int, after: int) -> bool:
 
 @dataclass
 class _Fixed:
-    """What the after-draw model needs, computed once per world."""
+    """What the after-draw model needs, computed once per view (:class:`_AfterDrawPlan`)."""
 
     view: SeatView
     s: int
@@ -1077,8 +1156,9 @@ class _Fixed:
         self.hidden = deck_mask(self.view.rules.decks) & ~known
 
 
-def _after_draw_model(f: _Fixed, j_pool: int, dealer_all_trumps: bool, stock_no_trumps: bool,
-                      rng: random.Random):
+def _after_draw_slots(f: _Fixed, j_pool: int, dealer_all_trumps: bool, stock_no_trumps: bool,
+                      rng: random.Random) -> _Slots | None:
+    """The slot model of one case of the after-draw world, its slots' numbers, and the two stock slots."""
     view, s, d, trumps, plain, free, dd = f.view, f.s, f.d, f.trumps, f.plain, f.free, f.dd
     robbing, played, void, shown, face_up, own_drawn = (
         f.robbing, f.played, f.void, f.shown, f.face_up, f.own_drawn)
@@ -1141,9 +1221,4 @@ def _after_draw_model(f: _Fixed, j_pool: int, dealer_all_trumps: bool, stock_no_
     hidden = f.hidden
     elsewhere = [sl0, slp] + ([sln] if sln >= 0 else []) + ([rtn] if rtn >= 0 else []) + [k for k in z_slot if k >= 0]
     _hidden_items(m, hidden, [hand_slots[p] if p != s else [] for p in range(n_seats)], void, s, elsewhere)
-    groups = m.solve(rng)
-    if groups is None:
-        return None
-    if sln >= 0:
-        groups[sl0] |= groups[sln]
-    return groups, a_slot, s0_slot, rs_slot, hand_slots, tk0, tkp, sl0, slp, rtn, z_slot
+    return m, (a_slot, s0_slot, rs_slot, hand_slots, tk0, tkp, sl0, slp, rtn, z_slot), sl0, sln
