@@ -1650,12 +1650,8 @@ def shuffle(rng: random.Random, items: list[Any]) -> None:
     if type(rng) is not random.Random:
         rng.shuffle(items)
         return
-    getrandbits = rng.getrandbits
     for n in range(len(items), 1, -1):
-        k = _BIT_LENGTH[n] if n <= 2 * DECK_SIZE else n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
+        j = _below(rng, n)
         i = n - 1
         items[i], items[j] = items[j], items[i]
 
@@ -1665,6 +1661,11 @@ def randbelow(rng: random.Random, n: int) -> int:
     generator left in the same state)."""
     if n <= 0 or type(rng) is not random.Random:
         return rng.randrange(n)  # nothing below 0 to draw: randrange's own error says so
+    return _below(rng, n)
+
+
+def _below(rng: random.Random, n: int) -> int:
+    """``Random._randbelow(n)`` for ``n`` above 0: bits enough for ``n``, drawn again until below it."""
     k = _BIT_LENGTH[n] if n <= 2 * DECK_SIZE else n.bit_length()
     j = rng.getrandbits(k)
     while j >= n:

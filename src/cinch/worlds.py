@@ -978,9 +978,7 @@ class _AfterDrawPlan:
     """What :func:`_after_draw` draws from for one view, worked out once (no random draw in it): every
     world of a search's decision reuses it, and the slot models of each case it built."""
 
-    view: SeatView
-    prefer: Locations | None
-    fixed: _Fixed
+    fixed: _Fixed  # its view and preferences are the plan's
     cases: list[tuple[bool, bool]]
     shuffle_cases: bool
     dealer_plain: bool  # the dealer has shown a plain card: his hand is not all trumps
@@ -1018,7 +1016,7 @@ _LAST_PLAN: list[_AfterDrawPlan] = []  # the latest view's plan (a search draws 
 def _after_draw_plan(view: SeatView, prefer: Locations | None) -> _AfterDrawPlan:
     if _LAST_PLAN:
         last = _LAST_PLAN[0]
-        if last.view is view and last.prefer is prefer:
+        if last.fixed.view is view and last.fixed.prefer is prefer:
             return last
     plan = _make_after_draw_plan(view, prefer)
     _LAST_PLAN[:] = [plan]
@@ -1097,7 +1095,7 @@ def _make_after_draw_plan(view: SeatView, prefer: Locations | None) -> _AfterDra
     fixed = _Fixed(view, s, d, trumps, plain, free, dd, robbing, played, void, shown, face_up, own, own_drawn,
                    a, s0, rs, taken, q_s0, q_pool, shown_at_discard, thrown, discarders, restocked,
                    stock_trumps_max, robs, hand=hand, prefer=prefer)
-    return _AfterDrawPlan(view, prefer, fixed, cases, shuffle_cases, dealer_plain, late_error, js, weights, owners,
+    return _AfterDrawPlan(fixed, cases, shuffle_cases, dealer_plain, late_error, js, weights, owners,
                           length, shown_rob)
 
 
