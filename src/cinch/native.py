@@ -28,13 +28,13 @@ from types import ModuleType
 # no importlib.abc or importlib.util, which pull in dozens of modules).
 
 __all__ = ["COMPILED", "INPUTS", "build_dir", "cache_dir", "compiled_modules", "describe",
-           "finished_build", "install", "read_sources", "source_key"]
+           "finished_build", "install", "read_sources", "source_key", "source_path"]
 
-COMPILED = ("masks", "keep", "scoring", "deal", "solver", "worlds")
+COMPILED = ("masks", "keep", "scoring", "deal", "solver", "worlds", "bots.knowledge")
 """The modules compiled, as names in ``cinch``."""
 
 INPUTS = ("errors", "constants", "masks", "cards", "seating", "rules", "actions", "keep", "scoring", "view",
-          "irregularities", "deal", "solver", "worlds")
+          "irregularities", "deal", "solver", "worlds", "bots.knowledge")
 """Every ``cinch`` module whose source the compilation reads: the compiled ones and all they import
 (mypyc takes the imported modules' types, and inlines their ``Final`` constants).  A test keeps this
 list equal to the compiled modules' imports."""
@@ -52,11 +52,16 @@ def cache_dir() -> str:
     return os.environ.get("CINCH_NATIVE_DIR") or os.path.join(PACKAGE, "_native")
 
 
+def source_path(name: str, package: str = PACKAGE) -> str:
+    """The source file of ``cinch.<name>`` (``bots.knowledge``: the ``bots`` folder's ``knowledge.py``)."""
+    return os.path.join(package, *name.split(".")) + ".py"
+
+
 def read_sources(package: str = PACKAGE) -> dict[str, bytes]:
     """The current text of every input, by module name."""
     out = {}
     for name in INPUTS:
-        with open(os.path.join(package, f"{name}.py"), "rb") as f:
+        with open(source_path(name, package), "rb") as f:
             out[name] = f.read()
     return out
 

@@ -23,7 +23,6 @@ from cinch.native import (
     COMPILED,
     FINISHED,
     GROUP,
-    PACKAGE,
     SUFFIX,
     build_dir,
     cache_dir,
@@ -32,6 +31,7 @@ from cinch.native import (
     finished_build,
     read_sources,
     source_key,
+    source_path,
 )
 
 __all__ = ["build", "main"]
@@ -152,7 +152,7 @@ def _compile(work: Path, log: Path) -> Path | str:
         from mypyc.build import mypycify
 
         extensions.extend(mypycify(
-            ["--config-file", str(config), *(os.path.join(PACKAGE, f"{name}.py") for name in COMPILED)],
+            ["--config-file", str(config), *(source_path(name) for name in COMPILED)],
             opt_level="3", group_name=GROUP, target_dir=str(work / "c"),
         ))
 

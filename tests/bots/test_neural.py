@@ -25,7 +25,7 @@ def endgame_views(preset: str, deals: int, cards: int = 3):
 
 
 def test_the_last_tricks_are_the_searchs_and_the_rest_the_policys():
-    searching = make_bot("neural", seed=3, endgame=3, worlds=8, **NO_CAP)
+    searching = make_bot("neural", seed=3, endgame=3, worlds=8, prior=0, **NO_CAP)
     alone = make_bot("neural", seed=3)
     expert = make_bot("expert", seed=3, worlds=8, inference=0, play_inference=1, search="play", **NO_CAP)
     differ = 0
@@ -52,7 +52,7 @@ def test_a_seeded_deal_with_the_search_plays_the_same_every_time():
 
 
 def test_with_inference_the_last_tricks_are_the_experts_own_search():
-    searching = make_bot("neural", seed=4, endgame=3, worlds=4, inference=1, **NO_CAP)
+    searching = make_bot("neural", seed=4, endgame=3, worlds=4, inference=1, prior=0, **NO_CAP)
     expert = make_bot("expert", seed=4, worlds=4, search="play", **NO_CAP)
     without = make_bot("expert", seed=4, worlds=4, search="play", inference=0, play_inference=1, **NO_CAP)
     views = list(endgame_views("official", 4))
@@ -62,7 +62,7 @@ def test_with_inference_the_last_tricks_are_the_experts_own_search():
 
 
 def test_the_inference_from_the_cards_played_alone_is_the_experts_with_that_part_alone():
-    searching = make_bot("neural", seed=4, endgame=3, worlds=4, play_inference=0.3, **NO_CAP)
+    searching = make_bot("neural", seed=4, endgame=3, worlds=4, play_inference=0.3, prior=0, **NO_CAP)
     expert = make_bot("expert", seed=4, worlds=4, search="play", inference=0, play_inference=0.3, **NO_CAP)
     without = make_bot("expert", seed=4, worlds=4, search="play", inference=0, play_inference=1, **NO_CAP)
     views = list(endgame_views("official", 10))  # one view of these where the cards played move the choice
@@ -71,7 +71,27 @@ def test_the_inference_from_the_cards_played_alone_is_the_experts_with_that_part
     assert choices != [without.choose(v) for v in views]
 
 
+def test_the_policy_weighs_in_beside_the_search_by_the_prior():
+    expert = make_bot("expert", seed=3, worlds=8, inference=0, play_inference=1, search="play", **NO_CAP)
+    weighed = make_bot("neural", seed=3, endgame=3, worlds=8, prior=2, **NO_CAP)
+    alone = make_bot("neural", seed=3, endgame=3, worlds=8, prior=0, **NO_CAP)
+    policy = make_bot("neural", seed=3)
+    ruled = make_bot("neural", seed=3, endgame=3, worlds=8, prior=1e6, **NO_CAP)
+    views = list(endgame_views("pagat", 6))
+    moved = 0
+    for view in views:
+        evaluation = expert.evaluate(view)
+        cards = evaluation.candidates
+        judged = [m + 2 * s for m, s in zip(evaluation.means(), weighed.models.scores(view, cards))]
+        choice = weighed.choose(view)
+        assert choice == cards[judged.index(max(judged))]
+        moved += choice != alone.choose(view)
+        assert ruled.choose(view) == policy.choose(view)  # weighted enough, the policy decides
+    assert moved > 0  # the policy moves some of the search's cards
+
+
 @pytest.mark.parametrize("options, words", [
+    ({"prior": -0.5}, "prior"),
     ({"endgame": -1}, "endgame"), ({"worlds": 0}, "worlds"), ({"bid_inference": -1}, "bid_inference"),
     ({"play_inference": 0}, "play_inference"), ({"play_inference": 1.5}, "play_inference"),
     ({"endgame": 3, "max_seconds": 0}, "max_seconds"),  # the search's own check: the cap reaches it

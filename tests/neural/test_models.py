@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
@@ -51,3 +52,31 @@ def test_saved_networks_play_as_the_fitted_ones(tmp_path):
         e = encode(view)
         fitted, read = (n.forward(e.x[None, :])[0][0] for n in (networks[e.kind], loaded.networks[e.kind]))
         assert fitted[np.argmax(read)] >= fitted.max() - 0.05 * np.ptp(fitted)
+
+
+@pytest.mark.parametrize("kind, sizes, slot_units",
+                         [("play", (64, 32), 16), ("bid", (32,), 0), ("keep", (48, 24, 12), 8)])
+def test_a_committee_answers_as_the_mean_of_its_networks(kind, sizes, slot_units):
+    rng = np.random.default_rng(7)
+    members = [new_network(kind, sizes, rng, slot_units) for _ in range(5)]
+    for net in members:  # every weight and bias its own, so that a member mixed up with another shows
+        for a in net.arrays().values():
+            a[...] = rng.standard_normal(a.shape).astype(np.float32) * 0.3
+    committee = models.Committee(members)
+    sparse = np.zeros((1, FEATURES), dtype=np.float32)  # a view's features: a few set (the first layer's short cut)
+    sparse[0, rng.choice(FEATURES, 140, replace=False)] = rng.uniform(0.1, 2.0, 140)
+    dense = rng.standard_normal((6, FEATURES)).astype(np.float32)
+    for x in (sparse, dense):
+        alone = [net.forward(x) for net in members]
+        for i, together in enumerate(committee.forward(x)):
+            mean = np.mean([a[i] for a in alone], axis=0)
+            assert together.shape == mean.shape
+            np.testing.assert_allclose(together, mean, rtol=1e-4, atol=1e-4 * float(np.abs(mean).max()))
+
+
+@pytest.mark.parametrize("other, words", [(((16,), 0), "slot head"), (((24,), 4), "same layers")])
+def test_a_committee_of_networks_unlike_each_other_is_refused(other, words):
+    rng = np.random.default_rng(8)
+    committee = models.Committee([new_network("play", (16,), rng, 4), new_network("play", other[0], rng, other[1])])
+    with pytest.raises(ValueError, match=words):
+        committee.forward(np.zeros((1, FEATURES), dtype=np.float32))

@@ -172,7 +172,10 @@ class Knowledge:
             exp_t[s] = min(float(sizes[s]), min_trumps[s] + share)
         self.exp_trumps = exp_t
         self.n_unseen_trumps = n_ut
-        exp_dead_t = max(0.0, n_ut - sum(exp_t))
+        expected_total = 0.0  # a loop, not sum(): the compiled build's sum() of floats expects ints
+        for share in exp_t:
+            expected_total += share
+        exp_dead_t = max(0.0, n_ut - expected_total)
         exp_n = [max(0.0, sizes[s] - exp_t[s]) if s in others else 0.0 for s in range(n)]
         self.exp_plain = exp_n
         self.dead_plain = max(0.0, dead - exp_dead_t)

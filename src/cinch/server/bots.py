@@ -37,7 +37,7 @@ BOT_COSTS: tuple[BotCost, ...] = (
     BotCost("random", -20.45, 0.01),
     BotCost("basic", -5.59, 0.05),
     BotCost("heuristic", 0.0, 0.1),
-    BotCost("neural", 1.37, 2.0),
+    BotCost("neural", 1.37, 1.0),
     BotCost("openspiel-ismcts", None, 50.0),
     BotCost("expert", 1.41, 250.0),
 )
@@ -50,9 +50,10 @@ BOT_COSTS: tuple[BotCost, ...] = (
   +12.24 at 0.05 s each).
 - cost, ms a decision as a server budgets it: the expert plays to its clock, 0.25 s by default (p50 188 ms,
   p95 446 ms); ISMCTS about 50 ms at its 100 simulations; the heuristic p50 0.05 ms, p99 0.13 ms, basic and
-  random less (the arena's think times); the neural bot 2 ms, for its tail on a busy machine: p50 0.74 to 0.81 ms,
-  p99 1.7 to 2.2 ms, worst 19 ms in the arena above (eight passes of the play's network, NumPy on one thread;
-  with OpenBLAS's own threads on a busy machine a single network's p95 was 12 ms and p99 19 ms)."""
+  random less (the arena's think times); the neural bot 1 ms, for its tail on a busy machine: p50 0.38 ms,
+  p99 0.69 ms, worst 6 ms (official, 2000 pairs, two arenas on two cores; the play's committee of eight computed
+  as one network, NumPy on one thread: before that, p50 0.74 to 0.81 ms and p99 1.7 to 2.2 ms, worst 19 ms; with
+  OpenBLAS's own threads on a busy machine a single network's p95 was 12 ms and p99 19 ms)."""
 
 DEFAULT_BOT_TIME = 250
 """``cinch serve --bot-time``'s default, in ms: the expert's own budget, so the server seats the expert."""
