@@ -53,9 +53,9 @@ def cinch_imports(name: str) -> set[str]:
     found = set()
     for node in ast.walk(ast.parse(Path(native.source_path(name, str(SRC / "cinch"))).read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("cinch."):
-            found.add(node.module.split(".")[1])
+            found.add(node.module.removeprefix("cinch."))
         elif isinstance(node, ast.Import):
-            found |= {a.name.split(".")[1] for a in node.names if a.name.startswith("cinch.")}
+            found |= {a.name.removeprefix("cinch.") for a in node.names if a.name.startswith("cinch.")}
     return found
 
 
@@ -218,7 +218,8 @@ def test_the_engine_tests_pass_in_the_other_build():
     files = ["tests/test_perft.py", "tests/test_deal.py", "tests/test_keep.py", "tests/test_scoring.py",
              "tests/test_solver.py", "tests/test_worlds.py", "tests/test_masks.py", "tests/bots/test_heuristic.py",
              "src/cinch/deal.py", "src/cinch/keep.py", "src/cinch/scoring.py", "src/cinch/solver.py",
-             "src/cinch/worlds.py", "src/cinch/masks.py", "src/cinch/bots/knowledge.py"]
+             "src/cinch/worlds.py", "src/cinch/masks.py", "src/cinch/bots/knowledge.py",
+             "src/cinch/bots/card_play.py"]
     code = ("import sys, pytest, cinch; print('build', cinch.compiled_modules(), flush=True); "
             f"sys.exit(pytest.main(['-q', '-p', 'no:cacheprovider', *{files!r}]))")
     out = run(code, env=env, cwd=ROOT, timeout=1200)
