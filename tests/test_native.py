@@ -219,7 +219,7 @@ def test_the_engine_tests_pass_in_the_other_build():
              "tests/test_solver.py", "tests/test_worlds.py", "tests/test_masks.py", "tests/bots/test_heuristic.py",
              "src/cinch/deal.py", "src/cinch/keep.py", "src/cinch/scoring.py", "src/cinch/solver.py",
              "src/cinch/worlds.py", "src/cinch/masks.py", "src/cinch/bots/knowledge.py",
-             "src/cinch/bots/card_play.py"]
+             "src/cinch/bots/card_play.py", "src/cinch/bots/play_history.py", "tests/bots/test_play_history.py"]
     code = ("import sys, pytest, cinch; print('build', cinch.compiled_modules(), flush=True); "
             f"sys.exit(pytest.main(['-q', '-p', 'no:cacheprovider', *{files!r}]))")
     out = run(code, env=env, cwd=ROOT, timeout=1200)

@@ -30,11 +30,12 @@ from types import ModuleType
 __all__ = ["COMPILED", "INPUTS", "build_dir", "cache_dir", "compiled_modules", "describe",
            "finished_build", "install", "read_sources", "source_key", "source_path"]
 
-COMPILED = ("masks", "keep", "scoring", "deal", "solver", "worlds", "bots.knowledge", "bots.card_play")
+COMPILED = ("masks", "keep", "scoring", "deal", "solver", "worlds", "bots.knowledge", "bots.card_play",
+            "bots.play_history")
 """The modules compiled, as names in ``cinch``."""
 
 INPUTS = ("errors", "constants", "masks", "cards", "seating", "rules", "actions", "keep", "scoring", "view",
-          "irregularities", "deal", "solver", "worlds", "bots.knowledge", "bots.card_play")
+          "irregularities", "deal", "solver", "worlds", "bots.knowledge", "bots.card_play", "bots.play_history")
 """Every ``cinch`` module whose source the compilation reads: the compiled ones and all they import
 (mypyc takes the imported modules' types, and inlines their ``Final`` constants).  A test keeps this
 list equal to the compiled modules' imports."""

@@ -69,6 +69,12 @@ def test_the_inference_from_the_cards_played_alone_is_the_experts_with_that_part
     choices = [searching.choose(v) for v in views]
     assert views and choices == [expert.choose(v) for v in views]
     assert choices != [without.choose(v) for v in views]
+    latest = make_bot("neural", seed=4, endgame=3, worlds=4, play_inference=0.3, play_latest=2, prior=0, **NO_CAP)
+    expert_latest = make_bot("expert", seed=4, worlds=4, search="play", inference=0, play_inference=0.3,
+                             play_latest=2, **NO_CAP)
+    latest_choices = [latest.choose(v) for v in views]
+    assert latest_choices == [expert_latest.choose(v) for v in views]
+    assert latest_choices != choices  # the choices before the latest two move some of its cards
 
 
 def test_the_policy_weighs_in_beside_the_search_by_the_prior():
@@ -95,6 +101,7 @@ def test_the_policy_weighs_in_beside_the_search_by_the_prior():
     ({"endgame": -1}, "endgame"), ({"worlds": 0}, "worlds"), ({"bid_inference": -1}, "bid_inference"),
     ({"play_inference": 0}, "play_inference"), ({"play_inference": 1.5}, "play_inference"),
     ({"endgame": 3, "max_seconds": 0}, "max_seconds"),  # the search's own check: the cap reaches it
+    ({"endgame": 3, "play_latest": -1}, "play_latest"),
 ])
 def test_bad_options_say_what_is_allowed(options, words):
     with pytest.raises(ValueError, match=words):

@@ -401,6 +401,8 @@ class ExpertBot(Bot):
     rob decision with ``worlds`` (default ``max(16, 4 * worlds)``); ``inference``: the
     sharpness of the bid inference (0 turns it off); ``play_inference``: the weight of a world
     per card another player chose that the heuristic would not have (1 turns it off);
+    ``play_latest``: that inference reads only the latest so many of those choices (0, the default:
+    all of them; fewer cost less, as the neural bot's last tricks need);
     ``caution``: standard errors a candidate must gain over the default; ``solver_tricks``: the
     most tricks left for the solver (longer hands, without the draw, use playouts);
     ``max_candidates``: keeps searched; ``max_worlds``: the most worlds a timed decision uses;
@@ -417,7 +419,7 @@ class ExpertBot(Bot):
                  play_inference: float = 0.3, solver_tricks: int = 6, max_seconds: float | None = None,
                  match_equity: bool = True, guided: bool | int = False, locations: bool | int | None = None,
                  likelihood: bool | int | None = None, rollout: str | None = None, bidding: str | None = None,
-                 weights: str = ""):
+                 weights: str = "", play_latest: int = 0):
         super().__init__(seed)
         if max_seconds is not None and max_seconds <= 0:
             raise ValueError("max_seconds must be positive")
@@ -427,6 +429,8 @@ class ExpertBot(Bot):
             raise ValueError("worlds must be at least 1")
         if playouts is not None and playouts < 1:
             raise ValueError("playouts must be at least 1")
+        if play_latest < 0:
+            raise ValueError("play_latest must be 0 (every choice) or more (the latest so many)")
         self.time_budget = DEFAULT_TIME if time_budget is None else time_budget
         # The hard cap of one decision in every mode (a fixed number of worlds too): it stops searching
         # once this is spent, with what it has (at least the minimum of worlds).
@@ -448,7 +452,8 @@ class ExpertBot(Bot):
         self._heuristic = make_bot("heuristic", seed=0)
         self.last_error: Exception | None = None  # why the last fallback to the heuristic happened
         self._weight = BidLikelihood(inference, model=self._heuristic) if inference > 0 else None
-        self._play_weight = PlayLikelihood(play_inference, model=self._heuristic) if play_inference < 1 else None
+        self._play_weight = (PlayLikelihood(play_inference, model=self._heuristic, latest=play_latest)
+                             if play_inference < 1 else None)
         self._include: tuple[Action, ...] = ()  # actions to search among the candidates (evaluate)
         self._evaluating = False  # keep the search in full (evaluate)
         self._searched: Evaluation | None = None  # the last search in full (evaluate)

@@ -221,7 +221,7 @@ class PolicyLikelihood:
             out.append((dataclasses.replace(bidding, phase=Phase.TRUMP, maker=maker, bid=view.bid),
                         TRUMPS[int(view.trump)]))
         if self.plays > 0:
-            out.extend((v, PLAYS[card]) for v, card in list(play_choices(view, world.hands))[-self.plays:])
+            out.extend((v, PLAYS[card]) for v, card in play_choices(view, world.hands, self.plays))
         return out
 
 

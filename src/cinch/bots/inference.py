@@ -25,14 +25,14 @@ The seat's own actions carry no information about the hidden cards and are skipp
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
-from cinch.actions import PLAYS, Action, Bid, Play
+from cinch.actions import Action, Bid, Play
 from cinch.bots.base import Bot, make_bot
-from cinch.cards import DECK_SIZE, CardSet, Seat, bit_list, fold
+from cinch.bots.play_history import play_choices
+from cinch.cards import DECK_SIZE, CardSet, Seat
 from cinch.deal import legal_bids
-from cinch.rules import AboveSix, Follow
-from cinch.view import Phase, PlayedCard, SeatView
+from cinch.view import Phase, SeatView
 
 __all__ = ["BidLikelihood", "PlayLikelihood", "legal_bids_after", "bid_level", "play_choices"]
 
@@ -127,88 +127,22 @@ class PlayLikelihood:
 
     The reconstructed view is approximate (the world does not say what the player threw
     face down or, for the dealer, what the stock held), which is one more reason for the
-    tolerance.
+    tolerance.  ``latest``: only the latest so many choices are compared (0: every one), each
+    costing one decision of the model, so that a search with a few milliseconds can afford it.
     """
 
-    def __init__(self, mismatch: float = 0.3, model: Bot | None = None):
+    def __init__(self, mismatch: float = 0.3, model: Bot | None = None, latest: int = 0):
         self.mismatch = mismatch
         self.model = model if model is not None else make_bot("heuristic", seed=0)
+        self.latest = latest
 
     def __call__(self, view: SeatView, hands: Sequence[int]) -> float:
         if self.mismatch >= 1 or view.trump is None:
             return 1.0
         weight = 1.0
-        for v, card in play_choices(view, hands):
+        for v, card in play_choices(view, hands, self.latest):
             guess = self.model.choose(v)
             assert isinstance(guess, Play)  # one of the legal plays
             if guess.card % DECK_SIZE != card % DECK_SIZE:  # either copy of a card is the same choice
                 weight *= self.mismatch
         return weight
-
-
-def play_choices(view: SeatView, hands: Sequence[int]) -> Iterator[tuple[SeatView, int]]:
-    """Each card another player chose so far where he had a choice: the view he had then, as far as a
-    world with ``hands`` (every hand now, by seat) tells it, and the card he played.
-
-    The view is approximate: the world does not say what the player threw face down or, for the
-    dealer, what the stock held.  Skipped: the seat's own plays, burials, and a trick-1 play of
-    the buried-excess rule with cards to bury (a burial to choose as well).
-    """
-    if view.trump is None:
-        return
-    rules = view.rules
-    t = view.rules.trump_tables[view.trump]
-    strict = rules.follow is Follow.STRICT
-    tricks = list(view.tricks)
-    sequences: list[tuple[Seat | None, tuple[PlayedCard, ...]]] = [(tr.leader, tr.plays) for tr in tricks]
-    if view.current_trick:
-        sequences.append((view.trick_leader, view.current_trick))
-    # The cards each seat plays from each point of the play on (walking backwards).
-    n = len(view.hand_sizes)
-    seats = view.seats
-    later = [0] * n
-    steps = []
-    for ti, (_, plays) in enumerate(sequences):
-        for pi, p in enumerate(plays):
-            steps.append((ti, pi, p))
-    n_steps = len(steps)
-    after: list[tuple[int, ...]] = [()] * n_steps
-    for k in range(n_steps - 1, -1, -1):
-        p = steps[k][2]
-        later[p.seat] |= 1 << p.card | int(p.buried)
-        after[k] = tuple(later)
-    buried_rule = rules.above_six is AboveSix.BURIED
-    for k, (ti, pi, p) in enumerate(steps):
-        seat = p.seat
-        if seat == view.seat or p.buried:
-            continue
-        held = after[k]
-        hand = int(hands[seat]) | held[seat]
-        if buried_rule and ti == 0 and hand.bit_count() > rules.tricks:
-            continue  # a burial to choose as well: not modelled
-        plays = sequences[ti][1][:pi]
-        if plays:
-            legal_mask = t.follow_rule(t.effective_suit[plays[0].card], strict).playable(hand)
-        else:
-            legal_mask = hand
-        if rules.decks == 2:
-            # Two decks: a card and its twin are one choice, offered as the copy held (as the deal does).
-            printed = fold(legal_mask)
-            if printed & (printed - 1) == 0:
-                continue  # no choice: no information
-            legal = tuple(PLAYS[c] if legal_mask >> c & 1 else PLAYS[c + DECK_SIZE] for c in bit_list(printed))
-        elif legal_mask & (legal_mask - 1) == 0:
-            continue  # no choice: no information
-        else:
-            legal = tuple(PLAYS[c] for c in bit_list(legal_mask))
-        sizes = tuple(int(hands[s]).bit_count() + held[s].bit_count() for s in range(n))
-        past = tuple(tricks[:ti])
-        v = SeatView(
-            seat=seats[seat], rules=rules, dealer=view.dealer, phase=Phase.PLAY, to_act=seats[seat],
-            hand=CardSet(hand), hand_sizes=sizes, auction=view.auction, maker=view.maker, bid=view.bid,
-            trump=view.trump, own_discards=CardSet(int(view.face_up_discards[seat]) | int(view.shown_trumps[seat])),
-            face_up_discards=view.face_up_discards, shown_trumps=view.shown_trumps,
-            drawn_counts=view.drawn_counts, own_drawn=_EMPTY, stock_seen=_EMPTY, tricks=past,
-            trick_leader=sequences[ti][0], current_trick=tuple(plays), legal=legal,
-        )
-        yield v, p.card

@@ -11,7 +11,9 @@ under pagat, +0.1 under official.  The search does not decide alone: each card's
 has the policy's score of it added, weighted by ``prior`` (a half by default, as if the policy, fitted on
 many positions, were six more worlds): +0.03 to +0.06 a deal against the search alone, both presets.
 With ``worlds=16 inference=1``, the expert's worlds as it draws them, about +0.35 under pagat and +0.25
-under official (measured before the prior), at 20 to 80 ms a decision (docs/learning.md).
+under official (measured before the prior), at 20 to 80 ms a decision; with ``worlds=7 play_inference=0.3
+play_latest=5``, the inference from the latest five cards the others chose, +1.51 and +1.53 over the
+heuristic under official at a p99 of about 5 ms (docs/learning.md).
 
 The models cover the five presets at four players with one pack (:func:`cinch.neural.features.coverage`);
 under any other rules (another table size, two decks, the honour rule, a changed option of the deal)
@@ -58,7 +60,8 @@ class NeuralBot(Bot):
     ``endgame``: with this many cards in hand or fewer, the play is the expert's search instead, its
     solver on ``worlds`` worlds (``inference=1``: drawn with the expert's inference, some twenty times
     the time a world; ``bid_inference`` and ``play_inference`` set its two parts alone, as the expert's
-    ``inference`` and ``play_inference``; ``max_seconds``: the search's hard cap, the expert's).  0, the
+    ``inference`` and ``play_inference``, and ``play_latest`` the latest choices the second reads;
+    ``max_seconds``: the search's hard cap, the expert's).  0, the
     default, is the policy alone.  ``prior``: the search's mean of a card plus this many times the policy's
     score of it decides (the two are in the same unit: the expert's values the policy learnt); 0, the search
     alone.
@@ -66,7 +69,8 @@ class NeuralBot(Bot):
 
     def __init__(self, seed: int | None = None, weights: str = "", margin: float = 0.0, endgame: int = 0,
                  worlds: int = WORLDS, inference: bool | int = False, bid_inference: float | None = None,
-                 play_inference: float | None = None, max_seconds: float | None = None, prior: float = PRIOR):
+                 play_inference: float | None = None, max_seconds: float | None = None, prior: float = PRIOR,
+                 play_latest: int | None = None):
         super().__init__(seed)
         if margin < 0:
             raise ValueError("margin must be 0 or more")
@@ -86,7 +90,8 @@ class NeuralBot(Bot):
         # The last tricks' search is the expert's, in worlds drawn without its inference from the bids and the
         # cards played unless asked: the inference costs a few milliseconds a world (docs/learning.md).
         search: dict[str, float | None] = {} if inference else {"inference": 0, "play_inference": 1}
-        asked = {"inference": bid_inference, "play_inference": play_inference, "max_seconds": max_seconds}
+        asked = {"inference": bid_inference, "play_inference": play_inference, "max_seconds": max_seconds,
+                 "play_latest": play_latest}
         search.update((k, v) for k, v in asked.items() if v is not None)
         self._endgame = (cast(ExpertBot, make_bot("expert", seed=seed, worlds=worlds, search="play", **search))
                          if endgame else None)
