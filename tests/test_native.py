@@ -189,7 +189,7 @@ for name in PRESET_NAMES:
                 world = sample_weighted(deal.view(deal.to_act), random.Random(i), verify=False).world
                 h.update(repr((world.hands, world.deck)).encode())
             h.update(str(len(legal)).encode())
-            if i % 4 == 2 and deal.phase is Phase.PLAY and len(legal) > 1:  # the bots' card tracker (Knowledge)
+            if i % 4 == 2 and deal.phase is Phase.PLAY and len(legal) > 1:  # the heuristic's card play and card tracker
                 card = heuristic.choose(deal.view(deal.to_act))
                 h.update(str(card).encode())
                 deal.apply(card)

@@ -19,30 +19,12 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-from cinch.bots.knowledge import Knowledge, chance_of_none, seat_order_after
+from cinch.bots.knowledge import Knowledge, chance_of_none, float_product, float_sum, seat_order_after
 from cinch.cards import bit_list
 from cinch.rules import High
 from cinch.view import SeatView
 
 __all__ = ["CardPlay"]
-
-
-# math.prod() and sum() over floats, written out: the compiled build takes theirs for ints.  The same
-# products and sums, in the same order, as the built-ins make.
-def _product(factors: Iterable[float]) -> float:
-    out = 1.0
-    for f in factors:
-        out *= f
-    return out
-
-
-def _total(terms: Iterable[float]) -> float:
-    out = 0.0
-    for x in terms:
-        out += x
-    return out
 
 
 class CardPlay:
@@ -132,7 +114,7 @@ class CardPlay:
         higher = k.higher_trumps(card)
         if not higher:
             return 1.0
-        p_opp = 1 - _product(1 - k.p_holds_any(o, higher) for o in self.threats)
+        p_opp = 1 - float_product(1 - k.p_holds_any(o, higher) for o in self.threats)
         my_higher = sum(1 for c in bit_list(self.hand & t.trumps) if t.power[c] > t.power[card])
         cover = self.p["cover_base"] + self.p["cover_step"] * min(my_higher, 3)
         return max(0.05, 1 - p_opp * (1 - min(cover, 0.95)))
@@ -155,8 +137,8 @@ class CardPlay:
         plain = [c for c in cards if not power[c]]
         trumps.sort(key=lambda c: -power[c])
         outstanding = k.unseen_trumps
-        p_opp_trump = 1 - _product(1 - k.p_has_trump(o) for o in self.opps)
-        p_partner_trump = 1 - _product(1 - k.p_has_trump(a) for a in self.allies)
+        p_opp_trump = 1 - float_product(1 - k.p_has_trump(o) for o in self.opps)
+        p_partner_trump = 1 - float_product(1 - k.p_has_trump(a) for a in self.allies)
         bosses = [c for c in trumps if k.is_boss(c)]
         if bosses and outstanding and (p_opp_trump > 0.1 or (self.points_out and p_partner_trump > 0.3)):
             return bosses[0]  # draw trumps with the top one
@@ -193,7 +175,7 @@ class CardPlay:
         later_allies = [s for s in self.later if s in self.allies]
         # The points the later players must add, whoever wins (a partner's only trump a Pedro).
         weight = self.p["later_points"]
-        forced = weight * _total(self.forced_points(s) for s in self.later) if weight else 0.0
+        forced = weight * float_sum(self.forced_points(s) for s in self.later) if weight else 0.0
         scored = []
         for c in cards:
             # The chances that this seat takes the trick, and that an ally does.
@@ -237,7 +219,7 @@ class CardPlay:
         p_only_points = chance_of_none(n_ut - 1, plain_trumps, others)
         if not p_only_points:
             return 0.0
-        return p_only_points * _total(v * p for _, v, p in self.p_point[seat])
+        return p_only_points * float_sum(v * p for _, v, p in self.p_point[seat])
 
     def _may_trump(self, seat: int, led: int) -> float:
         """The chance ``seat`` may play a trump to a trick led in ``led`` (strict following: only when void)."""

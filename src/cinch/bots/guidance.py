@@ -13,7 +13,7 @@ unless asked, so the plain expert searches as it always has:
   seats took (partner's included): each bid and pass, the trump named, and the latest
   :data:`LIKELY_PLAYS` cards chosen from more than one.  For a world, each earlier decision's
   view is rebuilt as that seat saw it with the cards the world gives it
-  (:class:`~cinch.bots.inference.BidLikelihood`'s and :func:`~cinch.bots.inference.play_choices`'
+  (:class:`~cinch.bots.inference.BidLikelihood`'s and :func:`~cinch.bots.play_history.play_choices`'
   rebuilding), and the policy's probabilities of the actions actually taken are multiplied,
   tempered: each at least :data:`LIKELIHOOD_FLOOR`, the product raised to
   :data:`LIKELIHOOD_POWER`, so that one action the policy finds unlikely (a person's, the
@@ -45,7 +45,8 @@ import numpy as np
 
 from cinch.actions import PLAYS, TRUMPS, Action, Bid
 from cinch.bots.base import Bot
-from cinch.bots.inference import BidLikelihood, legal_bids_after, play_choices
+from cinch.bots.inference import BidLikelihood, legal_bids_after
+from cinch.bots.play_history import play_choices
 from cinch.errors import CinchError
 from cinch.neural.features import action_slot, coverage, encode
 from cinch.neural.models import MASKED, Models, softmax

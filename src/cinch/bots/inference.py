@@ -34,7 +34,7 @@ from cinch.cards import DECK_SIZE, CardSet, Seat
 from cinch.deal import legal_bids
 from cinch.view import Phase, SeatView
 
-__all__ = ["BidLikelihood", "PlayLikelihood", "legal_bids_after", "bid_level", "play_choices"]
+__all__ = ["BidLikelihood", "PlayLikelihood", "legal_bids_after", "bid_level"]
 
 _EMPTY = CardSet(0)
 

@@ -39,12 +39,14 @@ its twin is.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from cinch.cards import DECK_SIZE, Seat, bit_list, deck_mask, fold
 from cinch.rules import Discard, Follow, Low, Rob
 from cinch.scoring import PointTable
 from cinch.view import SeatView
 
-__all__ = ["Knowledge", "capture_values"]
+__all__ = ["Knowledge", "capture_values", "chance_of_none", "float_product", "float_sum", "seat_order_after"]
 
 
 def capture_values(rules, trump) -> list[int]:
@@ -54,6 +56,24 @@ def capture_values(rules, trump) -> list[int]:
     relative High or Low, or Low to the holder, is not a capture value of a fixed card.
     """
     return list(PointTable.of(rules, trump).value)
+
+
+# math.prod() and sum() over floats, written out: the compiled build takes the built-ins' for ints (a
+# TypeError at run time).  The same products and sums, in the same order, as the built-ins make.
+def float_product(factors: Iterable[float]) -> float:
+    """The product of ``factors``, as ``math.prod`` makes it."""
+    out = 1.0
+    for f in factors:
+        out *= f
+    return out
+
+
+def float_sum(terms: Iterable[float]) -> float:
+    """The sum of ``terms``, as ``sum`` makes it."""
+    out = 0.0
+    for x in terms:
+        out += x
+    return out
 
 
 def chance_of_none(total: int, bad: int, drawn: float) -> float:
@@ -172,10 +192,7 @@ class Knowledge:
             exp_t[s] = min(float(sizes[s]), min_trumps[s] + share)
         self.exp_trumps = exp_t
         self.n_unseen_trumps = n_ut
-        expected_total = 0.0  # a loop, not sum(): the compiled build's sum() of floats expects ints
-        for share in exp_t:
-            expected_total += share
-        exp_dead_t = max(0.0, n_ut - expected_total)
+        exp_dead_t = max(0.0, n_ut - float_sum(exp_t))
         exp_n = [max(0.0, sizes[s] - exp_t[s]) if s in others else 0.0 for s in range(n)]
         self.exp_plain = exp_n
         self.dead_plain = max(0.0, dead - exp_dead_t)
