@@ -26,9 +26,9 @@ unless asked, so the plain expert searches as it always has:
   calls the auction compares.
 
 ``guided=1`` turns on the parts in :data:`GUIDED`: the location model and the likelihood,
-the two the Skat results are about, until the full measurement says which help (a first one,
-in docs/learning.md, could not tell any part from zero); a part named as well overrides it
-(``guided=1 likelihood=0``).
+the two the Skat results are about.  Measured at 0.25 s a decision (docs/learning.md), no part
+plays better than the plain expert, alone or together: the guidance is for study, off unless
+asked.  A part named as well overrides it (``guided=1 likelihood=0``).
 ``weights=FOLDER`` reads other weights than the package's.  The models cover the five presets
 at four players with one pack (:func:`cinch.neural.features.coverage`); elsewhere the expert
 searches as without guidance, and says so once on standard error.

@@ -11,9 +11,11 @@ under pagat, +0.1 under official.  The search does not decide alone: each card's
 has the policy's score of it added, weighted by ``prior`` (a half by default, as if the policy, fitted on
 many positions, were six more worlds): +0.03 to +0.06 a deal against the search alone, both presets.
 With ``worlds=16 inference=1``, the expert's worlds as it draws them, about +0.35 under pagat and +0.25
-under official (measured before the prior), at 20 to 80 ms a decision; with ``worlds=7 play_inference=0.3
-play_latest=5``, the inference from the latest five cards the others chose, +1.51 and +1.53 over the
-heuristic under official at a p99 of about 5 ms (docs/learning.md).
+under official (measured before the prior), at 20 to 80 ms a decision; with ``worlds=8 play_inference=0.3
+play_latest=5 max_seconds=0.0035``, the inference from the latest five cards the others chose and no new
+world after 3.5 ms, +1.51 to +1.57 over the heuristic under official and +1.77 under pagat at a p99 under
+5 ms on this machine; against the expert it gains under official and loses under pagat, as that inference
+models the others as the heuristic (docs/learning.md).
 
 The models cover the five presets at four players with one pack (:func:`cinch.neural.features.coverage`);
 under any other rules (another table size, two decks, the honour rule, a changed option of the deal)
