@@ -47,4 +47,4 @@ def test_the_inference_from_the_latest_cards_weighs_only_those():
             weight = PlayLikelihood(0.3, model, latest)(view, hands)
             assert weight == expected
             weights.append(weight)
-    assert min(weights) < 1.0 < max(weights) + 0.5  # some world's cards are not the heuristic's
+    assert min(weights) < 1.0  # some world's cards are not the heuristic's
